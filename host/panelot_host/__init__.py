@@ -1,0 +1,5 @@
+"""Panelot host: the agent engine behind Chrome native messaging."""
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

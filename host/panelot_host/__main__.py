@@ -1,0 +1,3 @@
+from panelot_host.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,159 @@
+"""The one exception tree of the Panelot host.
+
+Every error the engine raises on purpose is a ``PanelotError``. Each class carries the
+protocol error ``kind`` it maps to; the server turns them into JSON-RPC errors in exactly
+one place (``panelot_host.server.errors``). Tool errors meant for the model are *results*,
+not exceptions.
+
+    PanelotError                      kind
+    ├── NotInitialized                not_initialized
+    ├── NotFound                      not_found
+    ├── InvalidState                  invalid_state
+    ├── StaleTurn                     stale_turn
+    ├── TurnActive                    turn_active
+    ├── QueueFull                     queue_full
+    ├── Conflict                      conflict
+    ├── ThreadBusy                    thread_busy
+    ├── CapabilityError               capability
+    ├── DriftError                    drift
+    ├── TooLarge                      too_large
+    ├── ProviderError                 provider
+    │   ├── ProviderHTTPError         (status code; retryable for 429/5xx/529)
+    │   ├── ProviderConnectionError   (retryable)
+    │   ├── ProviderStreamError       (malformed or truncated stream, in-band error)
+    │   ├── ProviderConfigError       (no provider, no key)
+    │   └── ProtocolViolation         (tool calls with a non-tool_use stop reason)
+    ├── ToolError                     tool
+    └── InvalidParams                 (JSON-RPC -32602, with a list of violations)
+
+Errors that stop the process before it serves (``StartupError`` and its children) are not
+protocol errors: the CLI prints them to stderr and exits non-zero.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class PanelotError(Exception):
+    """Base of every deliberate engine error; ``kind`` is the protocol's ``data.kind``."""
+
+    kind: ClassVar[str] = "internal"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotInitialized(PanelotError):
+    kind = "not_initialized"
+
+
+class NotFound(PanelotError):
+    kind = "not_found"
+
+
+class InvalidState(PanelotError):
+    kind = "invalid_state"
+
+
+class StaleTurn(PanelotError):
+    kind = "stale_turn"
+
+
+class TurnActive(PanelotError):
+    kind = "turn_active"
+
+
+class QueueFull(PanelotError):
+    kind = "queue_full"
+
+
+class Conflict(PanelotError):
+    kind = "conflict"
+
+
+class ThreadBusy(PanelotError):
+    kind = "thread_busy"
+
+
+class CapabilityError(PanelotError):
+    kind = "capability"
+
+
+class DriftError(PanelotError):
+    kind = "drift"
+
+
+class TooLarge(PanelotError):
+    kind = "too_large"
+
+
+class ProviderError(PanelotError):
+    """A model call failed; ``retryable`` says whether a retry before the first token may help."""
+
+    kind = "provider"
+    retryable: bool = False
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class ProviderHTTPError(ProviderError):
+    def __init__(self, status: int, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.status = status
+        self.retryable = status == 429 or status >= 500
+
+
+class ProviderConnectionError(ProviderError):
+    retryable = True
+
+
+class ProviderStreamError(ProviderError):
+    """The stream broke or carried an error; ``retryable`` when the provider said overloaded."""
+
+    def __init__(
+        self, message: str, *, retryable: bool = False, retry_after: float | None = None
+    ) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.retryable = retryable
+
+
+class ProviderConfigError(ProviderError):
+    pass
+
+
+class ProtocolViolation(ProviderError):
+    pass
+
+
+class ToolError(PanelotError):
+    kind = "tool"
+
+
+class InvalidParams(PanelotError):
+    """Params failed validation; ``errors`` lists each violation with its JSON path."""
+
+    kind = "invalid_params"
+
+    def __init__(self, message: str, errors: list[dict[str, str]]) -> None:
+        super().__init__(message)
+        self.errors = errors
+
+
+class StartupError(Exception):
+    """The host cannot start serving; the message is shown to the user as is."""
+
+
+class SchemaTooNew(StartupError):
+    pass
+
+
+class LeaseUnavailable(StartupError):
+    pass
+
+
+class OriginNotAllowed(StartupError):
+    pass
