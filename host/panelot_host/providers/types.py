@@ -1,0 +1,168 @@
+"""The normalised model protocol: what the engine sends to a provider and what comes back.
+
+Provider adapters translate these to and from their wire formats; the engine builds
+``ModelRequest`` from the selected branch of a thread and consumes ``ProviderEvent``s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Any, Literal, Protocol
+
+import msgspec
+
+# ---------------------------------------------------------------- request content
+
+
+class TextPart(msgspec.Struct, tag="text", frozen=True):
+    text: str
+
+
+class ImagePart(msgspec.Struct, tag="image", frozen=True):
+    media_type: str
+    data: str  # base64
+
+
+class ThinkingPart(msgspec.Struct, tag="thinking", frozen=True):
+    """Extended thinking; ``signature`` must be sent back unchanged (Anthropic)."""
+
+    text: str
+    signature: str | None = None
+    redacted_data: str | None = None  # Anthropic redacted_thinking blocks
+
+
+class ToolCallPart(msgspec.Struct, tag="tool_call", frozen=True):
+    call_id: str
+    name: str
+    args: dict[str, Any]
+
+
+UserContent = TextPart | ImagePart
+AssistantContent = TextPart | ThinkingPart | ToolCallPart
+
+
+class UserMessage(msgspec.Struct, tag="user", frozen=True):
+    content: list[UserContent]
+
+
+class AssistantMessage(msgspec.Struct, tag="assistant", frozen=True):
+    content: list[AssistantContent]
+
+
+class ToolResultMessage(msgspec.Struct, tag="tool_result", frozen=True):
+    call_id: str
+    name: str
+    content: list[UserContent]
+    is_error: bool = False
+
+
+Message = UserMessage | AssistantMessage | ToolResultMessage
+
+
+class ToolSpec(msgspec.Struct, frozen=True):
+    """One tool as offered to a model: derived from an ``AgentTool`` descriptor."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]  # JSON Schema of the arguments (object)
+
+
+class ModelRequest(msgspec.Struct, frozen=True):
+    model: str
+    system: str
+    messages: list[Message]
+    tools: list[ToolSpec] = []
+    max_tokens: int = 8192
+    thinking_budget: int | None = None  # tokens; None: no extended thinking
+    temperature: float | None = None
+
+
+# ---------------------------------------------------------------- stream events
+
+StopReason = Literal[
+    "end_turn", "tool_use", "max_tokens", "stop_sequence", "content_filter", "pause_turn"
+]
+
+
+class Usage(msgspec.Struct, frozen=True):
+    """Tokens of one model call; ``input_tokens`` excludes cache reads and writes."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    @property
+    def total(self) -> int:
+        return (
+            self.input_tokens
+            + self.output_tokens
+            + self.cache_read_tokens
+            + self.cache_write_tokens
+        )
+
+
+class TextDelta(msgspec.Struct, tag="text_delta", frozen=True):
+    text: str
+
+
+class ThinkingDelta(msgspec.Struct, tag="thinking_delta", frozen=True):
+    text: str = ""
+    signature: str | None = None  # arrives once, at the end of a thinking block
+    redacted_data: str | None = None
+
+
+class ToolCallStart(msgspec.Struct, tag="tool_call_start", frozen=True):
+    index: int  # position of the call within this assistant message
+    call_id: str  # may be "" when the server sent none; the engine normalises it
+    name: str
+
+
+class ToolCallArgsDelta(msgspec.Struct, tag="tool_call_args", frozen=True):
+    index: int
+    fragment: str
+
+
+class ToolCallEnd(msgspec.Struct, tag="tool_call_end", frozen=True):
+    """The call's arguments are complete; ``error`` is set when they were not valid JSON."""
+
+    index: int
+    args: dict[str, Any]
+    error: str | None = None
+
+
+class RetryNotice(msgspec.Struct, tag="retry", frozen=True):
+    """A retry before the first token; the engine shows it ("retrying in 4 s, attempt 2/5")."""
+
+    attempt: int
+    max_attempts: int
+    delay_s: float
+    reason: str
+
+
+class MessageStop(msgspec.Struct, tag="stop", frozen=True):
+    stop_reason: StopReason
+    usage: Usage
+    model: str = ""
+
+
+ProviderEvent = (
+    TextDelta
+    | ThinkingDelta
+    | ToolCallStart
+    | ToolCallArgsDelta
+    | ToolCallEnd
+    | RetryNotice
+    | MessageStop
+)
+
+
+class Provider(Protocol):
+    """The one seam between the engine and a model.
+
+    ``stream`` yields normalised events and ends after ``MessageStop``. It raises a
+    ``ProviderError`` subclass on failure. Closing or cancelling the iteration closes the
+    HTTP response at once.
+    """
+
+    def stream(self, request: ModelRequest) -> AsyncGenerator[ProviderEvent, None]: ...
