@@ -1,0 +1,100 @@
+"""The SQLite connection, its durability settings and the one transaction helper.
+
+One ``Database`` per profile database. The host runs a single writer per database (see
+``lease.py``), so one connection serves both reads and writes; WAL lets other processes
+(``doctor``, a second host waiting for the lease) read meanwhile.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from panelot_host.errors import InvalidState
+from panelot_host.store.migrate import apply_migrations
+
+BUSY_TIMEOUT_MS = 5000
+
+
+class Database:
+    """A migrated SQLite database in WAL mode with ``synchronous=FULL``.
+
+    Acknowledged commits survive a process kill and a power loss: WAL with FULL syncs the
+    log on every commit (and ``fullfsync`` on macOS, where plain fsync does not reach the
+    platter).
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Path | None) -> None:
+        self._conn = conn
+        self.path = path
+        self._in_transaction = False
+
+    @classmethod
+    def open(cls, path: Path | str) -> Database:
+        """Open (creating if needed) and migrate the database at ``path``.
+
+        Raises ``SchemaTooNew`` when the file was written by a newer Panelot.
+        """
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        conn = _connect(str(target))
+        apply_migrations(conn)
+        return cls(conn, target)
+
+    @classmethod
+    def in_memory(cls) -> Database:
+        """A private migrated database for tests that need no file."""
+        conn = _connect(":memory:")
+        apply_migrations(conn)
+        return cls(conn, None)
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The connection, for reads; writes go through ``transaction()``."""
+        return self._conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Run the block in one ``BEGIN IMMEDIATE`` transaction; commit, or roll back on error.
+
+        Raises ``InvalidState`` when nested: every domain change and its receipt share exactly
+        one transaction, so a nested call is a bug to be seen, not silently merged.
+        """
+        if self._in_transaction:
+            raise InvalidState("nested store transaction")
+        self._in_transaction = True
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        finally:
+            self._in_transaction = False
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._in_transaction
+
+    def close(self) -> None:
+        """Checkpoint the WAL where possible and close."""
+        with suppress(sqlite3.Error):
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        self._conn.close()
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    if sys.platform == "darwin":
+        conn.execute("PRAGMA fullfsync = ON")
+        conn.execute("PRAGMA checkpoint_fullfsync = ON")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn

@@ -1,0 +1,181 @@
+"""Items: the nodes of a thread's tree. A branch is the path from a head item to the root.
+
+Nothing is rewritten: editing or forking adds siblings. Tool calls hold their result on the
+same row; ``batch_item_id``/``batch_index`` tie each call to the assistant message that made
+it, so a parallel batch rebuilds as one message however its rows were interleaved on disk.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import msgspec
+
+from panelot_host.errors import NotFound
+from panelot_host.store import threads
+from panelot_host.store.records import ItemRecord
+
+_COLUMNS = (
+    "id, thread_id, parent_id, turn_id, kind, created_at, text, thinking, extra, interrupted, "
+    "call_id, name, args, descriptor_digest, batch_item_id, batch_index, status, result"
+)
+_SEARCHABLE = frozenset({"user", "steering", "assistant"})
+_json_encode = msgspec.json.Encoder().encode
+_dict_decode = msgspec.json.Decoder(dict[str, Any]).decode
+
+
+def _load(raw: str | None) -> dict[str, Any] | None:
+    return None if raw is None else _dict_decode(raw)
+
+
+def _dump(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else _json_encode(value).decode()
+
+
+def _row(row: Any) -> ItemRecord:
+    return ItemRecord(
+        id=row[0],
+        thread_id=row[1],
+        parent_id=row[2],
+        turn_id=row[3],
+        kind=row[4],
+        created_at=row[5],
+        text=row[6],
+        thinking=row[7],
+        extra=_load(row[8]) or {},
+        interrupted=bool(row[9]),
+        call_id=row[10],
+        name=row[11],
+        args=_load(row[12]),
+        descriptor_digest=row[13],
+        batch_item_id=row[14],
+        batch_index=row[15],
+        status=row[16],
+        result=_load(row[17]),
+    )
+
+
+def insert(conn: sqlite3.Connection, item: ItemRecord, *, index_text: bool = True) -> None:
+    """Store a new item; user, steering and final assistant text becomes searchable."""
+    conn.execute(
+        f"INSERT INTO item ({_COLUMNS}) VALUES ({', '.join('?' * 18)})",
+        (
+            item.id,
+            item.thread_id,
+            item.parent_id,
+            item.turn_id,
+            item.kind,
+            item.created_at,
+            item.text,
+            item.thinking,
+            _dump(item.extra) if item.extra else None,
+            int(item.interrupted),
+            item.call_id,
+            item.name,
+            _dump(item.args),
+            item.descriptor_digest,
+            item.batch_item_id,
+            item.batch_index,
+            item.status,
+            _dump(item.result),
+        ),
+    )
+    if index_text and item.kind in _SEARCHABLE and item.text:
+        threads.index_text(conn, item.thread_id, item.id, item.text)
+
+
+def get(conn: sqlite3.Connection, item_id: str) -> ItemRecord:
+    row = conn.execute(f"SELECT {_COLUMNS} FROM item WHERE id = ?", (item_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"no item {item_id!r}")
+    return _row(row)
+
+
+def find_in_thread(conn: sqlite3.Connection, thread_id: str, item_id: str) -> ItemRecord:
+    """The item, which must belong to ``thread_id``; raises ``NotFound`` otherwise."""
+    item = get(conn, item_id)
+    if item.thread_id != thread_id:
+        raise NotFound(f"item {item_id!r} is not in thread {thread_id!r}")
+    return item
+
+
+def branch(conn: sqlite3.Connection, head_item_id: str | None) -> list[ItemRecord]:
+    """The items from the root to ``head_item_id``, oldest first (empty for no head)."""
+    if head_item_id is None:
+        return []
+    prefixed = ", ".join(f"item.{c.strip()}" for c in _COLUMNS.split(","))
+    rows = conn.execute(
+        "WITH RECURSIVE path(id, depth) AS (SELECT ?, 0 UNION ALL "
+        "SELECT item.parent_id, path.depth + 1 FROM item JOIN path ON item.id = path.id "
+        f"WHERE item.parent_id IS NOT NULL) SELECT {prefixed} FROM path "
+        "JOIN item ON item.id = path.id ORDER BY path.depth DESC",
+        (head_item_id,),
+    ).fetchall()
+    return [_row(r) for r in rows]
+
+
+def set_text(
+    conn: sqlite3.Connection,
+    item_id: str,
+    *,
+    text: str | None,
+    thinking: str | None = None,
+    extra: dict[str, Any] | None = None,
+    interrupted: bool = False,
+) -> None:
+    conn.execute(
+        "UPDATE item SET text = ?, thinking = ?, extra = coalesce(?, extra), interrupted = ? "
+        "WHERE id = ?",
+        (text, thinking, _dump(extra), int(interrupted), item_id),
+    )
+
+
+def set_tool_status(
+    conn: sqlite3.Connection,
+    item_id: str,
+    status: str,
+    result: dict[str, Any] | None = None,
+) -> None:
+    """Move a tool call to ``status``; ``result`` (once settled) is stored on the same row."""
+    conn.execute(
+        "UPDATE item SET status = ?, result = coalesce(?, result) WHERE id = ?",
+        (status, _dump(result), item_id),
+    )
+
+
+def call_id_taken(conn: sqlite3.Connection, thread_id: str, call_id: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM item WHERE thread_id = ? AND call_id = ?", (thread_id, call_id)
+    ).fetchone()
+    return row is not None
+
+
+def count(conn: sqlite3.Connection, thread_id: str) -> int:
+    row = conn.execute("SELECT count(*) FROM item WHERE thread_id = ?", (thread_id,)).fetchone()
+    return int(row[0])
+
+
+def copy_branch(
+    conn: sqlite3.Connection, source: list[ItemRecord], thread_id: str, new_id: Any
+) -> str | None:
+    """Copy a branch into ``thread_id`` with fresh item ids; return the new head's id.
+
+    Provider call ids are kept (they stay unique within the new thread), so the fork's
+    history rebuilds into the same provider requests as the original.
+    """
+    mapping: dict[str, str] = {}
+    for item in source:
+        fresh = new_id("itm")
+        mapping[item.id] = fresh
+        insert(
+            conn,
+            msgspec.structs.replace(
+                item,
+                id=fresh,
+                thread_id=thread_id,
+                parent_id=mapping.get(item.parent_id) if item.parent_id else None,
+                batch_item_id=mapping.get(item.batch_item_id) if item.batch_item_id else None,
+            ),
+        )
+    return mapping[source[-1].id] if source else None

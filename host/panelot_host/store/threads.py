@@ -1,0 +1,241 @@
+"""Threads: create, read, list (paginated, searchable), rename, delete, stats, branch head."""
+
+from __future__ import annotations
+
+import base64
+import re
+import sqlite3
+from typing import Any
+
+import msgspec
+
+from panelot_host.errors import InvalidParams, NotFound
+from panelot_host.store.ids import new_id, now_ms
+from panelot_host.store.records import ThreadRecord, ThreadStats
+
+_COLUMNS = (
+    "id, title, title_source, parent_thread_id, forked_from_item_id, head_item_id, "
+    "created_at, updated_at, turns, input_tokens, output_tokens, cache_read_tokens, "
+    "cache_write_tokens, cost_usd, cost_known"
+)
+_TERM = re.compile(r"\w+", re.UNICODE)
+
+
+class ListCursor(msgspec.Struct, array_like=True, frozen=True):
+    """Opaque to clients: (updated_at, id) of the last row, or the offset of a ranked search."""
+
+    updated_at: int = 0
+    thread_id: str = ""
+    offset: int = 0
+
+
+_cursor_decoder = msgspec.json.Decoder(ListCursor)
+
+
+def _row(row: Any) -> ThreadRecord:
+    (tid, title, source, parent, forked, head, created, updated, turns, inp, out, cr, cw, cost,
+     known) = row  # fmt: skip
+    stats = ThreadStats(
+        turns=int(turns),
+        input_tokens=int(inp),
+        output_tokens=int(out),
+        cache_read_tokens=int(cr),
+        cache_write_tokens=int(cw),
+        cost_usd=float(cost) if known and cost is not None else None,
+    )
+    return ThreadRecord(
+        id=str(tid),
+        title=str(title),
+        title_source=str(source),
+        parent_thread_id=parent if isinstance(parent, str) else None,
+        forked_from_item_id=forked if isinstance(forked, str) else None,
+        head_item_id=head if isinstance(head, str) else None,
+        created_at=int(created),
+        updated_at=int(updated),
+        stats=stats,
+    )
+
+
+def create(
+    conn: sqlite3.Connection,
+    *,
+    title: str,
+    title_source: str = "fallback",
+    parent_thread_id: str | None = None,
+    forked_from_item_id: str | None = None,
+) -> ThreadRecord:
+    now = now_ms()
+    tid = new_id("thr")
+    conn.execute(
+        "INSERT INTO thread (id, title, title_source, parent_thread_id, forked_from_item_id, "
+        "created_at, updated_at, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, 0.0)",
+        (tid, title, title_source, parent_thread_id, forked_from_item_id, now, now),
+    )
+    _index_title(conn, tid, title)
+    return get(conn, tid)
+
+
+def get(conn: sqlite3.Connection, thread_id: str) -> ThreadRecord:
+    """The live thread; raises ``NotFound`` for an unknown or deleted one."""
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM thread WHERE id = ? AND deleted = 0", (thread_id,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no thread {thread_id!r}")
+    return _row(row)
+
+
+def exists(conn: sqlite3.Connection, thread_id: str) -> bool:
+    row = conn.execute("SELECT 1 FROM thread WHERE id = ? AND deleted = 0", (thread_id,)).fetchone()
+    return row is not None
+
+
+def rename(conn: sqlite3.Connection, thread_id: str, title: str, source: str) -> ThreadRecord:
+    get(conn, thread_id)
+    conn.execute(
+        "UPDATE thread SET title = ?, title_source = ?, updated_at = ? WHERE id = ?",
+        (title, source, now_ms(), thread_id),
+    )
+    conn.execute("DELETE FROM search_text WHERE thread_id = ? AND source = 'title'", (thread_id,))
+    _index_title(conn, thread_id, title)
+    return get(conn, thread_id)
+
+
+def delete(conn: sqlite3.Connection, thread_id: str) -> None:
+    """Mark deleted and drop it from search; raises ``NotFound`` if it is not live."""
+    get(conn, thread_id)
+    conn.execute(
+        "UPDATE thread SET deleted = 1, updated_at = ? WHERE id = ?", (now_ms(), thread_id)
+    )
+    conn.execute("DELETE FROM search_text WHERE thread_id = ?", (thread_id,))
+
+
+def set_head(conn: sqlite3.Connection, thread_id: str, item_id: str | None) -> None:
+    conn.execute(
+        "UPDATE thread SET head_item_id = ?, updated_at = ? WHERE id = ?",
+        (item_id, now_ms(), thread_id),
+    )
+
+
+def touch(conn: sqlite3.Connection, thread_id: str) -> None:
+    conn.execute("UPDATE thread SET updated_at = ? WHERE id = ?", (now_ms(), thread_id))
+
+
+def add_usage(
+    conn: sqlite3.Connection,
+    thread_id: str,
+    *,
+    input_tokens: int,
+    output_tokens: int,
+    cache_read_tokens: int,
+    cache_write_tokens: int,
+    cost_usd: float | None,
+) -> None:
+    """Add one model call's usage; an unknown cost makes the thread's cost unknown."""
+    conn.execute(
+        "UPDATE thread SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, "
+        "cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?, "
+        "cost_usd = cost_usd + ?, cost_known = cost_known AND ?, updated_at = ? WHERE id = ?",
+        (
+            input_tokens,
+            output_tokens,
+            cache_read_tokens,
+            cache_write_tokens,
+            cost_usd or 0.0,
+            cost_usd is not None,
+            now_ms(),
+            thread_id,
+        ),
+    )
+
+
+def count_turn(conn: sqlite3.Connection, thread_id: str) -> None:
+    conn.execute(
+        "UPDATE thread SET turns = turns + 1, updated_at = ? WHERE id = ?", (now_ms(), thread_id)
+    )
+
+
+def list_threads(
+    conn: sqlite3.Connection, *, limit: int, cursor: str | None, query: str | None
+) -> tuple[list[ThreadRecord], str | None]:
+    """One page of live threads and the cursor of the next page (None at the end).
+
+    Without ``query``: most recently updated first. With ``query``: threads whose title or
+    message text match every term (prefix match), best bm25 rank first; title hits weigh more.
+    Raises ``InvalidParams`` for a cursor this store did not issue.
+    """
+    position = _decode_cursor(cursor)
+    if query and _match_expression(query):
+        return _search_page(conn, _match_expression(query), limit, position.offset)
+    if position.thread_id:
+        rows = conn.execute(
+            f"SELECT {_COLUMNS} FROM thread WHERE deleted = 0 AND (updated_at < ? OR "
+            "(updated_at = ? AND id < ?)) ORDER BY updated_at DESC, id DESC LIMIT ?",
+            (position.updated_at, position.updated_at, position.thread_id, limit + 1),
+        ).fetchall()
+    else:
+        rows = conn.execute(
+            f"SELECT {_COLUMNS} FROM thread WHERE deleted = 0 "
+            "ORDER BY updated_at DESC, id DESC LIMIT ?",
+            (limit + 1,),
+        ).fetchall()
+    threads = [_row(r) for r in rows[:limit]]
+    if len(rows) <= limit:
+        return threads, None
+    last = threads[-1]
+    return threads, _encode_cursor(ListCursor(last.updated_at, last.id))
+
+
+def _search_page(
+    conn: sqlite3.Connection, match: str, limit: int, offset: int
+) -> tuple[list[ThreadRecord], str | None]:
+    columns = ", ".join(f"t.{c.strip()}" for c in _COLUMNS.split(","))
+    rows = conn.execute(
+        f"SELECT {columns} FROM (SELECT thread_id, min(CASE source WHEN 'title' "
+        "THEN rank * 2.0 ELSE rank END) AS score FROM search_text WHERE search_text MATCH ? "
+        "GROUP BY thread_id) AS hits JOIN thread AS t ON t.id = hits.thread_id "
+        "WHERE t.deleted = 0 ORDER BY hits.score, t.updated_at DESC LIMIT ? OFFSET ?",
+        (match, limit + 1, offset),
+    ).fetchall()
+    threads = [_row(r) for r in rows[:limit]]
+    if len(rows) <= limit:
+        return threads, None
+    return threads, _encode_cursor(ListCursor(offset=offset + limit))
+
+
+def _match_expression(query: str) -> str:
+    """Turn free text into a safe FTS5 expression: every term, each as a quoted prefix."""
+    terms = _TERM.findall(query)
+    return " ".join(f'"{term}"*' for term in terms[:16])
+
+
+def _encode_cursor(cursor: ListCursor) -> str:
+    return base64.urlsafe_b64encode(msgspec.json.encode(cursor)).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str | None) -> ListCursor:
+    if not cursor:
+        return ListCursor()
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        return _cursor_decoder.decode(base64.urlsafe_b64decode(padded))
+    except (ValueError, msgspec.DecodeError) as exc:
+        raise InvalidParams(
+            "invalid cursor", [{"path": "$.cursor", "message": "not a cursor this host issued"}]
+        ) from exc
+
+
+def _index_title(conn: sqlite3.Connection, thread_id: str, title: str) -> None:
+    conn.execute(
+        "INSERT INTO search_text (body, thread_id, source) VALUES (?, ?, 'title')",
+        (title, thread_id),
+    )
+
+
+def index_text(conn: sqlite3.Connection, thread_id: str, item_id: str, text: str) -> None:
+    """Make a message's text searchable (call when the text is final)."""
+    if text:
+        conn.execute(
+            "INSERT INTO search_text (body, thread_id, source) VALUES (?, ?, ?)",
+            (text, thread_id, item_id),
+        )
