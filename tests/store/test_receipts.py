@@ -1,0 +1,70 @@
+"""Command receipts: replay, conflict, nothing written twice (protocol.md section 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from panelot_host.errors import Conflict
+from panelot_host.store import receipts, threads
+from panelot_host.store.db import Database
+
+
+def _create_thread(db: Database, command_id: str, title: str) -> bytes:
+    ctx = receipts.command_context(command_id, "thread.create", {"title": title})
+    try:
+        with db.transaction() as conn:
+            receipts.check(conn, ctx)
+            thread = threads.create(conn, title=title)
+            response = thread.id.encode()
+            receipts.finish(conn, ctx, response)
+    except receipts.Replay as replay:
+        return replay.response
+    return response
+
+
+def _thread_count(db: Database) -> int:
+    return int(db.conn.execute("SELECT count(*) FROM thread").fetchone()[0])
+
+
+def test_repeated_command_replays_the_first_response(tmp_path: Path) -> None:
+    db = Database.open(tmp_path / "p.db")
+    first = _create_thread(db, "cmd-1", "Groceries")
+    second = _create_thread(db, "cmd-1", "Groceries")
+    assert first == second
+    assert _thread_count(db) == 1
+
+
+def test_changed_payload_is_a_conflict_and_keeps_the_first(tmp_path: Path) -> None:
+    db = Database.open(tmp_path / "p.db")
+    first = _create_thread(db, "cmd-1", "Groceries")
+    with pytest.raises(Conflict, match="cmd-1"):
+        _create_thread(db, "cmd-1", "Something else")
+    assert _thread_count(db) == 1
+    assert threads.get(db.conn, first.decode()).title == "Groceries"
+
+
+def test_same_command_id_for_another_method_is_a_conflict(tmp_path: Path) -> None:
+    db = Database.open(tmp_path / "p.db")
+    _create_thread(db, "cmd-1", "Groceries")
+    ctx = receipts.command_context("cmd-1", "thread.delete", {"title": "Groceries"})
+    with pytest.raises(Conflict), db.transaction() as conn:
+        receipts.check(conn, ctx)
+
+
+def test_receipt_survives_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "p.db"
+    db = Database.open(path)
+    first = _create_thread(db, "cmd-1", "Groceries")
+    db.close()
+    db = Database.open(path)
+    assert _create_thread(db, "cmd-1", "Groceries") == first
+    assert _thread_count(db) == 1
+
+
+def test_digest_ignores_map_key_order() -> None:
+    a = receipts.params_digest({"a": 1, "b": {"x": 1, "y": 2}})
+    b = receipts.params_digest({"b": {"y": 2, "x": 1}, "a": 1})
+    assert a == b
+    assert a != receipts.params_digest({"a": 2, "b": {"x": 1, "y": 2}})

@@ -1,0 +1,105 @@
+"""Thread listing: cursor pagination and ranked full-text search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from panelot_host.errors import InvalidParams, NotFound
+from panelot_host.store import items, threads
+from panelot_host.store.db import Database
+from panelot_host.store.ids import new_id, now_ms
+from panelot_host.store.records import ItemRecord
+
+
+def _db(tmp_path: Path) -> Database:
+    return Database.open(tmp_path / "p.db")
+
+
+def test_pages_cover_every_thread_once_newest_first(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    with db.transaction() as conn:
+        created = [threads.create(conn, title=f"thread {n}").id for n in range(25)]
+    seen: list[str] = []
+    cursor = None
+    while True:
+        page, cursor = threads.list_threads(db.conn, limit=7, cursor=cursor, query=None)
+        seen.extend(t.id for t in page)
+        if cursor is None:
+            break
+    assert sorted(seen) == sorted(created)
+    assert len(seen) == len(set(seen))
+    listed = [threads.get(db.conn, tid) for tid in seen]
+    keys = [(t.updated_at, t.id) for t in listed]
+    assert keys == sorted(keys, reverse=True)
+
+
+def _message(db: Database, thread_id: str, text: str) -> None:
+    with db.transaction() as conn:
+        items.insert(
+            conn,
+            ItemRecord(
+                id=new_id("itm"),
+                thread_id=thread_id,
+                parent_id=None,
+                turn_id=None,
+                kind="user",
+                created_at=now_ms(),
+                text=text,
+            ),
+        )
+
+
+def test_search_matches_titles_and_message_text_ranked(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    with db.transaction() as conn:
+        title_hit = threads.create(conn, title="Kyoto itinerary")
+        body_hit = threads.create(conn, title="Misc")
+        other = threads.create(conn, title="Taxes")
+    _message(db, body_hit.id, "we might visit kyoto in spring")
+    _message(db, other.id, "receipts and forms")
+    page, _ = threads.list_threads(db.conn, limit=10, cursor=None, query="Kyoto")
+    assert [t.id for t in page] == [title_hit.id, body_hit.id]
+    page, _ = threads.list_threads(db.conn, limit=10, cursor=None, query="kyo spr")
+    assert [t.id for t in page] == [body_hit.id]
+
+
+def test_search_survives_fts_syntax_in_the_query(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    with db.transaction() as conn:
+        threads.create(conn, title='weird "quotes" AND (parens) NEAR*')
+    page, _ = threads.list_threads(db.conn, limit=10, cursor=None, query='"quotes" AND (')
+    assert len(page) == 1
+    page, _ = threads.list_threads(db.conn, limit=10, cursor=None, query="*** ((( ")
+    assert len(page) == 1  # no terms: plain listing
+
+
+def test_deleted_and_renamed_threads_leave_search(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    with db.transaction() as conn:
+        gone = threads.create(conn, title="alpha")
+        renamed = threads.create(conn, title="alpha two")
+        threads.delete(conn, gone.id)
+        threads.rename(conn, renamed.id, "beta", "user")
+    assert threads.list_threads(db.conn, limit=10, cursor=None, query="alpha")[0] == []
+    assert [t.id for t in threads.list_threads(db.conn, limit=10, cursor=None, query="beta")[0]]
+    with pytest.raises(NotFound):
+        threads.get(db.conn, gone.id)
+
+
+def test_search_pages_with_cursor(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    with db.transaction() as conn:
+        for n in range(5):
+            threads.create(conn, title=f"report {n}")
+    first, cursor = threads.list_threads(db.conn, limit=3, cursor=None, query="report")
+    second, end = threads.list_threads(db.conn, limit=3, cursor=cursor, query="report")
+    assert len(first) == 3 and len(second) == 2 and end is None
+    assert not {t.id for t in first} & {t.id for t in second}
+
+
+def test_foreign_cursor_is_invalid_params(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    with pytest.raises(InvalidParams):
+        threads.list_threads(db.conn, limit=3, cursor="not-a-cursor!", query=None)
