@@ -1,0 +1,12 @@
+"""Model providers: one streaming interface over Anthropic, OpenAI(-compatible) and scripts.
+
+Import the submodules you need; this package imports nothing by itself so that the host's
+cold start (which loads ``providers.types``) does not pay for httpx.
+
+- ``types``: the normalised protocol (``ModelRequest``, ``ProviderEvent``s, ``Provider``)
+- ``config``: ``load_provider_config(env, settings)``, ``build_provider(config, credentials)``
+- ``anthropic``/``openai``: ``AnthropicProvider``, ``OpenAIProvider``
+- ``scripted``: ``ScriptedProvider`` for tests and demo mode
+- ``catalog``/``pricing``: ``ModelCatalog``, ``ModelInfo``, ``call_cost``, ``sum_costs``
+- ``retry``: ``RetryPolicy`` (retries before the first token)
+"""

@@ -141,9 +141,16 @@ class RetryNotice(msgspec.Struct, tag="retry", frozen=True):
 
 
 class MessageStop(msgspec.Struct, tag="stop", frozen=True):
+    """The message is complete.
+
+    ``usage_reported`` is False when the server sent no usage (some OpenAI-compatible
+    servers): ``usage`` is then all zeros and the call's cost is unknown, not 0.
+    """
+
     stop_reason: StopReason
     usage: Usage
     model: str = ""
+    usage_reported: bool = True
 
 
 ProviderEvent = (

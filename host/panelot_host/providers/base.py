@@ -1,0 +1,96 @@
+"""What the HTTP adapters share: the client, the retry loop and the end of a stream."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncGenerator, Callable
+from typing import Protocol
+
+import anyio
+import httpx
+
+from panelot_host.credentials.secret import Secret
+from panelot_host.errors import ProviderStreamError
+from panelot_host.providers.httpio import HTTPTarget, default_client, post_sse
+from panelot_host.providers.retry import RetryPolicy, Sleep, stream_with_retries
+from panelot_host.providers.types import MessageStop, ModelRequest, ProviderEvent
+
+
+class StreamDecoder(Protocol):
+    stop: MessageStop | None
+
+    def feed(self, data: str) -> list[ProviderEvent]: ...
+
+
+class HTTPProvider:
+    """A ``Provider`` over one streaming HTTP endpoint; subclasses encode and decode.
+
+    ``client`` is used as given (tests pass one with a ``MockTransport``); without one the
+    provider owns a client and ``aclose()`` closes it. ``sleep`` and ``rand`` drive the
+    retry backoff (tests pass ones that do not wait).
+    """
+
+    label = "the model server"
+
+    def __init__(
+        self,
+        *,
+        url: str,
+        api_key: Secret | None,
+        client: httpx.AsyncClient | None = None,
+        retry: RetryPolicy | None = None,
+        sleep: Sleep = anyio.sleep,
+        rand: Callable[[], float] = random.random,
+    ) -> None:
+        self._api_key = api_key
+        self._owns_client = client is None
+        self._client = client or default_client()
+        self._retry = retry or RetryPolicy()
+        self._sleep = sleep
+        self._rand = rand
+        secrets = (api_key.reveal(),) if api_key else ()
+        self._target = HTTPTarget(url=url, label=self.label, secrets=secrets)
+
+    def stream(self, request: ModelRequest) -> AsyncGenerator[ProviderEvent, None]:
+        """Normalised events of one model call, ending with ``MessageStop``.
+
+        Retries retryable failures before the first event (yielding ``RetryNotice``s).
+        Raises ``ProviderHTTPError``, ``ProviderConnectionError`` or ``ProviderStreamError``.
+        Closing or cancelling the iteration closes the HTTP response at once.
+        """
+        return stream_with_retries(
+            lambda: self._attempt(request), self._retry, sleep=self._sleep, rand=self._rand
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if this provider created it."""
+        if self._owns_client:
+            await self._client.aclose()
+
+    async def _attempt(self, request: ModelRequest) -> AsyncGenerator[ProviderEvent, None]:
+        decoder = self.decoder(request)
+        body = self.encode(request)
+        async for sse in post_sse(self._client, self._target, self.headers(), body):
+            for event in decoder.feed(sse.data):
+                yield event
+            if decoder.stop is not None:
+                return
+        for event in self.end_of_stream(decoder):
+            yield event
+
+    # ------------------------------------------------ adapter hooks
+
+    def encode(self, request: ModelRequest) -> bytes:
+        raise NotImplementedError
+
+    def headers(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def decoder(self, request: ModelRequest) -> StreamDecoder:
+        raise NotImplementedError
+
+    def end_of_stream(self, decoder: StreamDecoder) -> list[ProviderEvent]:
+        """Events once the stream ended without a stop event; by default it is truncated."""
+        raise ProviderStreamError(
+            f"{self.label} ended the stream before the message was complete", retryable=True
+        )

@@ -1,0 +1,78 @@
+"""The OpenAI Chat Completions provider; also for OpenAI-compatible servers by base URL."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+import anyio
+import httpx
+import msgspec
+
+from panelot_host.credentials.secret import Secret
+from panelot_host.errors import ProviderStreamError
+from panelot_host.providers.base import HTTPProvider, StreamDecoder
+from panelot_host.providers.openai_request import OpenAIOptions, build_body
+from panelot_host.providers.openai_stream import OpenAIDecoder
+from panelot_host.providers.retry import RetryPolicy, Sleep
+from panelot_host.providers.types import ModelRequest, ProviderEvent
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+def is_official(base_url: str) -> bool:
+    return urlsplit(base_url).hostname == "api.openai.com"
+
+
+class OpenAIProvider(HTTPProvider):
+    """OpenAI models or any OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp).
+
+    ``api_key`` may be None for local servers. ``tool_use=False`` sends no tools. See
+    ``HTTPProvider`` for the other args.
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: Secret | None,
+        base_url: str = DEFAULT_BASE_URL,
+        tool_use: bool = True,
+        client: httpx.AsyncClient | None = None,
+        retry: RetryPolicy | None = None,
+        sleep: Sleep = anyio.sleep,
+        rand: Callable[[], float] = random.random,
+    ) -> None:
+        official = is_official(base_url)
+        self.label = "OpenAI" if official else f"the OpenAI-compatible server at {base_url}"
+        self._options = OpenAIOptions(
+            tool_use=tool_use,
+            max_tokens_field="max_completion_tokens" if official else "max_tokens",
+        )
+        super().__init__(
+            url=base_url.rstrip("/") + "/chat/completions",
+            api_key=api_key,
+            client=client,
+            retry=retry,
+            sleep=sleep,
+            rand=rand,
+        )
+
+    def encode(self, request: ModelRequest) -> bytes:
+        return msgspec.json.encode(build_body(request, self._options))
+
+    def headers(self) -> dict[str, str]:
+        headers = {"content-type": "application/json", "accept": "text/event-stream"}
+        if self._api_key:
+            headers["authorization"] = f"Bearer {self._api_key.reveal()}"
+        return headers
+
+    def decoder(self, request: ModelRequest) -> StreamDecoder:
+        return OpenAIDecoder(self.label)
+
+    def end_of_stream(self, decoder: StreamDecoder) -> list[ProviderEvent]:
+        if isinstance(decoder, OpenAIDecoder) and decoder.finished:
+            return decoder.close()  # some servers send no [DONE] after the finish reason
+        raise ProviderStreamError(
+            f"{self.label} ended the stream before the message was complete", retryable=True
+        )
