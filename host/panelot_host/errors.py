@@ -24,7 +24,13 @@ not exceptions.
     │   ├── ProviderConfigError       (no provider, no key)
     │   └── ProtocolViolation         (tool calls with a non-tool_use stop reason)
     ├── ToolError                     tool
-    └── InvalidParams                 (JSON-RPC -32602, with a list of violations)
+    │   └── InvalidToolDescriptor     (ToolRegistry.register refused a descriptor)
+    ├── InvalidParams                 (JSON-RPC -32602, with a list of violations)
+    ├── InvalidResult                 (a peer's response result failed validation)
+    └── JsonRpcError                  (a frame is not a usable JSON-RPC message)
+        ├── ParseError                (-32700: invalid UTF-8 or invalid JSON)
+        ├── InvalidRequest            (-32600: not a JSON-RPC 2.0 object)
+        └── MethodNotFound            (-32601: unknown method)
 
 Errors that stop the process before it serves (``StartupError`` and its children) are not
 protocol errors: the CLI prints them to stderr and exits non-zero.
@@ -133,6 +139,10 @@ class ToolError(PanelotError):
     kind = "tool"
 
 
+class InvalidToolDescriptor(ToolError):
+    """A descriptor failed registration (bad schema, duplicate or provider-invalid name)."""
+
+
 class InvalidParams(PanelotError):
     """Params failed validation; ``errors`` lists each violation with its JSON path."""
 
@@ -141,6 +151,50 @@ class InvalidParams(PanelotError):
     def __init__(self, message: str, errors: list[dict[str, str]]) -> None:
         super().__init__(message)
         self.errors = errors
+
+
+class InvalidResult(PanelotError):
+    """A response ``result`` from a peer (the shim) failed validation; ``errors`` as in
+    ``InvalidParams`` with paths under ``$.result``."""
+
+    kind = "invalid_result"
+
+    def __init__(self, message: str, errors: list[dict[str, str]]) -> None:
+        super().__init__(message)
+        self.errors = errors
+
+
+class JsonRpcError(PanelotError):
+    """A frame cannot be taken as a JSON-RPC message. ``code`` is the JSON-RPC error code to
+    answer with, ``request_id`` the id of the offending request when it could be read
+    (``None``: answer with ``id: null``)."""
+
+    code: ClassVar[int] = -32600
+
+    def __init__(self, message: str, request_id: int | str | None = None) -> None:
+        super().__init__(message)
+        self.request_id = request_id
+
+
+class ParseError(JsonRpcError):
+    kind = "parse_error"
+    code = -32700
+
+
+class InvalidRequest(JsonRpcError):
+    kind = "invalid_request"
+    code = -32600
+
+
+class MethodNotFound(JsonRpcError):
+    """``method`` is not one this side serves."""
+
+    kind = "method_not_found"
+    code = -32601
+
+    def __init__(self, method: str, request_id: int | str | None = None) -> None:
+        super().__init__(f"Method not found: {method!r}", request_id)
+        self.method = method
 
 
 class StartupError(Exception):

@@ -1,0 +1,69 @@
+"""What a tool sees while it runs: ``ToolContext`` (the engine implements it) and the
+``BrowserBridge`` seam to the extension shim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from panelot_host.tools.target import Target
+
+
+class BrowserBridge(Protocol):
+    """The host's requests to the shim (protocol section 6).
+
+    Implementations send ``browser.resolveTarget`` / ``browser.invoke`` and await the
+    answer. Cancelling the awaiting task (anyio cancellation on interrupt) must cancel the
+    request (``$/cancelRequest``). Both raise ``errors.ToolError`` when the shim answers
+    with an error or the Port is gone.
+    """
+
+    async def resolve_target(self, tool: str, args: Mapping[str, Any]) -> Target:
+        """The tab the call would act on, with its origin."""
+        ...
+
+    async def invoke(
+        self, call_id: str, tool: str, args: Mapping[str, Any], target: Target | None
+    ) -> dict[str, Any]:
+        """Run ``tool``; the answer is ``{content, details?, isError, target?}``."""
+        ...
+
+
+class ToolContext(Protocol):
+    """Handed to ``AgentTool.execute`` by the engine, one per call.
+
+    Cancellation contract: on interrupt the engine cancels the task running ``execute``
+    with anyio cancellation. A tool must let the cancellation exception propagate (never
+    swallow it) and do cleanup in ``finally`` blocks, shielded when it must await.
+    """
+
+    @property
+    def call_id(self) -> str: ...
+
+    @property
+    def thread_id(self) -> str: ...
+
+    @property
+    def turn_id(self) -> str: ...
+
+    @property
+    def target(self) -> Target | None:
+        """The target the Gatekeeper approved (revalidated right before dispatch)."""
+        ...
+
+    @property
+    def browser(self) -> BrowserBridge | None:
+        """The shim, or None when no client offers browser tools."""
+        ...
+
+    def report_progress(self, progress: str) -> None:
+        """on_update: the engine emits it as ``item.delta {progress}``."""
+        ...
+
+    async def ask_user(self, prompt: str, schema: dict[str, Any]) -> dict[str, Any]:
+        """Open an interaction and wait for the user's answer (claimed once).
+
+        Returns the ``values`` of ``interaction.response`` (valid against ``schema``).
+        """
+        ...

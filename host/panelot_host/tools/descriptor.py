@@ -1,0 +1,123 @@
+"""The ``AgentTool`` descriptor (seed section 4) and its safety vocabulary."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal
+
+import msgspec
+
+from panelot_host.tools.context import ToolContext
+from panelot_host.tools.result import ToolResult
+from panelot_host.tools.target import Target
+
+Level = Literal["L0", "L1", "L2"]
+Effect = Literal["read", "write", "navigate", "network", "external"]
+RecoveryClass = Literal["idempotent", "read", "write", "remote"]
+Trust = Literal["trusted", "untrusted"]
+
+LEVEL_ORDER: Mapping[Level, int] = {"L0": 0, "L1": 1, "L2": 2}
+EFFECTS: frozenset[Effect] = frozenset({"read", "write", "navigate", "network", "external"})
+
+ExecuteFn = Callable[[dict[str, Any], ToolContext], Awaitable[ToolResult]]
+TargetResolver = Callable[[Mapping[str, Any]], Awaitable[Target | None]]
+
+
+class BuiltinBinding(msgspec.Struct, tag="builtin", frozen=True):
+    """Runs inside the host; ``function`` names the implementation (module:qualname)."""
+
+    function: str
+    version: str = "1"
+
+
+class BrowserBinding(msgspec.Struct, tag="browser", frozen=True, rename="camel"):
+    """Runs in the browser through the shim's ``browser.invoke`` under ``tool``."""
+
+    tool: str
+    protocol_version: int = 1
+
+
+class McpBinding(msgspec.Struct, tag="mcp", frozen=True, rename="camel"):
+    """A tool of an MCP server. ``endpoint`` is the URL or the stdio command line;
+    ``auth_identity`` names who we authenticate as (a credential reference and its
+    fingerprint, never a secret); ``remote_name`` is the tool's name on the server.
+    """
+
+    server: str
+    endpoint: str
+    remote_name: str
+    auth_identity: str | None = None
+
+
+Binding = BuiltinBinding | BrowserBinding | McpBinding
+
+
+class Provenance(msgspec.Struct, frozen=True, rename="camel"):
+    """Who declared the descriptor: ``source`` kind and a name (module, MCP server)."""
+
+    source: Literal["builtin", "browser", "mcp"]
+    declared_by: str
+
+
+class LevelEscalation(msgspec.Struct, frozen=True):
+    """Raise the call's level to ``level`` when ``args[arg] == equals``.
+
+    A declarative level function of the arguments (it is covered by the digest, which a
+    Python callable could not be).
+    """
+
+    arg: str
+    equals: str | int | bool | None
+    level: Level
+
+
+class AgentTool(msgspec.Struct, frozen=True, kw_only=True):
+    """One tool: what the model sees, what the Gatekeeper decides by, how it runs.
+
+    ``parameters`` is the runtime JSON Schema (Draft 2020-12, an object schema) the
+    arguments are validated against; ``provider_schema`` optionally replaces it in what
+    providers see (e.g. without a top-level ``anyOf`` Anthropic rejects). ``level`` is the
+    base level, ``escalations`` raise it for some arguments (see ``level_for``).
+    ``produces_images`` marks tools a model without vision is not offered. ``trust`` says
+    whether the output may be believed (``untrusted``: page or MCP content, data only).
+    ``resolve_target`` overrides how the target is found (browser tools ask the shim).
+    ``execute`` returns a ``ToolResult`` and may raise ``errors.ToolError``.
+    """
+
+    name: str
+    label: str
+    description: str
+    parameters: Mapping[str, Any]
+    level: Level
+    effects: frozenset[Effect]
+    recovery: RecoveryClass
+    binding: Binding
+    execute: ExecuteFn
+    provider_schema: Mapping[str, Any] | None = None
+    escalations: tuple[LevelEscalation, ...] = ()
+    produces_images: bool = False
+    trust: Trust = "trusted"
+    provenance: Provenance | None = None
+    resolve_target: TargetResolver | None = None
+
+    def level_for(self, args: Mapping[str, Any]) -> Level:
+        """The level of a call with ``args``: the base level or the highest escalation."""
+        level = self.level
+        for rule in self.escalations:
+            if _matches(args, rule) and LEVEL_ORDER[rule.level] > LEVEL_ORDER[level]:
+                level = rule.level
+        return level
+
+    @property
+    def max_level(self) -> Level:
+        """The highest level any call of this tool can have."""
+        levels: list[Level] = [self.level, *(e.level for e in self.escalations)]
+        return max(levels, key=lambda level: LEVEL_ORDER[level])
+
+
+def _matches(args: Mapping[str, Any], rule: LevelEscalation) -> bool:
+    # type() as well as ==: True == 1 in Python, but `fullPage: 1` is not `fullPage: true`
+    if rule.arg not in args:
+        return False
+    value = args[rule.arg]
+    return type(value) is type(rule.equals) and value == rule.equals
