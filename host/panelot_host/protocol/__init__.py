@@ -1,0 +1,76 @@
+"""The wire contract of the Panelot host: ops, events, items and errors as msgspec
+structs, the JSON-RPC envelope codec, and the JSON Schema generated from them.
+
+No I/O, and nothing but msgspec and the stdlib at import time (jsonschema is loaded
+only to report invalid params). Submodules:
+
+- ``jsonrpc``: envelope structs, error codes, ``decode_message``
+- ``common``, ``items``, ``entities``: shared types, items, threads/turns/runs/...
+- ``ops``: ``<Op>Params`` / ``<Op>Result`` of every op and host -> shim request
+- ``events``: ``<Name>Event`` params of every notification
+- ``registry``: ``OPS``, ``SHIM_REQUESTS``, ``EVENTS``, ``CONTROL_NOTIFICATIONS``
+- ``codec``: ``decode_params``, ``decode_result``, ``decode_event``, ``encode_*``
+- ``schema``: ``python -m panelot_host.protocol.schema [--write]``
+"""
+
+from panelot_host.protocol.codec import (
+    decode_event,
+    decode_params,
+    decode_result,
+    decode_shim_params,
+    encode,
+    encode_error,
+    encode_event,
+    encode_notification,
+    encode_request,
+    encode_result,
+)
+from panelot_host.protocol.common import PROTOCOL_VERSION
+from panelot_host.protocol.jsonrpc import (
+    ERROR_CODES,
+    ErrorObject,
+    ErrorResponse,
+    IncomingMessage,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    code_for_kind,
+    decode_message,
+)
+from panelot_host.protocol.registry import (
+    CONTROL_NOTIFICATIONS,
+    EVENTS,
+    OPS,
+    SHIM_REQUESTS,
+    OpSpec,
+)
+
+__all__ = [
+    "CONTROL_NOTIFICATIONS",
+    "ERROR_CODES",
+    "EVENTS",
+    "OPS",
+    "PROTOCOL_VERSION",
+    "SHIM_REQUESTS",
+    "ErrorObject",
+    "ErrorResponse",
+    "IncomingMessage",
+    "Notification",
+    "OpSpec",
+    "Request",
+    "RequestId",
+    "Response",
+    "code_for_kind",
+    "decode_event",
+    "decode_message",
+    "decode_params",
+    "decode_result",
+    "decode_shim_params",
+    "encode",
+    "encode_error",
+    "encode_event",
+    "encode_notification",
+    "encode_request",
+    "encode_result",
+]

@@ -1,0 +1,179 @@
+"""Encoding and decoding of whole messages and of params, results and events.
+
+Decoders and the encoder are built once at import (one ``msgspec.json.Decoder`` per
+type) and reused. The fast path is pure msgspec; only a failed decode loads the
+jsonschema-based reporter (``panelot_host.protocol.validation``) to list every violation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final, TypeVar
+
+import msgspec
+
+from panelot_host.errors import InvalidParams, InvalidResult, MethodNotFound
+from panelot_host.protocol.jsonrpc import (
+    ErrorObject,
+    ErrorResponse,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+)
+from panelot_host.protocol.registry import (
+    CONTROL_NOTIFICATIONS,
+    EVENT_METHODS,
+    EVENTS,
+    OPS,
+    SHIM_REQUESTS,
+)
+
+_T = TypeVar("_T")
+RawParams = bytes | bytearray | memoryview | msgspec.Raw | None
+"""Params as they came: ``Request.params`` (a ``msgspec.Raw``, empty when absent)."""
+
+_ENCODER: Final = msgspec.json.Encoder()
+_EMPTY_OBJECT: Final = b"{}"
+
+
+def _decoders(table: Mapping[str, type[Any]]) -> Mapping[str, msgspec.json.Decoder[Any]]:
+    return MappingProxyType({m: msgspec.json.Decoder(t) for m, t in table.items()})
+
+
+_HOST_PARAMS: Final = _decoders({**{m: s.params for m, s in OPS.items()}, **CONTROL_NOTIFICATIONS})
+_SHIM_PARAMS: Final = _decoders(
+    {**{m: s.params for m, s in SHIM_REQUESTS.items()}, **CONTROL_NOTIFICATIONS}
+)
+_RESULTS: Final = _decoders({m: s.result for m, s in (*OPS.items(), *SHIM_REQUESTS.items())})
+_EVENTS: Final = _decoders(EVENTS)
+
+
+# ---------------------------------------------------------------- decoding
+
+
+def decode_params(
+    method: str, raw: RawParams, request_id: RequestId | None = None
+) -> msgspec.Struct:
+    """Decode the params of a request or notification the host accepts (an op or
+    ``$/cancelRequest``) into its ``<Op>Params`` struct. Absent params mean ``{}``.
+
+    Raises:
+        MethodNotFound: ``method`` is not one the host serves (-32601; carries ``request_id``).
+        InvalidParams: the params violate the op's schema; ``errors`` lists every
+            violation as ``{"path": "$.params.field[0].sub", "message": ...}``.
+    """
+    decoder = _HOST_PARAMS.get(method)
+    if decoder is None:
+        raise MethodNotFound(method, request_id)
+    return _decode_params_with(decoder, raw)
+
+
+def decode_shim_params(method: str, raw: RawParams) -> msgspec.Struct:
+    """Like ``decode_params`` for what a shim accepts (``browser.*``, ``$/cancelRequest``).
+
+    Raises:
+        MethodNotFound: not a host -> shim method.
+        InvalidParams: as ``decode_params``.
+    """
+    decoder = _SHIM_PARAMS.get(method)
+    if decoder is None:
+        raise MethodNotFound(method)
+    return _decode_params_with(decoder, raw)
+
+
+def decode_result(method: str, raw: RawParams) -> msgspec.Struct:
+    """Decode the ``result`` of a response to ``method`` (an op or a host -> shim request).
+
+    Raises:
+        MethodNotFound: unknown method.
+        InvalidResult: the result violates its schema; paths under ``$.result``.
+    """
+    decoder = _RESULTS.get(method)
+    if decoder is None:
+        raise MethodNotFound(method)
+    data = _bytes_or_empty(raw)
+    try:
+        return decoder.decode(data)  # type: ignore[no-any-return]
+    except msgspec.DecodeError as exc:
+        errors = _violations(decoder.type, data, exc, "$.result")
+        raise InvalidResult(f"Invalid result of {method}", errors) from None
+
+
+def decode_event(method: str, raw: RawParams) -> msgspec.Struct:
+    """Decode an event's params (client side) into its ``<Name>Event`` struct.
+
+    Raises:
+        MethodNotFound: not an event.
+        InvalidParams: the params violate the event's schema.
+    """
+    decoder = _EVENTS.get(method)
+    if decoder is None:
+        raise MethodNotFound(method)
+    return _decode_params_with(decoder, raw)
+
+
+def _decode_params_with(decoder: msgspec.json.Decoder[Any], raw: RawParams) -> msgspec.Struct:
+    data = _bytes_or_empty(raw)
+    try:
+        return decoder.decode(data)  # type: ignore[no-any-return]
+    except msgspec.DecodeError as exc:
+        errors = _violations(decoder.type, data, exc, "$.params")
+        raise InvalidParams(_summary(errors), errors) from None
+
+
+def _bytes_or_empty(raw: RawParams) -> Any:
+    if raw is None or len(raw) == 0:
+        return _EMPTY_OBJECT
+    return raw
+
+
+def _violations(tp: Any, data: Any, exc: msgspec.DecodeError, root: str) -> list[dict[str, str]]:
+    from panelot_host.protocol.validation import list_violations
+
+    return list_violations(tp, bytes(data), exc, root)
+
+
+def _summary(errors: list[dict[str, str]]) -> str:
+    if len(errors) == 1:
+        return f"Invalid params: {errors[0]['message']} at {errors[0]['path']}"
+    return f"Invalid params: {len(errors)} violations"
+
+
+# ---------------------------------------------------------------- encoding
+
+
+def encode_request(id: RequestId, method: str, params: Any) -> bytes:
+    """``{"jsonrpc":"2.0","id":..,"method":..,"params":..}`` as JSON bytes (no frame)."""
+    return _ENCODER.encode(Request(id=id, method=method, params=params))
+
+
+def encode_notification(method: str, params: Any) -> bytes:
+    """``{"jsonrpc":"2.0","method":..,"params":..}`` as JSON bytes (no frame)."""
+    return _ENCODER.encode(Notification(method=method, params=params))
+
+
+def encode_event(params: msgspec.Struct) -> bytes:
+    """Encode an event notification, taking the method from the params' type.
+
+    Raises:
+        KeyError: ``params`` is not one of the event structs of ``registry.EVENTS``.
+    """
+    return _ENCODER.encode(Notification(method=EVENT_METHODS[type(params)], params=params))
+
+
+def encode_result(id: RequestId, result: Any) -> bytes:
+    """``{"jsonrpc":"2.0","id":..,"result":..}`` as JSON bytes."""
+    return _ENCODER.encode(Response(id=id, result=result))
+
+
+def encode_error(id: RequestId | None, code: int, message: str, data: Any = None) -> bytes:
+    """``{"jsonrpc":"2.0","id":..,"error":{"code","message","data"?}}`` as JSON bytes;
+    ``data`` is omitted when None."""
+    return _ENCODER.encode(ErrorResponse(id=id, error=ErrorObject(code, message, data)))
+
+
+def encode(value: Any) -> bytes:
+    """Encode any protocol struct (or envelope) with the shared encoder."""
+    return _ENCODER.encode(value)

@@ -1,0 +1,175 @@
+"""Small shared types of the wire: constrained scalars, enums as Literals, content blocks.
+
+Everything here is a ``msgspec`` type with camelCase wire names. Constraints live in
+``msgspec.Meta`` so that both the decoder and the generated JSON Schema enforce them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+import msgspec
+from msgspec import Meta
+
+PROTOCOL_VERSION: Final = 1
+
+# ---------------------------------------------------------------- scalars
+
+Timestamp = Annotated[
+    str,
+    Meta(
+        description="ISO-8601 instant in UTC with milliseconds and a Z suffix, "
+        "e.g. 2025-01-31T12:34:56.789Z",
+        examples=["2025-01-31T12:34:56.789Z"],
+    ),
+]
+"""Every ``createdAt``/``updatedAt``/``startedAt``/``endedAt`` on the wire."""
+
+Id = Annotated[str, Meta(min_length=1, max_length=256)]
+"""A host-issued identifier (thread, item, turn, run, request, ...). Opaque to clients."""
+
+CommandId = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=256,
+        description="Client-chosen unique id of a state-changing command (receipts, section 3)",
+    ),
+]
+
+Text = Annotated[str, Meta(min_length=1, max_length=1_000_000)]
+"""Non-empty user-authored text (steering, queue entries)."""
+
+Title = Annotated[str, Meta(min_length=1, max_length=200)]
+
+TokenBudget = Annotated[int, Meta(gt=0, description="Tokens (input+output+cache) per Turn")]
+
+Seq = Annotated[
+    int, Meta(ge=1, description="Per-thread event sequence number, strictly increasing")
+]
+
+TokenCount = Annotated[int, Meta(ge=0)]
+
+CostUsd = Annotated[float, Meta(ge=0)]
+
+# ---------------------------------------------------------------- enums
+
+ErrorKind = Literal[
+    "not_initialized",
+    "not_found",
+    "invalid_state",
+    "stale_turn",
+    "turn_active",
+    "queue_full",
+    "conflict",
+    "thread_busy",
+    "capability",
+    "drift",
+    "too_large",
+    "provider",
+    "tool",
+    "internal",
+]
+"""``data.kind`` of engine errors and ``turn.complete.error.kind`` (``internal``: extension)."""
+
+ToolLevel = Literal["L0", "L1", "L2"]
+Effect = Literal["read", "write", "navigate", "network", "external"]
+RecoveryClass = Literal["idempotent", "read", "write", "remote"]
+
+StopReason = Literal["end_turn", "max_tokens", "stop_sequence", "content_filter"]
+TurnEndStatus = Literal["completed", "interrupted", "failed"]
+TurnStatus = Literal["running", "paused", "completed", "interrupted", "failed"]
+"""``running`` and ``paused`` (budget or uncertain tool call) are the live states."""
+
+RunState = Literal[
+    "queued",
+    "streaming",
+    "awaiting_approval",
+    "awaiting_interaction",
+    "executing_tool",
+    "paused_uncertain",
+    "budget_paused",
+    "interrupted",
+    "completed",
+    "failed",
+]
+
+ToolCallStatus = Literal[
+    "pending",
+    "awaiting_approval",
+    "running",
+    "succeeded",
+    "failed",
+    "denied",
+    "uncertain",
+    "interrupted",
+]
+
+Decision = Literal["allow", "deny"]
+ApprovalScope = Literal["once", "thread", "origin"]
+GrantScope = Literal["thread", "origin", "global"]
+RecoveryOutcome = Literal["succeeded", "failed", "retry"]
+PauseReason = Literal["budget", "uncertain"]
+TitleSource = Literal["fallback", "model", "user"]
+ImageMediaType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
+
+# ---------------------------------------------------------------- content
+
+
+class TextBlock(msgspec.Struct, tag_field="type", tag="text", rename="camel", frozen=True):
+    """A text block of a tool result."""
+
+    text: str
+
+
+class ImageBlock(msgspec.Struct, tag_field="type", tag="image", rename="camel", frozen=True):
+    """An image block of a tool result; ``data`` is base64 without a data: prefix."""
+
+    media_type: str
+    data: str
+
+
+ContentBlock = TextBlock | ImageBlock
+
+ToolContent = str | list[ContentBlock]
+"""Model-facing tool output: a string or a list of text/image blocks."""
+
+
+class ToolResult(msgspec.Struct, rename="camel", omit_defaults=True, frozen=True):
+    """A settled tool call's result. ``details`` is UI-only data (screenshots, diffs...)."""
+
+    content: ToolContent
+    is_error: bool
+    details: Any | None = None
+
+
+class Usage(msgspec.Struct, rename="camel", frozen=True):
+    """Token counts; ``input_tokens`` excludes cache reads and writes (Anthropic's convention)."""
+
+    input_tokens: TokenCount = 0
+    output_tokens: TokenCount = 0
+    cache_read_tokens: TokenCount = 0
+    cache_write_tokens: TokenCount = 0
+
+
+class TurnError(msgspec.Struct, rename="camel", frozen=True):
+    """Why a Turn failed."""
+
+    kind: ErrorKind
+    message: str
+
+
+class Target(msgspec.Struct, rename="camel", omit_defaults=True, frozen=True):
+    """What a tool call acts on (approval requests): a tab and its origin, when known."""
+
+    origin: str | None = None
+    tab_id: int | None = None
+
+
+class ToolInfo(msgspec.Struct, rename="camel", frozen=True):
+    """The descriptor facts an approval dialog shows."""
+
+    name: str
+    label: str
+    level: ToolLevel
+    effects: list[Effect] = []

@@ -1,0 +1,153 @@
+"""Entities shared by op results, events and snapshots: threads, turns, runs, queue
+entries, approvals, interactions and grants.
+
+The host builds them; clients decoding them should ignore unknown fields, since a newer
+host may add optional ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from panelot_host.protocol.common import (
+    CostUsd,
+    Decision,
+    GrantScope,
+    Id,
+    PauseReason,
+    RunState,
+    StopReason,
+    Target,
+    Timestamp,
+    TitleSource,
+    TokenBudget,
+    TokenCount,
+    ToolInfo,
+    TurnError,
+    TurnStatus,
+    Usage,
+)
+from panelot_host.protocol.items import Item, SteeringItem
+
+
+class ThreadStats(msgspec.Struct, rename="camel"):
+    """Running totals over a thread's Turns; ``costUsd`` sums the known prices only."""
+
+    turns: TokenCount = 0
+    input_tokens: TokenCount = 0
+    output_tokens: TokenCount = 0
+    cache_read_tokens: TokenCount = 0
+    cache_write_tokens: TokenCount = 0
+    cost_usd: CostUsd = 0.0
+
+
+class Thread(msgspec.Struct, rename="camel", kw_only=True):
+    """A conversation. ``parentThreadId``/``forkedFromItemId`` are null unless forked."""
+
+    id: Id
+    title: str
+    title_source: TitleSource
+    created_at: Timestamp
+    updated_at: Timestamp
+    stats: ThreadStats = msgspec.field(default_factory=ThreadStats)
+    parent_thread_id: Id | None = None
+    forked_from_item_id: Id | None = None
+
+
+class Turn(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
+    """One user message and everything the engine did for it.
+
+    ``costUsd`` is always present and null when the price is unknown.
+    """
+
+    id: Id
+    status: TurnStatus
+    user_item_id: Id
+    started_at: Timestamp
+    cost_usd: CostUsd | None
+    usage: Usage = Usage()
+    stop_reason: StopReason | None = None
+    error: TurnError | None = None
+    ended_at: Timestamp | None = None
+    model: str | None = None
+    """Extension: the model the Turn runs on."""
+    token_budget: TokenBudget | None = None
+    """Extension: the Turn's token budget, if any."""
+    pause_reason: PauseReason | None = None
+    """Extension: set while ``status`` is ``paused``."""
+
+
+class Run(msgspec.Struct, rename="camel", kw_only=True):
+    """The execution of a Turn; ``state`` follows architecture.md's run state machine."""
+
+    id: Id
+    turn_id: Id
+    state: RunState
+
+
+class QueueEntry(msgspec.Struct, rename="camel", kw_only=True):
+    """A message waiting to start a Turn after the current one (at most 8 per thread)."""
+
+    id: Id
+    position: TokenCount
+    text: str
+    created_at: Timestamp
+
+
+class ApprovalRequest(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
+    """A tool call waiting for the user's decision (also a ``thread.open`` pending entry)."""
+
+    request_id: Id
+    tool_call_id: Id
+    tool: ToolInfo
+    args: dict[str, Any]
+    target: Target = Target()
+    turn_id: Id | None = None
+    """Extension: the Turn the call belongs to."""
+    created_at: Timestamp | None = None
+    """Extension."""
+
+
+class InteractionRequest(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
+    """A question to the user (``ask_user``, MCP elicitation); ``schema`` describes
+    the ``values`` that ``interaction.response`` must carry (a JSON Schema object)."""
+
+    interaction_id: Id
+    prompt: str
+    schema: dict[str, Any]
+    tool_call_id: Id | None = None
+    """Extension: the tool call that asked."""
+    created_at: Timestamp | None = None
+    """Extension."""
+
+
+class Grant(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
+    """A standing permission the user gave (or a standing denial)."""
+
+    id: Id
+    scope: GrantScope
+    tool: str
+    """A tool name or pattern (``*`` wildcards)."""
+    decision: Decision
+    created_at: Timestamp
+    origin: str | None = None
+    thread_id: Id | None = None
+
+
+class ThreadSnapshot(msgspec.Struct, rename="camel", kw_only=True):
+    """The ``thread.open`` (and ``thread.selectBranch``) result: everything a client needs
+    to render a thread and continue from it. Events that follow have ``seq > lastSeq``."""
+
+    thread: Thread
+    items: list[Item]
+    """The selected branch, oldest first."""
+    turn: Turn | None
+    run: Run | None
+    pending_approvals: list[ApprovalRequest]
+    pending_interactions: list[InteractionRequest]
+    queue: list[QueueEntry]
+    pending_steering: list[SteeringItem]
+    """Acknowledged steering not yet admitted to a model call."""
+    last_seq: TokenCount

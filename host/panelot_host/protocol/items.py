@@ -1,0 +1,91 @@
+"""Items: the nodes of a thread's tree, as sent in ``item.*`` events and snapshots.
+
+A tagged union on ``kind``. Every item has ``id``, ``kind``, ``turnId`` and ``createdAt``;
+the kind-specific fields follow protocol.md section 5. Fields marked *extension* are
+additions beyond the design, always optional.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from panelot_host.protocol.common import (
+    Effect,
+    Id,
+    ImageMediaType,
+    Timestamp,
+    ToolCallStatus,
+    ToolLevel,
+    ToolResult,
+)
+
+
+class ImageAttachment(
+    msgspec.Struct, tag_field="type", tag="image", rename="camel", omit_defaults=True
+):
+    """An image sent with a user message; ``data`` is base64 (no data: prefix)."""
+
+    media_type: ImageMediaType
+    data: str
+    name: str | None = None
+
+
+class _ItemBase(msgspec.Struct, tag_field="kind", rename="camel", omit_defaults=True, kw_only=True):
+    id: Id
+    turn_id: Id
+    created_at: Timestamp
+    parent_id: Id | None = None
+    """Extension: the previous node on this item's branch (None for a thread's first item)."""
+
+
+class UserItem(_ItemBase, tag="user", kw_only=True):
+    """The user's message that started a Turn."""
+
+    text: str
+    attachments: list[ImageAttachment] = []
+    """Extension: images sent with the message."""
+
+
+class SteeringItem(_ItemBase, tag="steering", kw_only=True):
+    """Input sent during a running Turn, admitted at the next model call."""
+
+    text: str
+
+
+class AssistantItem(_ItemBase, tag="assistant", kw_only=True):
+    """One model response's text; ``interrupted`` when the stream was cut off."""
+
+    text: str = ""
+    thinking: str | None = None
+    interrupted: bool = False
+
+
+class ToolCallItem(_ItemBase, tag="toolCall", kw_only=True):
+    """A tool call and, once settled, its result."""
+
+    call_id: str
+    name: str
+    args: dict[str, Any]
+    status: ToolCallStatus
+    result: ToolResult | None = None
+    label: str | None = None
+    """Extension: the tool's human label."""
+    level: ToolLevel | None = None
+    """Extension: the tool's level (L0/L1/L2)."""
+    effects: list[Effect] = []
+    """Extension: the tool's effects."""
+
+
+class NoticeItem(_ItemBase, tag="notice", kw_only=True):
+    """A message from the engine (failure-streak nudge, budget pause, provider retry...)."""
+
+    code: str
+    text: str
+
+
+Item = UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem
+"""Any item; decode with ``msgspec.json.decode(data, type=Item)``."""
+
+ITEM_KINDS: tuple[str, ...] = ("user", "steering", "assistant", "toolCall", "notice")

@@ -1,0 +1,192 @@
+"""Configuration ops: settings, credentials and permissions (grants)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from msgspec import UNSET, Meta, UnsetType
+
+from panelot_host.protocol.common import CommandId, Id, TokenBudget
+from panelot_host.protocol.entities import Grant
+from panelot_host.protocol.ops._base import Params, Result
+
+Provider = Literal["anthropic", "openai"]
+
+CredentialName = Annotated[
+    str,
+    Meta(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}$",
+        description="A credential reference: the name a secret is stored under",
+    ),
+]
+
+ModelName = Annotated[str, Meta(min_length=1, max_length=200)]
+
+
+class CredentialRef(Params, kw_only=True):
+    """``{"credentialRef": name}``: stands for the secret stored under that name."""
+
+    credential_ref: CredentialName
+
+
+SecretOrRef = str | CredentialRef
+"""A literal value or a credential reference (MCP ``env`` and ``headers`` values)."""
+
+
+class ModelCapabilities(Params, omit_defaults=True, kw_only=True):
+    """Override of the known-models data; an absent field keeps the data file's value."""
+
+    tool_use: bool | None = None
+    vision: bool | None = None
+
+
+class McpServer(Params, omit_defaults=True, kw_only=True):
+    """An entry of ``mcpServers``: ``{command, args?, env?}`` (stdio) or ``{url, headers?}``
+    (HTTP), as in the ``mcp.json`` other MCP clients keep. ``type`` is an extension."""
+
+    command: Annotated[str, Meta(min_length=1)] | None = None
+    args: list[str] = []
+    env: dict[str, SecretOrRef] = {}
+    url: Annotated[str, Meta(pattern=r"^https?://")] | None = None
+    headers: dict[str, SecretOrRef] = {}
+    type: Literal["stdio", "sse", "http", "streamable-http"] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("an MCP server has either `command` or `url`")
+        if self.command is not None and self.headers:
+            raise ValueError("`headers` belongs to a `url` server")
+        if self.url is not None and (self.args or self.env):
+            raise ValueError("`args` and `env` belong to a `command` server")
+
+
+McpServerEntry = Annotated[
+    McpServer,
+    Meta(
+        extra_json_schema={
+            "oneOf": [
+                {"required": ["command"], "not": {"required": ["headers"]}},
+                {
+                    "required": ["url"],
+                    "not": {"anyOf": [{"required": ["args"]}, {"required": ["env"]}]},
+                },
+            ]
+        }
+    ),
+]
+
+McpServerName = Annotated[str, Meta(min_length=1, max_length=100)]
+PolicyRule = dict[str, Any]
+"""Shape owned by the gatekeeper (tool + origin > tool > effect class; deny wins)."""
+
+
+class Settings(Result, kw_only=True):
+    """Effective settings. Never contains a secret: MCP ``env``/``headers`` literal values
+    come back masked as ``"********"`` (credential references come back as they are)."""
+
+    provider: Provider | None
+    model: str | None
+    model_capabilities: ModelCapabilities | None
+    task_model: str | None
+    default_token_budget: int | None
+    policy_rules: list[PolicyRule]
+    mcp_servers: dict[str, McpServer]
+    base_url: str | None = None
+    """Extension: the provider's base URL (OpenAI-compatible servers)."""
+    api_key_ref: str | None = None
+    """Extension: the credential reference the provider's key is read from."""
+
+
+class SettingsGetParams(Params, kw_only=True):
+    pass
+
+
+class SettingsResult(Result, kw_only=True):
+    """``{settings}``."""
+
+    settings: Settings
+
+
+SettingsGetResult = SettingsResult
+SettingsUpdateResult = SettingsResult
+
+_Opt = UnsetType  # absent: unchanged
+
+
+class SettingsUpdateParams(Params, omit_defaults=True, kw_only=True):
+    """Change settings: an absent field stays as it is; ``null`` resets it to the
+    environment's default. ``mcpServers`` replaces the whole map (and ``mcp.json``); a
+    masked ``"********"`` value keeps the stored literal."""
+
+    command_id: CommandId
+    provider: Provider | _Opt | None = UNSET
+    model: ModelName | _Opt | None = UNSET
+    model_capabilities: ModelCapabilities | _Opt | None = UNSET
+    task_model: ModelName | _Opt | None = UNSET
+    default_token_budget: TokenBudget | _Opt | None = UNSET
+    policy_rules: list[PolicyRule] | _Opt | None = UNSET
+    mcp_servers: dict[McpServerName, McpServerEntry] | _Opt | None = UNSET
+    base_url: Annotated[str, Meta(pattern=r"^https?://")] | _Opt | None = UNSET
+    api_key_ref: CredentialName | _Opt | None = UNSET
+
+
+Secret = Annotated[str, Meta(min_length=1, max_length=65_536)]
+
+
+class CredentialsSetParams(Params, kw_only=True):
+    """Store a secret under ``ref``. The secret never comes back, and ``repr`` masks it."""
+
+    command_id: CommandId
+    ref: CredentialName
+    secret: Secret
+
+    def __repr__(self) -> str:
+        return f"CredentialsSetParams(command_id={self.command_id!r}, ref={self.ref!r}, secret=***)"
+
+
+class CredentialsSetResult(Result, kw_only=True):
+    ref: str
+    fingerprint: str
+
+
+class CredentialsDeleteParams(Params, kw_only=True):
+    """Delete the secret under ``ref``. ``secret`` is accepted (protocol.md lists it for
+    both ops) and ignored; ``repr`` masks it."""
+
+    command_id: CommandId
+    ref: CredentialName
+    secret: str | None = None
+
+    def __repr__(self) -> str:
+        return f"CredentialsDeleteParams(command_id={self.command_id!r}, ref={self.ref!r})"
+
+
+class CredentialsDeleteResult(Result, kw_only=True):
+    """``fingerprint`` of the deleted secret; null when nothing was stored under ``ref``."""
+
+    ref: str
+    fingerprint: str | None
+
+
+class PermissionsListParams(Params, kw_only=True):
+    """Extension filters: only grants for this thread / origin."""
+
+    thread_id: Id | None = None
+    origin: str | None = None
+
+
+class GrantsResult(Result, kw_only=True):
+    """``{grants}``: the grants after the op."""
+
+    grants: list[Grant]
+
+
+PermissionsListResult = GrantsResult
+
+
+class PermissionsRevokeParams(Params, kw_only=True):
+    command_id: CommandId
+    grant_id: Id
+
+
+PermissionsRevokeResult = GrantsResult

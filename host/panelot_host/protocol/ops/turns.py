@@ -1,0 +1,146 @@
+"""Turn ops: submit, steer, enqueue, queue edits, interrupt, approvals, interactions,
+resume and recovery."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from msgspec import Meta
+
+from panelot_host.protocol.common import (
+    ApprovalScope,
+    CommandId,
+    Decision,
+    Id,
+    RecoveryOutcome,
+    Text,
+    TokenBudget,
+    TokenCount,
+)
+from panelot_host.protocol.entities import QueueEntry
+from panelot_host.protocol.items import ImageAttachment
+from panelot_host.protocol.ops._base import EmptyResult, Params, Result
+
+MAX_ATTACHMENTS = 20
+
+
+class TurnSubmitParams(Params, kw_only=True):
+    """Start a Turn. ``text`` may be empty only when ``attachments`` is not."""
+
+    command_id: CommandId
+    thread_id: Id
+    text: Annotated[str, Meta(max_length=1_000_000)]
+    attachments: Annotated[list[ImageAttachment], Meta(max_length=MAX_ATTACHMENTS)] = []
+    model: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
+    token_budget: TokenBudget | None = None
+
+    def __post_init__(self) -> None:
+        if not self.text and not self.attachments:
+            raise ValueError("text must not be empty when there are no attachments")
+
+
+class TurnSubmitResult(Result, kw_only=True):
+    turn_id: Id
+
+
+class TurnSteerParams(Params, kw_only=True):
+    command_id: CommandId
+    thread_id: Id
+    expected_turn_id: Id
+    text: Text
+
+
+class TurnSteerResult(Result, kw_only=True):
+    item_id: Id
+
+
+class TurnEnqueueParams(Params, kw_only=True):
+    command_id: CommandId
+    thread_id: Id
+    text: Text
+
+
+class TurnEnqueueResult(Result, kw_only=True):
+    entry_id: Id
+    position: TokenCount
+
+
+class QueueUpdateParams(Params, kw_only=True):
+    """Edit a queued entry's text and/or (extension) move it to ``position``."""
+
+    command_id: CommandId
+    thread_id: Id
+    entry_id: Id
+    text: Text | None = None
+    position: Annotated[int, Meta(ge=0)] | None = None
+
+
+class QueueRemoveParams(Params, kw_only=True):
+    """Remove a queued entry. ``text`` is accepted for symmetry with ``queue.update``
+    (protocol.md lists it for both) and ignored."""
+
+    command_id: CommandId
+    thread_id: Id
+    entry_id: Id
+    text: str | None = None
+
+
+class QueueResult(Result, kw_only=True):
+    """``{queue}``: the thread's queue after the change, in order."""
+
+    queue: list[QueueEntry]
+
+
+QueueUpdateResult = QueueResult
+QueueRemoveResult = QueueResult
+
+
+class TurnInterruptParams(Params, kw_only=True):
+    thread_id: Id
+    turn_id: Id | None = None
+
+
+TurnInterruptResult = EmptyResult
+
+
+class ApprovalResponseParams(Params, kw_only=True):
+    command_id: CommandId
+    request_id: Id
+    decision: Decision
+    scope: ApprovalScope
+    message: Annotated[str, Meta(max_length=10_000)] | None = None
+
+
+ApprovalResponseResult = EmptyResult
+
+
+class InteractionResponseParams(Params, kw_only=True):
+    """Answer an interaction. ``action`` (extension, as MCP elicitation): ``accept`` with
+    ``values`` matching the request's schema, or ``decline``/``cancel``."""
+
+    command_id: CommandId
+    interaction_id: Id
+    values: dict[str, Any] = {}
+    action: Literal["accept", "decline", "cancel"] = "accept"
+
+
+InteractionResponseResult = EmptyResult
+
+
+class RunResumeParams(Params, kw_only=True):
+    command_id: CommandId
+    thread_id: Id
+    run_id: Id
+    token_budget: TokenBudget | None = None
+
+
+RunResumeResult = EmptyResult
+
+
+class RecoveryResolveParams(Params, kw_only=True):
+    command_id: CommandId
+    tool_call_id: Id
+    outcome: RecoveryOutcome
+
+
+RecoveryResolveResult = EmptyResult
