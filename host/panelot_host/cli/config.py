@@ -1,0 +1,46 @@
+"""Where the host keeps its data, and which extension origins may start it."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+ORIGINS_FILE = "allowed-origins.json"
+
+
+def panelot_home(environ: Mapping[str, str]) -> Path:
+    """``PANELOT_HOME``, else the platform's user data directory for Panelot."""
+    configured = environ.get("PANELOT_HOME")
+    if configured:
+        return Path(configured).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("panelot", appauthor=False))
+
+
+def allowed_origins(home: Path, environ: Mapping[str, str]) -> frozenset[str]:
+    """Origins the installer allowed (``PANELOT_HOME/allowed-origins.json``, a JSON list),
+    plus ``PANELOT_ALLOWED_ORIGINS`` (comma-separated) for development."""
+    origins: set[str] = set()
+    path = home / ORIGINS_FILE
+    if path.exists():
+        try:
+            listed = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            listed = []
+        origins.update(o for o in listed if isinstance(o, str))
+    extra = environ.get("PANELOT_ALLOWED_ORIGINS", "")
+    origins.update(o.strip() for o in extra.split(",") if o.strip())
+    return frozenset(origins)
+
+
+def write_allowed_origins(home: Path, origins: list[str]) -> Path:
+    """Record the allowed origins (the installer calls it); written atomically."""
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / ORIGINS_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(sorted(set(origins)), indent=2) + "\n", "utf-8")
+    os.replace(tmp, path)
+    return path

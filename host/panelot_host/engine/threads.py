@@ -1,0 +1,143 @@
+"""Thread operations: create, list, open (snapshot), rename, delete, fork, select a branch.
+
+Each changing operation is one command transaction unit with its receipt (seed 5.1); the
+event that reports it is published after the commit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from panelot_host.engine import views
+from panelot_host.engine.commands import command_unit
+from panelot_host.engine.events import PENDING_SEQ, EventSink
+from panelot_host.errors import NotFound
+from panelot_host.protocol import entities, events
+from panelot_host.protocol.ops import threads as ops
+from panelot_host.protocol.ops._base import EmptyResult
+from panelot_host.store import approvals, items, steering, threads, turns
+from panelot_host.store.db import Database
+from panelot_host.store.ids import new_id
+from panelot_host.store.receipts import CommandContext
+from panelot_host.store.records import ItemRecord
+from panelot_host.store.seq import SeqAllocator
+
+DEFAULT_TITLE = "New thread"
+
+
+class ThreadService:
+    """The thread-level commands and queries; ``guard`` rejects changes to a busy thread."""
+
+    def __init__(
+        self,
+        db: Database,
+        seq: SeqAllocator,
+        sink: EventSink,
+        guard: Callable[[str, str], None],
+    ) -> None:
+        self._db = db
+        self._seq = seq
+        self._sink = sink
+        self._guard = guard
+
+    def create(self, params: ops.ThreadCreateParams, ctx: CommandContext) -> bytes:
+        with command_unit(self._db, ctx) as unit:
+            title = (params.title or "").strip()
+            record = threads.create(
+                unit.conn,
+                title=title or DEFAULT_TITLE,
+                title_source="user" if title else "fallback",
+            )
+            response = unit.respond(ops.ThreadResult(thread=views.thread_view(record)))
+        return response
+
+    def list(self, params: ops.ThreadListParams) -> ops.ThreadListResult:
+        records, cursor = threads.list_threads(
+            self._db.conn, limit=params.limit, cursor=params.cursor, query=params.query
+        )
+        return ops.ThreadListResult(
+            threads=[views.thread_view(r) for r in records], next_cursor=cursor
+        )
+
+    def open(self, thread_id: str) -> entities.ThreadSnapshot:
+        """The snapshot of a live thread; raises ``NotFound``."""
+        return snapshot(self._db.conn, thread_id, self._seq.current(thread_id))
+
+    def rename(self, params: ops.ThreadRenameParams, ctx: CommandContext) -> bytes:
+        with command_unit(self._db, ctx) as unit:
+            record = threads.rename(unit.conn, params.thread_id, params.title.strip(), "user")
+            view = views.thread_view(record)
+            response = unit.respond(ops.ThreadResult(thread=view))
+        self._sink.publish(
+            record.id,
+            "thread.updated",
+            events.ThreadUpdatedEvent(thread_id=record.id, seq=PENDING_SEQ, thread=view),
+        )
+        return response
+
+    def delete(self, params: ops.ThreadDeleteParams, ctx: CommandContext) -> bytes:
+        self._guard(params.thread_id, "thread.delete")
+        with command_unit(self._db, ctx) as unit:
+            threads.delete(unit.conn, params.thread_id)
+            response = unit.respond(EmptyResult())
+        return response
+
+    def fork(self, params: ops.ThreadForkParams, ctx: CommandContext) -> bytes:
+        self._guard(params.thread_id, "thread.fork")
+        with command_unit(self._db, ctx) as unit:
+            source = threads.get(unit.conn, params.thread_id)
+            path: list[ItemRecord] = []
+            if params.at_item_id is not None:
+                items.find_in_thread(unit.conn, source.id, params.at_item_id)
+                path = items.branch(unit.conn, params.at_item_id)
+            fork = threads.create(
+                unit.conn,
+                title=source.title,
+                title_source=source.title_source,
+                parent_thread_id=source.id,
+                forked_from_item_id=params.at_item_id,
+            )
+            head = items.copy_branch(unit.conn, path, fork.id, new_id)
+            threads.set_head(unit.conn, fork.id, head)
+            view = views.thread_view(threads.get(unit.conn, fork.id))
+            response = unit.respond(ops.ThreadResult(thread=view))
+        return response
+
+    def select_branch(self, params: ops.ThreadSelectBranchParams, ctx: CommandContext) -> bytes:
+        self._guard(params.thread_id, "thread.selectBranch")
+        with command_unit(self._db, ctx) as unit:
+            threads.get(unit.conn, params.thread_id)
+            items.find_in_thread(unit.conn, params.thread_id, params.item_id)
+            threads.set_head(unit.conn, params.thread_id, params.item_id)
+            result = snapshot(unit.conn, params.thread_id, self._seq.current(params.thread_id))
+            response = unit.respond(result)
+        return response
+
+
+def snapshot(conn: sqlite3.Connection, thread_id: str, last_seq: int) -> entities.ThreadSnapshot:
+    """Everything a client needs to render and continue a thread (``thread.open``)."""
+    record = threads.get(conn, thread_id)
+    last = turns.last_turn(conn, thread_id)
+    run = turns.run_of_turn(conn, last.id) if last else None
+    pending = steering.pending_steering(conn, last.id) if last else []
+    return entities.ThreadSnapshot(
+        thread=views.thread_view(record),
+        items=[views.item_view(i) for i in items.branch(conn, record.head_item_id)],
+        turn=views.turn_view(last) if last else None,
+        run=views.run_view(run) if run else None,
+        pending_approvals=[
+            views.approval_view(a) for a in approvals.pending_approvals(conn, thread_id)
+        ],
+        pending_interactions=[
+            views.interaction_view(i) for i in approvals.pending_interactions(conn, thread_id)
+        ],
+        queue=views.queue_view(steering.queue(conn, thread_id)),
+        pending_steering=[views.steering_view(s) for s in pending],
+        last_seq=last_seq,
+    )
+
+
+def require_thread(conn: sqlite3.Connection, thread_id: str) -> None:
+    if not threads.exists(conn, thread_id):
+        raise NotFound(f"no thread {thread_id!r}")

@@ -1,0 +1,159 @@
+"""Store records -> protocol structs: what clients see of stored state."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from panelot_host.protocol import common, entities, items
+from panelot_host.store.records import (
+    ApprovalRecord,
+    InteractionRecord,
+    ItemRecord,
+    QueueEntryRecord,
+    RunRecord,
+    SteeringRecord,
+    ThreadRecord,
+    TurnRecord,
+)
+
+_result_decoder = msgspec.json.Decoder(common.ToolResult)
+_ID_FALLBACK = "none"
+
+
+def iso(ms: int) -> str:
+    """Epoch milliseconds -> ``2025-01-31T12:34:56.789Z``."""
+    moment = datetime.fromtimestamp(ms / 1000, tz=UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def thread_view(record: ThreadRecord) -> entities.Thread:
+    stats = record.stats
+    return entities.Thread(
+        id=record.id,
+        title=record.title,
+        title_source=record.title_source,  # type: ignore[arg-type]
+        created_at=iso(record.created_at),
+        updated_at=iso(record.updated_at),
+        stats=entities.ThreadStats(
+            turns=stats.turns,
+            input_tokens=stats.input_tokens,
+            output_tokens=stats.output_tokens,
+            cache_read_tokens=stats.cache_read_tokens,
+            cache_write_tokens=stats.cache_write_tokens,
+            cost_usd=stats.cost_usd,
+        ),
+        parent_thread_id=record.parent_thread_id,
+        forked_from_item_id=record.forked_from_item_id,
+    )
+
+
+def tool_result_view(result: dict[str, Any] | None) -> common.ToolResult | None:
+    if result is None:
+        return None
+    return msgspec.convert(result, common.ToolResult)
+
+
+def item_view(record: ItemRecord) -> items.Item:
+    base: dict[str, Any] = {
+        "id": record.id,
+        "turn_id": record.turn_id or _ID_FALLBACK,
+        "created_at": iso(record.created_at),
+        "parent_id": record.parent_id,
+    }
+    extra = record.extra
+    match record.kind:
+        case "user":
+            attachments = msgspec.convert(extra.get("attachments", []), list[items.ImageAttachment])
+            return items.UserItem(**base, text=record.text or "", attachments=attachments)
+        case "steering":
+            return items.SteeringItem(**base, text=record.text or "")
+        case "assistant":
+            return items.AssistantItem(
+                **base,
+                text=record.text or "",
+                thinking=record.thinking,
+                interrupted=record.interrupted,
+            )
+        case "toolCall":
+            return items.ToolCallItem(
+                **base,
+                call_id=record.call_id or "",
+                name=record.name or "",
+                args=record.args or {},
+                status=record.status or "pending",  # type: ignore[arg-type]
+                result=tool_result_view(record.result),
+                label=extra.get("label"),
+                level=extra.get("level"),
+                effects=list(extra.get("effects", [])),
+            )
+        case _:
+            return items.NoticeItem(
+                **base, code=str(extra.get("code", "notice")), text=record.text or ""
+            )
+
+
+def steering_view(record: SteeringRecord) -> items.SteeringItem:
+    return items.SteeringItem(
+        id=record.id, turn_id=record.turn_id, created_at=iso(record.created_at), text=record.text
+    )
+
+
+def turn_view(record: TurnRecord) -> entities.Turn:
+    usage = record.usage
+    context = record.context
+    return entities.Turn(
+        id=record.id,
+        status=record.status,  # type: ignore[arg-type]
+        user_item_id=record.user_item_id or _ID_FALLBACK,
+        started_at=iso(record.started_at),
+        cost_usd=usage.cost_usd,
+        usage=common.Usage(
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+        ),
+        stop_reason=record.stop_reason,  # type: ignore[arg-type]
+        error=msgspec.convert(record.error, common.TurnError) if record.error else None,
+        ended_at=iso(record.ended_at) if record.ended_at else None,
+        model=context.get("model"),
+        token_budget=context.get("tokenBudget"),
+        pause_reason=context.get("pauseReason") if record.status == "paused" else None,
+    )
+
+
+def run_view(record: RunRecord) -> entities.Run:
+    return entities.Run(id=record.id, turn_id=record.turn_id, state=record.state)  # type: ignore[arg-type]
+
+
+def queue_view(records: list[QueueEntryRecord]) -> list[entities.QueueEntry]:
+    return [
+        entities.QueueEntry(id=r.id, position=index, text=r.text, created_at=iso(r.created_at))
+        for index, r in enumerate(records)
+    ]
+
+
+def approval_view(record: ApprovalRecord) -> entities.ApprovalRequest:
+    request = record.request
+    return entities.ApprovalRequest(
+        request_id=record.id,
+        tool_call_id=record.tool_call_item_id,
+        tool=msgspec.convert(request["tool"], common.ToolInfo),
+        args=request.get("args", {}),
+        target=msgspec.convert(request.get("target", {}), common.Target),
+        turn_id=record.turn_id,
+        created_at=iso(record.created_at),
+    )
+
+
+def interaction_view(record: InteractionRecord) -> entities.InteractionRequest:
+    return entities.InteractionRequest(
+        interaction_id=record.id,
+        prompt=record.prompt,
+        schema=record.schema,
+        tool_call_id=record.tool_call_item_id,
+        created_at=iso(record.created_at),
+    )

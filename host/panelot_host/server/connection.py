@@ -1,0 +1,178 @@
+"""One client connection: frames in, requests routed, responses and events out, in order."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import msgspec
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from panelot_host.errors import JsonRpcError, MethodNotFound, NotInitialized
+from panelot_host.protocol import codec, jsonrpc
+from panelot_host.protocol.events import ErrorEvent
+from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, Response
+from panelot_host.server.errors import RpcError, to_rpc_error
+from panelot_host.server.host import Host, OpenProfile
+from panelot_host.server.routes import ROUTES, Session
+from panelot_host.store.receipts import Replay
+from panelot_host.wire.errors import FrameError
+
+log = logging.getLogger(__name__)
+
+SendFrame = Callable[[bytes], Awaitable[None]]
+SHIM_REQUEST_TIMEOUT_S = 120.0
+_connection_ids = itertools.count(1)
+
+
+class Connection(Session):
+    """Serves one client; ``run`` must be running (it writes the outbox) while frames arrive."""
+
+    def __init__(self, host: Host, send_frame: SendFrame) -> None:
+        self.host = host
+        self.id = next(_connection_ids)
+        self._send_frame = send_frame
+        self._initialized = False
+        self._profile: OpenProfile | None = None
+        self.browser_tools: tuple[str, ...] = ()
+        outbox: tuple[MemoryObjectSendStream[bytes], MemoryObjectReceiveStream[bytes]]
+        outbox = anyio.create_memory_object_stream[bytes](math.inf)
+        self._outbox_in, self._outbox_out = outbox
+        self._pending: dict[int, _PendingRequest] = {}
+        self._request_ids = itertools.count(1)
+
+    # ------------------------------------------------------------ session surface
+
+    @property
+    def profile(self) -> OpenProfile:
+        if self._profile is None or not self._initialized:
+            raise NotInitialized("send initialize first")
+        return self._profile
+
+    def mark_initialized(self, profile: OpenProfile, browser_tools: tuple[str, ...]) -> None:
+        self._profile = profile
+        self.browser_tools = browser_tools
+        self._initialized = True
+
+    def subscribe(self, thread_id: str) -> None:
+        self.profile.bus.subscribe(self.id, thread_id, self.notify)
+
+    def notify(self, method: str, params: msgspec.Struct) -> None:
+        """Queue an event for this client (never blocks; order is kept)."""
+        self._outbox_in.send_nowait(codec.encode_notification(method, params))
+
+    async def request(
+        self, method: str, params: msgspec.Struct, wait_s: float = SHIM_REQUEST_TIMEOUT_S
+    ) -> Any:
+        """Send a request to the client (the shim) and wait for its result.
+
+        Raises ``RpcError`` with the client's error, or ``TimeoutError``. Cancelling the
+        wait sends ``$/cancelRequest`` so the shim can abort the action.
+        """
+        request_id = next(self._request_ids)
+        pending = _PendingRequest()
+        self._pending[request_id] = pending
+        self._outbox_in.send_nowait(codec.encode_request(request_id, method, params))
+        try:
+            with anyio.fail_after(wait_s):
+                await pending.done.wait()
+        except BaseException:
+            if not pending.done.is_set():
+                self.notify_raw("$/cancelRequest", {"id": request_id})
+            raise
+        finally:
+            self._pending.pop(request_id, None)
+        if pending.error is not None:
+            raise pending.error
+        return pending.result
+
+    def notify_raw(self, method: str, params: dict[str, Any]) -> None:
+        payload = {"jsonrpc": "2.0", "method": method, "params": params}
+        self._outbox_in.send_nowait(msgspec.json.encode(payload))
+
+    # ------------------------------------------------------------ frames in
+
+    async def handle_frame(self, frame: bytes | FrameError) -> None:
+        """Handle one inbound frame; bad input is answered, never raised."""
+        if isinstance(frame, FrameError):
+            code = jsonrpc.code_for_kind("too_large" if frame.code == "frame_too_large" else "")
+            if frame.code == "truncated_frame":
+                code = jsonrpc.PARSE_ERROR
+            self.notify("$/error", ErrorEvent(code=code, message=frame.message, kind=frame.code))
+            return
+        try:
+            message = jsonrpc.decode_message(frame)
+        except JsonRpcError as exc:
+            self._send_error(exc.request_id, RpcError(exc.code, exc.message, {"kind": exc.kind}))
+            return
+        match message:
+            case Request():
+                await self._handle_request(message)
+            case Response() | ErrorResponse():
+                self._settle_pending(message)
+            case Notification():
+                log.debug("ignoring client notification %s", message.method)
+
+    async def _handle_request(self, request: Request) -> None:
+        route = ROUTES.get(request.method)
+        try:
+            if route is None:
+                raise MethodNotFound(request.method, request.id)
+            if route.needs_initialize and not self._initialized:
+                raise NotInitialized(f"{request.method} before initialize")
+            params = codec.decode_params(request.method, request.params, request.id)
+            result = await route.handler(self, params)
+        except Replay as replay:
+            result = msgspec.Raw(replay.response)
+        except Exception as exc:
+            self._send_error(request.id, to_rpc_error(exc))
+            return
+        self._outbox_in.send_nowait(codec.encode_result(request.id, result))
+
+    def _send_error(self, request_id: int | str | None, error: RpcError) -> None:
+        self._outbox_in.send_nowait(
+            codec.encode_error(request_id, error.code, error.message, error.data)
+        )
+
+    def _settle_pending(self, message: Response | ErrorResponse) -> None:
+        pending = self._pending.get(message.id) if isinstance(message.id, int) else None
+        if pending is None:
+            log.warning("response to unknown request id %r", message.id)
+            return
+        if isinstance(message, ErrorResponse):
+            pending.error = RpcError(message.error.code, message.error.message, message.error.data)
+        else:
+            pending.result = message.result
+        pending.done.set()
+
+    # ------------------------------------------------------------ frames out
+
+    async def run(self) -> None:
+        """Write queued frames in order until ``close``."""
+        async with self._outbox_out:
+            async for payload in self._outbox_out:
+                try:
+                    await self._send_frame(payload)
+                except OSError as exc:  # the browser closed the Port: nobody is listening
+                    log.info("cannot write to the client (%s); dropping output", exc)
+                    self.close()
+
+    def close(self) -> None:
+        """Stop after the queued frames are written; pending shim requests fail."""
+        if self._profile is not None:
+            self._profile.bus.unsubscribe_connection(self.id)
+        for pending in self._pending.values():
+            pending.error = RpcError(jsonrpc.INTERNAL_ERROR, "the connection closed")
+            pending.done.set()
+        self._outbox_in.close()
+
+
+class _PendingRequest:
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.result: Any = None
+        self.error: RpcError | None = None

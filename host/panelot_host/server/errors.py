@@ -1,0 +1,46 @@
+"""The one place where exceptions become JSON-RPC errors."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from panelot_host.errors import InvalidParams, JsonRpcError, PanelotError
+from panelot_host.protocol import jsonrpc
+
+log = logging.getLogger(__name__)
+
+
+class RpcError(Exception):
+    """A JSON-RPC error ready to send: ``code``, ``message`` and optional ``data``."""
+
+    def __init__(self, code: int, message: str, data: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+def to_rpc_error(exc: BaseException) -> RpcError:
+    """Map any exception raised while handling a request to the error the client sees.
+
+    Deliberate engine errors keep their message and carry ``data.kind``; anything else is
+    an internal error whose details stay in the log (they may hold paths or payloads).
+    """
+    match exc:
+        case RpcError():
+            return exc
+        case InvalidParams():
+            data = {"kind": "invalid_params", "errors": exc.errors}
+            return RpcError(jsonrpc.INVALID_PARAMS, exc.message, data)
+        case JsonRpcError():
+            return RpcError(exc.code, exc.message, {"kind": exc.kind})
+        case PanelotError():
+            return RpcError(jsonrpc.code_for_kind(exc.kind), exc.message, {"kind": exc.kind})
+        case _:
+            log.exception("internal error while handling a request", exc_info=exc)
+            return RpcError(
+                jsonrpc.INTERNAL_ERROR,
+                f"internal error ({type(exc).__name__}); see the host log",
+                {"kind": "internal"},
+            )

@@ -1,0 +1,35 @@
+"""Serving one Chrome Port over stdin/stdout."""
+
+from __future__ import annotations
+
+import logging
+
+import anyio
+
+from panelot_host.server.connection import Connection
+from panelot_host.server.host import Host, HostConfig
+from panelot_host.wire.stdio import StdioChannel
+
+log = logging.getLogger(__name__)
+
+SETTLE_DEADLINE_S = 1.5
+"""Chrome sends SIGKILL 2 s after closing the pipes; settling must finish before that."""
+
+
+async def serve(config: HostConfig, channel: StdioChannel) -> int:
+    """Serve frames until stdin EOF, then settle, commit and return the exit status (0)."""
+    host = Host(config)
+    connection = Connection(host, channel.send)
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(connection.run)
+        async for frame in channel:
+            await connection.handle_frame(frame)
+        log.info("stdin closed: settling")
+        with anyio.move_on_after(SETTLE_DEADLINE_S) as scope:
+            await host.aclose()
+        if scope.cancelled_caught:
+            log.warning(
+                "settling did not finish in %.1f s; recovery will continue it", SETTLE_DEADLINE_S
+            )
+        connection.close()
+    return 0

@@ -1,0 +1,124 @@
+"""Which handler serves which op. Handlers translate params to engine calls; no domain state."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Protocol
+
+import msgspec
+
+import panelot_host
+from panelot_host.errors import InvalidParams, InvalidState
+from panelot_host.protocol.common import PROTOCOL_VERSION
+from panelot_host.protocol.ops import session as session_ops
+from panelot_host.protocol.ops import threads as thread_ops
+from panelot_host.server.host import Host, OpenProfile
+from panelot_host.store.receipts import command_context
+
+_thread_id_of = msgspec.json.Decoder(thread_ops.ThreadResult).decode
+
+
+class Session(Protocol):
+    """What a handler may use of its connection."""
+
+    host: Host
+    browser_tools: tuple[str, ...]
+
+    @property
+    def profile(self) -> OpenProfile: ...
+
+    def mark_initialized(self, profile: OpenProfile, browser_tools: tuple[str, ...]) -> None: ...
+
+    def subscribe(self, thread_id: str) -> None: ...
+
+
+Handler = Callable[[Session, Any], Awaitable[Any]]
+
+
+class Route(msgspec.Struct, frozen=True):
+    handler: Handler
+    needs_initialize: bool = True
+
+
+async def initialize(session: Session, params: session_ops.InitializeParams) -> Any:
+    if params.protocol_version != PROTOCOL_VERSION:
+        raise InvalidParams(
+            "unsupported protocol version",
+            [
+                {
+                    "path": "$.params.protocolVersion",
+                    "message": f"this host speaks protocol version {PROTOCOL_VERSION}",
+                }
+            ],
+        )
+    try:
+        session.profile  # noqa: B018 - raises NotInitialized while not yet initialized
+    except Exception:
+        profile = await session.host.open_profile(params.client.profile_id)
+    else:
+        raise InvalidState("this connection is already initialized")
+    tools = tuple(params.capabilities.browser_tools)
+    session.mark_initialized(profile, tools)
+    return session_ops.InitializeResult(
+        protocol_version=PROTOCOL_VERSION,
+        engine=session_ops.EngineInfo(name="panelot-host", version=panelot_host.__version__),
+        capabilities=session_ops.HostCapabilities(browser_tools=list(tools)),
+    )
+
+
+async def thread_create(session: Session, params: thread_ops.ThreadCreateParams) -> Any:
+    ctx = command_context(params.command_id, "thread.create", params)
+    response = session.profile.engine.threads.create(params, ctx)
+    session.subscribe(_thread_id_of(response).thread.id)
+    return msgspec.Raw(response)
+
+
+async def thread_list(session: Session, params: thread_ops.ThreadListParams) -> Any:
+    return session.profile.engine.threads.list(params)
+
+
+async def thread_open(session: Session, params: thread_ops.ThreadOpenParams) -> Any:
+    snapshot = session.profile.engine.threads.open(params.thread_id)
+    session.subscribe(params.thread_id)  # no await since the snapshot: seq > lastSeq holds
+    return snapshot
+
+
+async def thread_rename(session: Session, params: thread_ops.ThreadRenameParams) -> Any:
+    session.subscribe(params.thread_id)
+    ctx = command_context(params.command_id, "thread.rename", params)
+    return msgspec.Raw(session.profile.engine.threads.rename(params, ctx))
+
+
+async def thread_delete(session: Session, params: thread_ops.ThreadDeleteParams) -> Any:
+    ctx = command_context(params.command_id, "thread.delete", params)
+    return msgspec.Raw(session.profile.engine.threads.delete(params, ctx))
+
+
+async def thread_fork(session: Session, params: thread_ops.ThreadForkParams) -> Any:
+    ctx = command_context(params.command_id, "thread.fork", params)
+    response = session.profile.engine.threads.fork(params, ctx)
+    session.subscribe(_thread_id_of(response).thread.id)
+    return msgspec.Raw(response)
+
+
+async def thread_select_branch(
+    session: Session, params: thread_ops.ThreadSelectBranchParams
+) -> Any:
+    session.subscribe(params.thread_id)
+    ctx = command_context(params.command_id, "thread.selectBranch", params)
+    return msgspec.Raw(session.profile.engine.threads.select_branch(params, ctx))
+
+
+ROUTES: Mapping[str, Route] = MappingProxyType(
+    {
+        "initialize": Route(initialize, needs_initialize=False),
+        "thread.create": Route(thread_create),
+        "thread.list": Route(thread_list),
+        "thread.open": Route(thread_open),
+        "thread.rename": Route(thread_rename),
+        "thread.delete": Route(thread_delete),
+        "thread.fork": Route(thread_fork),
+        "thread.selectBranch": Route(thread_select_branch),
+    }
+)

@@ -1,0 +1,54 @@
+"""Shared fixtures: a host on a temporary PANELOT_HOME, an in-process client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.transport import DirectTransport
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "panelot-home"
+
+
+class EventLog:
+    """Collects events a client receives."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any]]] = []
+
+    def __call__(self, method: str, params: dict[str, Any]) -> None:
+        self.events.append((method, params))
+
+    def of(self, method: str) -> list[dict[str, Any]]:
+        return [p for m, p in self.events if m == method]
+
+
+@pytest.fixture
+async def host(home: Path) -> AsyncIterator[Host]:
+    host = Host(HostConfig(home=home, lease_wait_s=0.5))
+    try:
+        yield host
+    finally:
+        await host.aclose()
+
+
+@pytest.fixture
+async def client(host: Host) -> AsyncIterator[DirectTransport]:
+    async with DirectTransport.connect(host) as transport:
+        await transport.send(
+            "initialize",
+            {"protocolVersion": 1, "client": {"name": "pytest", "version": "0"}},
+        )
+        yield transport
