@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.conftest import EventLog
 
 from panelot_host.server.host import Host, HostConfig
 from panelot_host.server.transport import DirectTransport, RemoteError
@@ -12,7 +13,6 @@ from panelot_host.store import items as item_store
 from panelot_host.store import threads as thread_store
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ItemRecord
-from tests.conftest import EventLog
 
 pytestmark = pytest.mark.anyio
 
