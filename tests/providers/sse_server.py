@@ -29,6 +29,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     content_type: str = "text/event-stream"
     chunked: bool = False  # chunked transfer encoding; else the body ends when we close
+    terminate: bool = True  # send the final empty chunk (False: the body breaks off)
 
 
 @dataclass
@@ -46,7 +47,9 @@ class SSEServer:
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -100,7 +103,7 @@ def _handler_for(server: SSEServer) -> type[BaseHTTPRequestHandler]:
                     return
                 elif isinstance(piece, bytes):
                     self._send(piece, reply.chunked)
-            if reply.chunked:
+            if reply.chunked and reply.terminate:
                 self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
 
