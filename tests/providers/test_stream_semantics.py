@@ -1,0 +1,127 @@
+"""Decoder semantics beyond the fixtures: compatible-server quirks, usage, stop reasons."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from panelot_host.errors import ProviderStreamError
+from panelot_host.providers.anthropic_stream import AnthropicDecoder
+from panelot_host.providers.openai_stream import OpenAIDecoder
+from panelot_host.providers.types import (
+    MessageStop,
+    ProviderEvent,
+    ThinkingDelta,
+    ToolCallEnd,
+    ToolCallStart,
+    Usage,
+)
+
+
+def feed_openai(*chunks: dict[str, Any] | str) -> list[ProviderEvent]:
+    decoder = OpenAIDecoder()
+    events: list[ProviderEvent] = []
+    for chunk in chunks:
+        events += decoder.feed(chunk if isinstance(chunk, str) else json.dumps(chunk))
+    return events
+
+
+def choice(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+def test_openai_compatible_arguments_in_one_chunk_without_ids_or_usage() -> None:
+    calls = [
+        {"index": 0, "function": {"name": "read", "arguments": '{"tabId": 1}'}},
+        {"index": 1, "function": {"name": "read", "arguments": '{"tabId": 2}'}},
+    ]
+    events = feed_openai(choice({"tool_calls": calls}), choice({}, "tool_calls"), "[DONE]")
+    starts = [e for e in events if isinstance(e, ToolCallStart)]
+    assert starts == [ToolCallStart(0, "", "read"), ToolCallStart(1, "", "read")]
+    ends = [e for e in events if isinstance(e, ToolCallEnd)]
+    assert [e.args for e in ends] == [{"tabId": 1}, {"tabId": 2}]
+    stop = events[-1]
+    assert isinstance(stop, MessageStop)
+    assert stop.usage == Usage() and stop.usage_reported is False
+
+
+def test_openai_compatible_quirks_stop_after_tools_object_args_missing_index() -> None:
+    call = {"id": "x1", "function": {"name": "click", "arguments": {"ref": "e3"}}}
+    events = feed_openai(choice({"tool_calls": [call]}), choice({}, "stop"), "[DONE]")
+    assert ToolCallEnd(0, {"ref": "e3"}) in events
+    stop = events[-1]
+    assert isinstance(stop, MessageStop) and stop.stop_reason == "tool_use"
+
+
+def test_openai_reused_index_with_a_new_id_is_a_new_call() -> None:
+    first = {"index": 0, "id": "a", "function": {"name": "read", "arguments": "{}"}}
+    second = {"index": 0, "id": "b", "function": {"name": "tabs", "arguments": "{}"}}
+    events = feed_openai(
+        choice({"tool_calls": [first]}), choice({"tool_calls": [second]}), choice({}, "tool_calls")
+    )
+    assert [e for e in events if isinstance(e, ToolCallStart)] == [
+        ToolCallStart(0, "a", "read"),
+        ToolCallStart(1, "b", "tabs"),
+    ]
+
+
+def test_openai_reasoning_content_is_thinking_and_errors_in_band_are_raised() -> None:
+    assert feed_openai(choice({"reasoning_content": "hmm"})) == [ThinkingDelta(text="hmm")]
+    with pytest.raises(ProviderStreamError, match="model crashed") as info:
+        feed_openai({"error": {"message": "model crashed", "code": 500}})
+    assert info.value.retryable
+
+
+def test_openai_usage_subtracts_cached_tokens_from_prompt_tokens() -> None:
+    usage = {
+        "prompt_tokens": 2000,
+        "completion_tokens": 10,
+        "prompt_tokens_details": {"cached_tokens": 1536},
+    }
+    events = feed_openai(choice({"content": "x"}, "stop"), {"choices": [], "usage": usage})
+    decoder_events = events + OpenAIDecoder().close()  # a fresh decoder has no usage
+    assert decoder_events[-1] == MessageStop("end_turn", Usage(), usage_reported=False)
+    stop = feed_openai(choice({"content": "x"}, "stop"), {"choices": [], "usage": usage}, "[DONE]")[
+        -1
+    ]
+    assert isinstance(stop, MessageStop)
+    assert stop.usage == Usage(input_tokens=464, output_tokens=10, cache_read_tokens=1536)
+
+
+def feed_anthropic(*events: dict[str, Any]) -> list[ProviderEvent]:
+    decoder = AnthropicDecoder()
+    out: list[ProviderEvent] = []
+    for event in events:
+        out += decoder.feed(json.dumps(event))
+    return out
+
+
+START = {"type": "message_start", "message": {"model": "m", "usage": {"input_tokens": 5}}}
+
+
+@pytest.mark.parametrize(
+    ("raw", "normalised"),
+    [
+        ("end_turn", "end_turn"),
+        ("tool_use", "tool_use"),
+        ("max_tokens", "max_tokens"),
+        ("stop_sequence", "stop_sequence"),
+        ("refusal", "content_filter"),
+        ("pause_turn", "pause_turn"),
+    ],
+)
+def test_anthropic_stop_reasons(raw: str, normalised: str) -> None:
+    delta = {"type": "message_delta", "delta": {"stop_reason": raw}, "usage": {"output_tokens": 2}}
+    stop = feed_anthropic(START, delta, {"type": "message_stop"})[-1]
+    assert isinstance(stop, MessageStop) and stop.stop_reason == normalised
+    assert stop.usage == Usage(input_tokens=5, output_tokens=2)
+
+
+def test_anthropic_malformed_event_and_unknown_events() -> None:
+    assert feed_anthropic({"type": "some_future_event", "x": 1}) == []
+    with pytest.raises(ProviderStreamError, match="malformed"):
+        AnthropicDecoder().feed("{not json")
+    with pytest.raises(ProviderStreamError, match="without a stop reason"):
+        feed_anthropic(START, {"type": "message_stop"})
