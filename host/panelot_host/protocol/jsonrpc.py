@@ -124,6 +124,22 @@ class ErrorResponse(msgspec.Struct, kw_only=True):
 
 IncomingMessage = Request | Notification | Response | ErrorResponse
 
+
+class Violation(msgspec.Struct):
+    """One entry of ``data.errors`` of an invalid-params error."""
+
+    path: str
+    """JSONPath-like, rooted at the member: ``$.params.attachments[0].mediaType``."""
+    message: str
+
+
+class ErrorData(msgspec.Struct, omit_defaults=True):
+    """``error.data`` of every host error response; ``errors`` only for -32602."""
+
+    kind: str
+    errors: list[Violation] | None = None
+
+
 # ---------------------------------------------------------------- decoding
 
 

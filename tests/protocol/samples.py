@@ -1,0 +1,279 @@
+"""One representative instance of every op's params and result and of every event,
+with optional fields filled so round trips exercise them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from panelot_host.protocol import events as ev
+from panelot_host.protocol import ops
+from panelot_host.protocol.common import (
+    ImageBlock,
+    Target,
+    TextBlock,
+    ToolInfo,
+    ToolResult,
+    TurnError,
+    Usage,
+)
+from panelot_host.protocol.entities import (
+    ApprovalRequest,
+    Grant,
+    InteractionRequest,
+    QueueEntry,
+    Run,
+    Thread,
+    ThreadSnapshot,
+    ThreadStats,
+    Turn,
+)
+from panelot_host.protocol.items import (
+    AssistantItem,
+    ImageAttachment,
+    NoticeItem,
+    SteeringItem,
+    ToolCallItem,
+    UserItem,
+)
+
+T0 = "2025-01-31T12:34:56.789Z"
+IMAGE = ImageAttachment(media_type="image/png", data="iVBORw0KGgo=", name="shot.png")
+
+THREAD = Thread(
+    id="th_1",
+    title="Find flights",
+    title_source="model",
+    created_at=T0,
+    updated_at=T0,
+    stats=ThreadStats(turns=2, input_tokens=10, output_tokens=5, cost_usd=0.01),
+    parent_thread_id="th_0",
+    forked_from_item_id="it_9",
+)
+USER = UserItem(id="it_1", turn_id="tu_1", created_at=T0, text="hi", attachments=[IMAGE])
+STEER = SteeringItem(id="it_2", turn_id="tu_1", created_at=T0, text="faster", parent_id="it_1")
+ASSISTANT = AssistantItem(
+    id="it_3", turn_id="tu_1", created_at=T0, text="ok", thinking="hmm", interrupted=True
+)
+TOOL_CALL = ToolCallItem(
+    id="it_4",
+    turn_id="tu_1",
+    created_at=T0,
+    call_id="toolu_1",
+    name="browser_click",
+    args={"ref": "e12"},
+    status="succeeded",
+    result=ToolResult(
+        content=[TextBlock("clicked"), ImageBlock("image/png", "AAAA")],
+        is_error=False,
+        details={"x": 1},
+    ),
+    label="Click",
+    level="L1",
+    effects=["write"],
+)
+NOTICE = NoticeItem(id="it_5", turn_id="tu_1", created_at=T0, code="failure_streak", text="!")
+ITEMS = [USER, STEER, ASSISTANT, TOOL_CALL, NOTICE]
+
+TURN = Turn(
+    id="tu_1",
+    status="failed",
+    user_item_id="it_1",
+    started_at=T0,
+    cost_usd=None,
+    usage=Usage(input_tokens=1, output_tokens=2, cache_read_tokens=3, cache_write_tokens=4),
+    stop_reason="max_tokens",
+    error=TurnError(kind="provider", message="boom"),
+    ended_at=T0,
+)
+RUN = Run(id="ru_1", turn_id="tu_1", state="awaiting_approval")
+QUEUE = [QueueEntry(id="qe_1", position=0, text="next", created_at=T0)]
+APPROVAL = ApprovalRequest(
+    request_id="ap_1",
+    tool_call_id="it_4",
+    tool=ToolInfo(name="browser_click", label="Click", level="L1", effects=["write"]),
+    args={"ref": "e12"},
+    target=Target(origin="https://example.com", tab_id=7),
+)
+INTERACTION = InteractionRequest(
+    interaction_id="in_1", prompt="Log in, then continue", schema={"type": "object"}
+)
+GRANT = Grant(
+    id="gr_1",
+    scope="origin",
+    tool="browser_*",
+    decision="allow",
+    created_at=T0,
+    origin="https://a.b",
+)
+SNAPSHOT = ThreadSnapshot(
+    thread=THREAD,
+    items=ITEMS,
+    turn=TURN,
+    run=RUN,
+    pending_approvals=[APPROVAL],
+    pending_interactions=[INTERACTION],
+    queue=QUEUE,
+    pending_steering=[STEER],
+    last_seq=42,
+)
+SETTINGS = ops.Settings(
+    provider="openai",
+    model="gpt-4o",
+    model_capabilities=ops.ModelCapabilities(tool_use=True, vision=False),
+    task_model=None,
+    default_token_budget=100_000,
+    policy_rules=[{"tool": "browser_navigate", "decision": "ask"}],
+    mcp_servers={
+        "fs": ops.McpServer(command="npx", args=["-y", "server-fs"], env={"A": "b"}),
+        "web": ops.McpServer(
+            url="https://mcp.example/",
+            headers={"Authorization": ops.CredentialRef(credential_ref="k")},
+        ),
+    },
+    base_url="http://localhost:11434/v1",
+)
+
+PARAMS: dict[str, msgspec.Struct] = {
+    "initialize": ops.InitializeParams(
+        protocol_version=1,
+        client=ops.ClientInfo(name="panel", version="1.0", profile_id="p-1"),
+        capabilities=ops.ClientCapabilities(browser_tools=["browser_click"]),
+    ),
+    "thread.create": ops.ThreadCreateParams(command_id="c1", title="T"),
+    "thread.list": ops.ThreadListParams(limit=10, cursor="abc", query="fl"),
+    "thread.open": ops.ThreadOpenParams(thread_id="th_1"),
+    "thread.delete": ops.ThreadDeleteParams(command_id="c2", thread_id="th_1"),
+    "thread.fork": ops.ThreadForkParams(command_id="c3", thread_id="th_1", at_item_id="it_3"),
+    "thread.selectBranch": ops.ThreadSelectBranchParams(
+        command_id="c4", thread_id="th_1", item_id="it_3"
+    ),
+    "thread.rename": ops.ThreadRenameParams(command_id="c5", thread_id="th_1", title="New"),
+    "turn.submit": ops.TurnSubmitParams(
+        command_id="c6",
+        thread_id="th_1",
+        text="Book it",
+        attachments=[IMAGE],
+        model="claude-sonnet-4",
+        token_budget=5000,
+    ),
+    "turn.steer": ops.TurnSteerParams(
+        command_id="c7", thread_id="th_1", expected_turn_id="tu_1", text="also"
+    ),
+    "turn.enqueue": ops.TurnEnqueueParams(command_id="c8", thread_id="th_1", text="later"),
+    "queue.update": ops.QueueUpdateParams(
+        command_id="c9", thread_id="th_1", entry_id="qe_1", text="edit", position=0
+    ),
+    "queue.remove": ops.QueueRemoveParams(command_id="c10", thread_id="th_1", entry_id="qe_1"),
+    "turn.interrupt": ops.TurnInterruptParams(thread_id="th_1", turn_id="tu_1"),
+    "approval.response": ops.ApprovalResponseParams(
+        command_id="c11", request_id="ap_1", decision="allow", scope="origin", message="sure"
+    ),
+    "interaction.response": ops.InteractionResponseParams(
+        command_id="c12", interaction_id="in_1", values={"done": True}
+    ),
+    "run.resume": ops.RunResumeParams(
+        command_id="c13", thread_id="th_1", run_id="ru_1", token_budget=10
+    ),
+    "recovery.resolve": ops.RecoveryResolveParams(
+        command_id="c14", tool_call_id="it_4", outcome="retry"
+    ),
+    "settings.get": ops.SettingsGetParams(),
+    "settings.update": ops.SettingsUpdateParams(
+        command_id="c15",
+        model="gpt-4o",
+        task_model=None,
+        mcp_servers=SETTINGS.mcp_servers,
+        model_capabilities=ops.ModelCapabilities(vision=True),
+    ),
+    "credentials.set": ops.CredentialsSetParams(command_id="c16", ref="openai", secret="sk-x"),
+    "credentials.delete": ops.CredentialsDeleteParams(command_id="c17", ref="openai"),
+    "permissions.list": ops.PermissionsListParams(thread_id="th_1"),
+    "permissions.revoke": ops.PermissionsRevokeParams(command_id="c18", grant_id="gr_1"),
+    # host -> shim
+    "browser.resolveTarget": ops.BrowserResolveTargetParams(
+        tool="browser_click", args={"ref": "e"}
+    ),
+    "browser.invoke": ops.BrowserInvokeParams(
+        call_id="toolu_1",
+        tool="browser_click",
+        args={"ref": "e"},
+        target=ops.BrowserTarget(tab_id=7, url="https://a.b/x", origin="https://a.b", title="A"),
+    ),
+    "$/cancelRequest": ops.CancelRequestParams(id=17),
+}
+
+RESULTS: dict[str, Any] = {
+    "initialize": ops.InitializeResult(
+        protocol_version=1,
+        engine=ops.EngineInfo(name="panelot-host", version="0.1.0"),
+        capabilities=ops.HostCapabilities(browser_tools=["browser_click"]),
+    ),
+    "thread.create": ops.ThreadResult(thread=THREAD),
+    "thread.list": ops.ThreadListResult(threads=[THREAD], next_cursor=None),
+    "thread.open": SNAPSHOT,
+    "thread.delete": ops.EmptyResult(),
+    "thread.fork": ops.ThreadResult(thread=THREAD),
+    "thread.selectBranch": SNAPSHOT,
+    "thread.rename": ops.ThreadResult(thread=THREAD),
+    "turn.submit": ops.TurnSubmitResult(turn_id="tu_2"),
+    "turn.steer": ops.TurnSteerResult(item_id="it_6"),
+    "turn.enqueue": ops.TurnEnqueueResult(entry_id="qe_2", position=1),
+    "queue.update": ops.QueueResult(queue=QUEUE),
+    "queue.remove": ops.QueueResult(queue=[]),
+    "turn.interrupt": ops.EmptyResult(),
+    "approval.response": ops.EmptyResult(),
+    "interaction.response": ops.EmptyResult(),
+    "run.resume": ops.EmptyResult(),
+    "recovery.resolve": ops.EmptyResult(),
+    "settings.get": ops.SettingsResult(settings=SETTINGS),
+    "settings.update": ops.SettingsResult(settings=SETTINGS),
+    "credentials.set": ops.CredentialsSetResult(ref="openai", fingerprint="sha256:ab12"),
+    "credentials.delete": ops.CredentialsDeleteResult(ref="openai", fingerprint=None),
+    "permissions.list": ops.GrantsResult(grants=[GRANT]),
+    "permissions.revoke": ops.GrantsResult(grants=[]),
+    "browser.resolveTarget": ops.BrowserTarget(
+        tab_id=7, url="https://a.b/x", origin="https://a.b", title="A"
+    ),
+    "browser.invoke": ops.BrowserInvokeResult(
+        content=[TextBlock("done"), ImageBlock("image/jpeg", "BBBB")],
+        is_error=False,
+        details={"diff": []},
+    ),
+}
+
+_TS = {"thread_id": "th_1", "seq": 7}
+_APPROVAL_FIELDS = msgspec.structs.asdict(APPROVAL)
+_INTERACTION_FIELDS = msgspec.structs.asdict(INTERACTION)
+
+EVENTS: dict[str, msgspec.Struct] = {
+    "thread.updated": ev.ThreadUpdatedEvent(**_TS, thread=THREAD),
+    "turn.started": ev.TurnStartedEvent(**_TS, turn_id="tu_1", run_id="ru_1", user_item_id="it_1"),
+    "item.started": ev.ItemStartedEvent(**_TS, turn_id="tu_1", item=ASSISTANT),
+    "item.completed": ev.ItemCompletedEvent(**_TS, turn_id="tu_1", item=TOOL_CALL),
+    "item.delta": ev.ItemDeltaEvent(
+        **_TS, turn_id="tu_1", item_id="it_3", delta=ev.ItemDelta(text="Hel")
+    ),
+    "approval.request": ev.ApprovalRequestEvent(**_TS, **_APPROVAL_FIELDS),
+    "approval.resolved": ev.ApprovalResolvedEvent(
+        **_TS, **_APPROVAL_FIELDS, decision="deny", scope="once"
+    ),
+    "interaction.request": ev.InteractionRequestEvent(**_TS, **_INTERACTION_FIELDS),
+    "interaction.resolved": ev.InteractionResolvedEvent(
+        **_TS, **_INTERACTION_FIELDS, action="decline"
+    ),
+    "queue.updated": ev.QueueUpdatedEvent(**_TS, queue=QUEUE),
+    "run.updated": ev.RunUpdatedEvent(**_TS, run_id="ru_1", state="budget_paused"),
+    "turn.paused": ev.TurnPausedEvent(**_TS, turn_id="tu_1", reason="budget", run_id="ru_1"),
+    "turn.complete": ev.TurnCompleteEvent(
+        **_TS,
+        turn_id="tu_1",
+        status="completed",
+        usage=Usage(input_tokens=3),
+        cost_usd=None,
+        stop_reason="end_turn",
+    ),
+    "$/chunk": ev.ChunkEvent(chunk_id="ch_1", index=0, count=2, data='{"jsonrpc"'),
+    "$/error": ev.ErrorEvent(code=-32700, message="Parse error", kind="truncated_frame"),
+}

@@ -1,0 +1,42 @@
+"""The protocol package imports only msgspec and the stdlib (initialize within ~150 ms)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+
+_PROBE = """
+import sys, time
+t = time.perf_counter()
+import panelot_host.protocol
+elapsed = time.perf_counter() - t
+heavy = sorted(m for m in sys.modules if m.split('.')[0] in
+    {'jsonschema', 'anyio', 'httpx', 'pydantic', 'referencing', 'rpds'})
+print(repr((elapsed, heavy)))
+"""
+
+
+def test_import_loads_no_heavy_dependency() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE], capture_output=True, check=True, text=True
+    ).stdout
+    elapsed, heavy = ast.literal_eval(out)
+    assert heavy == []
+    assert elapsed < 0.5  # generous for slow CI; ~50 ms locally
+
+
+def test_error_path_loads_jsonschema_lazily() -> None:
+    probe = (
+        "import sys\n"
+        "from panelot_host.protocol import decode_params\n"
+        "decode_params('thread.open', b'{\"threadId\":\"t\"}')\n"
+        "assert 'jsonschema' not in sys.modules\n"
+        "try:\n    decode_params('thread.open', b'{}')\n"
+        "except Exception as e:\n    print(type(e).__name__)\n"
+        "assert 'jsonschema' in sys.modules\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, check=True, text=True
+    ).stdout
+    assert out.strip() == "InvalidParams"

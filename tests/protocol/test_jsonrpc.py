@@ -1,0 +1,135 @@
+"""decode_message: classification of frame payloads and the error codes they map to."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from panelot_host.errors import InvalidRequest, JsonRpcError, ParseError
+from panelot_host.protocol import (
+    ERROR_CODES,
+    ErrorResponse,
+    Notification,
+    Request,
+    Response,
+    code_for_kind,
+    decode_message,
+    encode_error,
+)
+from panelot_host.protocol.jsonrpc import ENGINE_ERROR_KINDS
+
+
+def test_request_notification_response_and_error_are_told_apart() -> None:
+    req = decode_message(b'{"jsonrpc":"2.0","id":"a","method":"thread.open","params":{"x":1}}')
+    assert isinstance(req, Request)
+    assert (req.id, req.method, bytes(req.params)) == ("a", "thread.open", b'{"x":1}')
+    note = decode_message(b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}')
+    assert isinstance(note, Notification)
+    resp = decode_message(b'{"jsonrpc":"2.0","id":5,"result":null}')
+    assert isinstance(resp, Response)
+    assert bytes(resp.result) == b"null"
+    err = decode_message(
+        b'{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"m","data":{"k":1}}}'
+    )
+    assert isinstance(err, ErrorResponse)
+    assert (err.id, err.error.code, err.error.message, err.error.data) == (
+        None,
+        -32000,
+        "m",
+        {"k": 1},
+    )
+
+
+@pytest.mark.parametrize(
+    ("payload", "error", "request_id", "words"),
+    [
+        (b'{"jsonrpc":"2.0","method":"x","p":"\xff"}', ParseError, None, "UTF-8"),
+        (b"\xc3\x28", ParseError, None, "UTF-8"),
+        (b'{"jsonrpc":"2.0","id":1,"method":', ParseError, None, "invalid JSON"),
+        (b"", ParseError, None, "invalid JSON"),
+        (b"{'a': 1}", ParseError, None, "invalid JSON"),
+        (b"[1, 2]", InvalidRequest, None, "not array"),
+        (b"3", InvalidRequest, None, "not int"),
+        (b'"text"', InvalidRequest, None, "not str"),
+        (b"null", InvalidRequest, None, "not null"),
+        (b'{"id":4,"method":"x"}', InvalidRequest, 4, '"jsonrpc" is missing'),
+        (b'{"jsonrpc":"1.0","id":"k","method":"x"}', InvalidRequest, "k", '"jsonrpc"'),
+        (b'{"jsonrpc":2.0,"id":"k","method":"x"}', InvalidRequest, "k", '"jsonrpc"'),
+        (b'{"jsonrpc":"2.0","id":1.5,"method":"x"}', InvalidRequest, None, '"id"'),
+        (b'{"jsonrpc":"2.0","id":true,"method":"x"}', InvalidRequest, None, '"id"'),
+        (b'{"jsonrpc":"2.0","id":null,"method":"x"}', InvalidRequest, None, '"id"'),
+        (b'{"jsonrpc":"2.0","id":[1],"method":"x"}', InvalidRequest, None, '"id"'),
+        (b'{"jsonrpc":"2.0","id":2,"method":7}', InvalidRequest, 2, '"method"'),
+        (b'{"jsonrpc":"2.0","id":2,"method":"x","params":"p"}', InvalidRequest, 2, '"params"'),
+        (b'{"jsonrpc":"2.0","id":2,"method":"x","params":null}', InvalidRequest, 2, '"params"'),
+        (b'{"jsonrpc":"2.0","id":2}', InvalidRequest, 2, "no method"),
+        (b'{"jsonrpc":"2.0","id":2,"result":1,"error":{}}', InvalidRequest, 2, "both"),
+        (b'{"jsonrpc":"2.0","result":1}', InvalidRequest, None, "response id"),
+        (b'{"jsonrpc":"2.0","id":3,"error":{"code":"x"}}', InvalidRequest, 3, '"error"'),
+        (b'{"jsonrpc":"2.0","id":1e999,"method":"x"}', InvalidRequest, None, "out of range"),
+    ],
+)
+def test_malformed_messages_map_to_codes(
+    payload: bytes, error: type[JsonRpcError], request_id: object, words: str
+) -> None:
+    with pytest.raises(JsonRpcError) as info:
+        decode_message(payload)
+    assert type(info.value) is error
+    assert info.value.code == (-32700 if error is ParseError else -32600)
+    assert info.value.request_id == request_id
+    assert words in info.value.message
+
+
+def test_error_response_round_trips_with_null_id() -> None:
+    payload = encode_error(None, -32700, "Parse error", {"kind": "parse_error"})
+    assert json.loads(payload) == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32700, "message": "Parse error", "data": {"kind": "parse_error"}},
+    }
+    assert "data" not in json.loads(encode_error(1, -32603, "x"))["error"]
+
+
+def test_engine_error_kinds_have_stable_distinct_codes() -> None:
+    codes = [ERROR_CODES[k] for k in ENGINE_ERROR_KINDS]
+    assert len(set(codes)) == len(codes)
+    assert all(-32099 <= c <= -32000 for c in codes)
+    assert (code_for_kind("stale_turn"), code_for_kind("not_initialized")) == (-32001, -32002)
+    assert code_for_kind("invalid_params") == -32602
+    assert code_for_kind("something_new") == -32603
+
+
+@given(st.binary(max_size=512))
+def test_arbitrary_bytes_raise_only_protocol_errors(data: bytes) -> None:
+    try:
+        decode_message(data)
+    except JsonRpcError as exc:
+        assert exc.code in (-32700, -32600)
+
+
+_json = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_member = st.sampled_from(["jsonrpc", "id", "method", "params", "result", "error"])
+
+
+@given(st.dictionaries(_member | st.text(max_size=6), _json, max_size=6))
+def test_arbitrary_objects_raise_only_protocol_errors(obj: dict[str, object]) -> None:
+    try:
+        message = decode_message(json.dumps(obj).encode())
+    except JsonRpcError as exc:
+        assert exc.code == -32600
+    else:
+        assert obj["jsonrpc"] == "2.0"
+        assert isinstance(message, Request | Notification | Response | ErrorResponse)

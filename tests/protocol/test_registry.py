@@ -1,0 +1,155 @@
+"""Every method, event, item kind, status and error kind named in protocol.md exists."""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+import pytest
+
+from panelot_host.protocol import (
+    CONTROL_NOTIFICATIONS,
+    ERROR_CODES,
+    EVENTS,
+    OPS,
+    SHIM_REQUESTS,
+    common,
+)
+from panelot_host.protocol.items import ITEM_KINDS, Item
+
+# Hard-coded from /work/shared/design/protocol.md (version 1).
+DOC_OPS = [
+    "initialize",
+    "thread.create",
+    "thread.list",
+    "thread.open",
+    "thread.delete",
+    "thread.fork",
+    "thread.selectBranch",
+    "thread.rename",
+    "turn.submit",
+    "turn.steer",
+    "turn.enqueue",
+    "queue.update",
+    "queue.remove",
+    "turn.interrupt",
+    "approval.response",
+    "interaction.response",
+    "run.resume",
+    "recovery.resolve",
+    "settings.get",
+    "settings.update",
+    "credentials.set",
+    "credentials.delete",
+    "permissions.list",
+    "permissions.revoke",
+]
+DOC_EVENTS = [
+    "thread.updated",
+    "turn.started",
+    "item.started",
+    "item.completed",
+    "item.delta",
+    "approval.request",
+    "approval.resolved",
+    "interaction.request",
+    "interaction.resolved",
+    "queue.updated",
+    "run.updated",
+    "turn.paused",
+    "turn.complete",
+    "$/chunk",
+    "$/error",
+]
+DOC_SHIM = ["browser.resolveTarget", "browser.invoke"]
+DOC_ITEM_KINDS = ["user", "steering", "assistant", "toolCall", "notice"]
+DOC_TOOL_STATUSES = [
+    "pending",
+    "awaiting_approval",
+    "running",
+    "succeeded",
+    "failed",
+    "denied",
+    "uncertain",
+    "interrupted",
+]
+DOC_ERROR_KINDS = [
+    "not_initialized",
+    "not_found",
+    "invalid_state",
+    "stale_turn",
+    "turn_active",
+    "queue_full",
+    "conflict",
+    "thread_busy",
+    "capability",
+    "drift",
+    "too_large",
+    "provider",
+    "tool",
+]
+DOC_RUN_STATES = [
+    "queued",
+    "streaming",
+    "awaiting_approval",
+    "awaiting_interaction",
+    "executing_tool",
+    "paused_uncertain",
+    "budget_paused",
+    "interrupted",
+    "completed",
+    "failed",
+]
+DOC_LITERALS: dict[Any, list[str]] = {
+    common.StopReason: ["end_turn", "max_tokens", "stop_sequence", "content_filter"],
+    common.TurnEndStatus: ["completed", "interrupted", "failed"],
+    common.Decision: ["allow", "deny"],
+    common.ApprovalScope: ["once", "thread", "origin"],
+    common.RecoveryOutcome: ["succeeded", "failed", "retry"],
+    common.PauseReason: ["budget", "uncertain"],
+    common.ToolCallStatus: DOC_TOOL_STATUSES,
+    common.RunState: DOC_RUN_STATES,
+    common.TitleSource: ["fallback", "model", "user"],
+    common.Effect: ["read", "write", "navigate", "network", "external"],
+    common.ToolLevel: ["L0", "L1", "L2"],
+}
+DOC_COMMANDS = set(DOC_OPS) - {
+    "initialize",
+    "thread.list",
+    "thread.open",
+    "turn.interrupt",
+    "settings.get",
+    "permissions.list",
+}
+
+
+def test_every_method_is_registered() -> None:
+    assert sorted(OPS) == sorted(DOC_OPS)
+    assert sorted(EVENTS) == sorted(DOC_EVENTS)
+    assert sorted(SHIM_REQUESTS) == sorted(DOC_SHIM)
+    assert "$/cancelRequest" in CONTROL_NOTIFICATIONS
+
+
+def test_commands_are_the_ops_that_carry_command_id() -> None:
+    assert {m for m, s in OPS.items() if s.command} == DOC_COMMANDS
+    assert [m for m, s in OPS.items() if s.before_initialize] == ["initialize"]
+
+
+def test_item_kinds() -> None:
+    tags = sorted(t.__struct_config__.tag for t in typing.get_args(Item))
+    assert tags == sorted(DOC_ITEM_KINDS) == sorted(ITEM_KINDS)
+
+
+@pytest.mark.parametrize("literal", list(DOC_LITERALS), ids=str)
+def test_enumerated_values(literal: Any) -> None:
+    assert set(typing.get_args(literal)) == set(DOC_LITERALS[literal])
+
+
+def test_error_kinds() -> None:
+    assert set(DOC_ERROR_KINDS) <= set(ERROR_CODES)
+    assert set(DOC_ERROR_KINDS) <= set(typing.get_args(common.ErrorKind))
+
+
+def test_tables_are_read_only() -> None:
+    with pytest.raises(TypeError):
+        OPS["x"] = OPS["initialize"]  # type: ignore[index]
