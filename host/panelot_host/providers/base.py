@@ -48,7 +48,7 @@ class HTTPProvider:
         self._retry = retry or RetryPolicy()
         self._sleep = sleep
         self._rand = rand
-        secrets = (api_key.reveal(),) if api_key else ()
+        secrets = (api_key,) if api_key else ()
         self._target = HTTPTarget(url=url, label=self.label, secrets=secrets)
 
     def stream(self, request: ModelRequest) -> AsyncGenerator[ProviderEvent, None]:

@@ -17,6 +17,7 @@ import httpx
 import msgspec
 from httpx_sse import EventSource, ServerSentEvent, SSEError
 
+from panelot_host.credentials.secret import Secret
 from panelot_host.errors import ProviderConnectionError, ProviderHTTPError, ProviderStreamError
 
 _KEY_SHAPED = re.compile(r"\b(sk|pk|rk|key|sess)-[A-Za-z0-9_*\-.]{6,}")
@@ -36,11 +37,11 @@ _STATUS_HINTS = {
 }
 
 
-def redact(text: str, secrets: Sequence[str] = ()) -> str:
+def redact(text: str, secrets: Sequence[Secret] = ()) -> str:
     """``text`` with every given secret and anything shaped like an API key masked."""
     for secret in secrets:
         if secret:
-            text = text.replace(secret, "[redacted]")
+            text = text.replace(secret.reveal(), "[redacted]")
     return _KEY_SHAPED.sub("[redacted]", text)
 
 
@@ -88,7 +89,7 @@ def error_text(body: bytes) -> str:
     return " ".join(text.split())[:300]
 
 
-async def raise_for_status(response: httpx.Response, label: str, secrets: Sequence[str]) -> None:
+async def raise_for_status(response: httpx.Response, label: str, secrets: Sequence[Secret]) -> None:
     """Raise ``ProviderHTTPError`` (readable, redacted, with retry-after) unless 2xx."""
     if response.is_success:
         return
@@ -135,7 +136,7 @@ class HTTPTarget(msgspec.Struct, frozen=True):
 
     url: str
     label: str  # "Anthropic", "OpenAI", "the OpenAI-compatible server at ..."
-    secrets: tuple[str, ...] = ()  # values to redact from any message
+    secrets: tuple[Secret, ...] = ()  # values to redact from any message
 
 
 _CLOSE_TIMEOUT_S = 2.0
