@@ -18,6 +18,7 @@ from panelot_host.protocol import (
     code_for_kind,
     decode_message,
     encode_error,
+    jsonrpc,
 )
 from panelot_host.protocol.jsonrpc import ENGINE_ERROR_KINDS
 
@@ -133,3 +134,50 @@ def test_arbitrary_objects_raise_only_protocol_errors(obj: dict[str, object]) ->
     else:
         assert obj["jsonrpc"] == "2.0"
         assert isinstance(message, Request | Notification | Response | ErrorResponse)
+
+
+def test_invalid_utf8_inside_a_well_formed_request_is_a_parse_error() -> None:
+    payload = b'{"jsonrpc":"2.0","id":1,"method":"thread.open","params":{"threadId":"\xff"}}'
+    with pytest.raises(ParseError):
+        decode_message(payload)
+
+
+def test_fast_path_hands_over_typed_params() -> None:
+    from panelot_host.protocol import decode_params
+    from panelot_host.protocol.ops import ThreadOpenParams
+
+    message = decode_message(
+        b'{"jsonrpc":"2.0","id":1,"method":"thread.open","params":{"threadId":"t"}}'
+    )
+    assert isinstance(message, Request)
+    assert decode_params(message.method, message.params) == ThreadOpenParams(thread_id="t")
+
+
+def _outcome(decode: object, data: bytes) -> object:
+    try:
+        message = decode(data)  # type: ignore[operator]
+    except JsonRpcError as exc:
+        return type(exc), exc.request_id
+    return type(message), getattr(message, "method", None), getattr(message, "id", None)
+
+
+_ops = st.sampled_from(["thread.open", "turn.interrupt", "settings.get", "$/cancelRequest", "x"])
+
+
+@given(
+    st.fixed_dictionaries(
+        {"jsonrpc": st.sampled_from(["2.0", "1.0"]), "method": _ops},
+        optional={
+            "id": st.none() | st.integers() | st.text(max_size=3) | st.booleans(),
+            "params": st.dictionaries(
+                st.sampled_from(["threadId", "turnId", "id", "zz"]),
+                st.text(max_size=3) | st.integers(),
+                max_size=3,
+            ),
+            "result": st.integers(),
+        },
+    )
+)
+def test_fast_and_generic_paths_classify_alike(obj: dict[str, object]) -> None:
+    data = json.dumps(obj).encode()
+    assert _outcome(decode_message, data) == _outcome(jsonrpc.decode_message, data)

@@ -4,7 +4,8 @@ structs, the JSON-RPC envelope codec, and the JSON Schema generated from them.
 No I/O, and nothing but msgspec and the stdlib at import time (jsonschema is loaded
 only to report invalid params). Submodules:
 
-- ``jsonrpc``: envelope structs, error codes, ``decode_message``
+- ``jsonrpc``: envelope structs, error codes, the generic ``decode_message``
+- ``messages``: ``decode_message`` with a one-pass fast path for op requests
 - ``common``, ``items``, ``entities``: shared types, items, threads/turns/runs/...
 - ``ops``: ``<Op>Params`` / ``<Op>Result`` of every op and host -> shim request
 - ``events``: ``<Name>Event`` params of every notification
@@ -36,8 +37,8 @@ from panelot_host.protocol.jsonrpc import (
     RequestId,
     Response,
     code_for_kind,
-    decode_message,
 )
+from panelot_host.protocol.messages import decode_message
 from panelot_host.protocol.registry import (
     CONTROL_NOTIFICATIONS,
     EVENTS,

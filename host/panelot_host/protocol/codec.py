@@ -8,8 +8,7 @@ jsonschema-based reporter (``panelot_host.protocol.validation``) to list every v
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import msgspec
 
@@ -17,7 +16,6 @@ from panelot_host.errors import InvalidParams, InvalidResult, MethodNotFound
 from panelot_host.protocol.jsonrpc import (
     ErrorObject,
     ErrorResponse,
-    Notification,
     Request,
     RequestId,
     Response,
@@ -30,16 +28,17 @@ from panelot_host.protocol.registry import (
     SHIM_REQUESTS,
 )
 
-_T = TypeVar("_T")
-RawParams = bytes | bytearray | memoryview | msgspec.Raw | None
-"""Params as they came: ``Request.params`` (a ``msgspec.Raw``, empty when absent)."""
+RawParams = bytes | bytearray | memoryview | msgspec.Raw | msgspec.Struct | None
+"""Params as they came: ``Request.params``, a ``msgspec.Raw`` (empty when absent) or,
+from ``decode_message``'s one-pass fast path, the already decoded params struct."""
 
 _ENCODER: Final = msgspec.json.Encoder()
 _EMPTY_OBJECT: Final = b"{}"
 
 
-def _decoders(table: Mapping[str, type[Any]]) -> Mapping[str, msgspec.json.Decoder[Any]]:
-    return MappingProxyType({m: msgspec.json.Decoder(t) for m, t in table.items()})
+def _decoders(table: Mapping[str, type[Any]]) -> dict[str, msgspec.json.Decoder[Any]]:
+    # plain dicts: private, never mutated, and faster to look up than a mapping proxy
+    return {m: msgspec.json.Decoder(t) for m, t in table.items()}
 
 
 _HOST_PARAMS: Final = _decoders({**{m: s.params for m, s in OPS.items()}, **CONTROL_NOTIFICATIONS})
@@ -67,6 +66,8 @@ def decode_params(
     decoder = _HOST_PARAMS.get(method)
     if decoder is None:
         raise MethodNotFound(method, request_id)
+    if type(raw) is decoder.type:  # decoded in one pass by decode_message
+        return raw  # type: ignore[return-value]
     return _decode_params_with(decoder, raw)
 
 
@@ -93,7 +94,7 @@ def decode_result(method: str, raw: RawParams) -> msgspec.Struct:
     decoder = _RESULTS.get(method)
     if decoder is None:
         raise MethodNotFound(method)
-    data = _bytes_or_empty(raw)
+    data: Any = raw if raw else _EMPTY_OBJECT
     try:
         return decoder.decode(data)  # type: ignore[no-any-return]
     except msgspec.DecodeError as exc:
@@ -115,18 +116,12 @@ def decode_event(method: str, raw: RawParams) -> msgspec.Struct:
 
 
 def _decode_params_with(decoder: msgspec.json.Decoder[Any], raw: RawParams) -> msgspec.Struct:
-    data = _bytes_or_empty(raw)
+    data: Any = raw if raw else _EMPTY_OBJECT
     try:
         return decoder.decode(data)  # type: ignore[no-any-return]
     except msgspec.DecodeError as exc:
         errors = _violations(decoder.type, data, exc, "$.params")
         raise InvalidParams(_summary(errors), errors) from None
-
-
-def _bytes_or_empty(raw: RawParams) -> Any:
-    if raw is None or len(raw) == 0:
-        return _EMPTY_OBJECT
-    return raw
 
 
 def _violations(tp: Any, data: Any, exc: msgspec.DecodeError, root: str) -> list[dict[str, str]]:
@@ -149,9 +144,20 @@ def encode_request(id: RequestId, method: str, params: Any) -> bytes:
     return _ENCODER.encode(Request(id=id, method=method, params=params))
 
 
+def _notification_head(method: str) -> bytes:
+    return b'{"jsonrpc":"2.0","method":' + _ENCODER.encode(method) + b',"params":'
+
+
+# the envelope around params is constant per method: join bytes instead of encoding it
+_HEADS: Final = {m: _notification_head(m) for m in (*EVENTS, *CONTROL_NOTIFICATIONS)}
+_EVENT_HEADS: Final = {cls: _HEADS[m] for cls, m in EVENT_METHODS.items()}
+_TAIL: Final = b"}"
+
+
 def encode_notification(method: str, params: Any) -> bytes:
     """``{"jsonrpc":"2.0","method":..,"params":..}`` as JSON bytes (no frame)."""
-    return _ENCODER.encode(Notification(method=method, params=params))
+    head = _HEADS.get(method) or _notification_head(method)
+    return b"".join((head, _ENCODER.encode(params), _TAIL))
 
 
 def encode_event(params: msgspec.Struct) -> bytes:
@@ -160,7 +166,7 @@ def encode_event(params: msgspec.Struct) -> bytes:
     Raises:
         KeyError: ``params`` is not one of the event structs of ``registry.EVENTS``.
     """
-    return _ENCODER.encode(Notification(method=EVENT_METHODS[type(params)], params=params))
+    return b"".join((_EVENT_HEADS[type(params)], _ENCODER.encode(params), _TAIL))
 
 
 def encode_result(id: RequestId, result: Any) -> bytes:

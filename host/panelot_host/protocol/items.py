@@ -23,7 +23,12 @@ from panelot_host.protocol.common import (
 
 
 class ImageAttachment(
-    msgspec.Struct, tag_field="type", tag="image", rename="camel", omit_defaults=True
+    msgspec.Struct,
+    tag_field="type",
+    tag="image",
+    rename="camel",
+    omit_defaults=True,
+    forbid_unknown_fields=True,
 ):
     """An image sent with a user message; ``data`` is base64 (no data: prefix)."""
 
