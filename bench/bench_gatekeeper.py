@@ -97,7 +97,7 @@ def setup() -> tuple[Any, Gatekeeper, list[Grant], list[tuple[str, dict[str, Any
             origin="https://shop.example",
         )
     ]
-    calls = [
+    calls: list[tuple[str, dict[str, Any]]] = [
         ("browser_click", {"ref": "e12"}),
         ("browser_type", {"ref": "e3", "text": "running shoes", "submit": True}),
         ("browser_read", {}),

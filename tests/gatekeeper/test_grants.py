@@ -78,9 +78,9 @@ def test_approval_decisions_become_grants(
         tool="browser_click",
         level=level,  # type: ignore[arg-type]
         target=SHOP,
-        decision=decision,
-        scope=scope,
-        decided_at=T0,  # type: ignore[arg-type]
+        decision=decision,  # type: ignore[arg-type]
+        scope=scope,  # type: ignore[arg-type]
+        decided_at=T0,
         tool_call_id="call-3",
         new_id=_ids(),  # type: ignore[arg-type]
     )

@@ -36,8 +36,8 @@ PAGES = {
     f"{OTHER}/": FakePage("Other", "?"),
     f"{BANK}/": FakePage("Bank", "$"),
 }
-CLICK = ("browser_click", {"ref": "e1"})
-READ = ("browser_read", {})
+CLICK: tuple[str, dict[str, Any]] = ("browser_click", {"ref": "e1"})
+READ: tuple[str, dict[str, Any]] = ("browser_read", {})
 
 World = dict[str, Any]  # browser, rules, grants: what a change mutates
 
@@ -224,7 +224,7 @@ async def test_revalidation_table(
     )
     assert decision.action == action, decision.reason
     assert fragment in decision.reason
-    assert decision.basis.origin == again.origin
+    assert again is not None and decision.basis.origin == again.origin
 
 
 @pytest.mark.anyio

@@ -9,6 +9,7 @@ import pytest
 from panelot_host.errors import DriftError, InvalidToolDescriptor, NotFound
 from panelot_host.tools import (
     AgentTool,
+    BoundCall,
     BrowserBinding,
     LevelEscalation,
     McpBinding,
@@ -41,7 +42,7 @@ def test_mutating_a_registered_schema_raises() -> None:
 def test_registration_copies_the_authors_schema() -> None:
     tool = echo_tool()
     registered = ToolRegistry().register(tool)
-    tool.parameters["properties"]["text"]["type"] = "integer"  # type: ignore[index]
+    tool.parameters["properties"]["text"]["type"] = "integer"
     assert registered.descriptor.parameters["properties"]["text"]["type"] == "string"
     assert registered.validator.is_valid({"text": "still a string"})
 
@@ -149,6 +150,8 @@ def test_trust_and_provenance_are_normalised_from_the_binding() -> None:
         )
     )
     builtin = registry.register(echo_tool())
+    fetcher = registry.register(echo_tool(name="fetch", trust="untrusted"))
+    assert fetcher.descriptor.trust == "untrusted"  # a builtin may declare untrusted output
     assert mcp.descriptor.trust == "untrusted"
     assert mcp.descriptor.provenance is not None
     provenance = mcp.descriptor.provenance
@@ -172,8 +175,8 @@ async def test_a_generation_swap_during_a_run_does_not_change_what_it_executes()
 
     late = catalog.bind("echo", {"text": "later"})
     for bound in (call, late):
-        assert not hasattr(bound, "is_error")
-        result = await bound.execute(Context())  # type: ignore[union-attr]
+        assert isinstance(bound, BoundCall)
+        result = await bound.execute(Context())
         assert result.content in ("v1: hi", "v1: later")
     assert len(calls_of(v1)) == 2 and calls_of(v2) == []
     assert registry.freshness("echo", bound_digest) == "replaced"

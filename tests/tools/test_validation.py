@@ -129,3 +129,12 @@ def test_valid_arguments_bind_a_frozen_copy_with_the_level_for_them(
     assert "tabId" not in call.args
     viewport = _bind(registry, "browser_screenshot", {})
     assert isinstance(viewport, BoundCall) and viewport.level == "L1"
+
+
+def test_the_unknown_tool_result_stays_short_with_many_tools() -> None:
+    registry = ToolRegistry()
+    registry.update(add=[echo_tool(f"tool_{i:03d}") for i in range(200)])
+    result = new_run_catalog(registry.current, CAPS, ()).bind("nope", {})
+    assert isinstance(result, ToolResult)
+    assert "tool_039 and 160 more." in str(result.content)
+    assert "tool_040" not in str(result.content)

@@ -116,7 +116,7 @@ class DecisionBasis(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     default: str | None = None  # which default applied: read_only, effects, l2_origin
 
 
-class Decision(msgspec.Struct, frozen=True, kw_only=True):
+class Decision(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """``allow``, ``ask`` or ``deny``, with a reason for humans and its basis."""
 
     action: Action

@@ -57,7 +57,7 @@ def normalise(tool: AgentTool) -> AgentTool:
         provider_schema=None if provider is None else deep_freeze(provider),
         effects=frozenset(tool.effects),
         escalations=tuple(tool.escalations),
-        trust="trusted" if isinstance(tool.binding, BuiltinBinding) else "untrusted",
+        trust=tool.trust if isinstance(tool.binding, BuiltinBinding) else "untrusted",
         provenance=tool.provenance or _derived_provenance(tool),
     )
 

@@ -15,6 +15,7 @@ from panelot_host.tools.result import ToolResult, error_result
 
 MAX_REPORTED = 20
 _MAX_MESSAGE = 300
+_MAX_LISTED = 40
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -58,7 +59,9 @@ def invalid_arguments_result(tool: str, violations: list[Violation]) -> ToolResu
 
 def unknown_tool_result(tool: str, available: list[str]) -> ToolResult:
     """The error result for a tool name outside the run's catalog (nothing is executed)."""
-    names = ", ".join(sorted(available)) or "none"
+    shown = sorted(available)[:_MAX_LISTED]
+    more = len(available) - len(shown)
+    names = ", ".join(shown) + (f" and {more} more" if more else "") if shown else "none"
     return error_result(
         f"Unknown tool `{tool}`: it is not available in this conversation; "
         f"nothing was executed. Available tools: {names}."
