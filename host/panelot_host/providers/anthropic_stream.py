@@ -107,7 +107,7 @@ class AnthropicDecoder:
         self._tool_count = 0
         self.stop: MessageStop | None = None
 
-    def feed(self, data: str) -> list[ProviderEvent]:
+    def feed(self, data: bytes | str) -> list[ProviderEvent]:
         """Normalised events for one SSE payload; raises ``ProviderStreamError``."""
         try:
             event = _decoder.decode(data)

@@ -19,7 +19,7 @@ from panelot_host.providers.types import MessageStop, ModelRequest, ProviderEven
 class StreamDecoder(Protocol):
     stop: MessageStop | None
 
-    def feed(self, data: str) -> list[ProviderEvent]: ...
+    def feed(self, data: bytes | str) -> list[ProviderEvent]: ...
 
 
 class HTTPProvider:
@@ -71,7 +71,7 @@ class HTTPProvider:
         decoder = self.decoder(request)
         body = self.encode(request)
         async for sse in post_sse(self._client, self._target, self.headers(), body):
-            for event in decoder.feed(sse.data):
+            for event in decoder.feed(sse.raw):
                 yield event
             if decoder.stop is not None:
                 return

@@ -15,10 +15,10 @@ from contextlib import aclosing, contextmanager
 import anyio
 import httpx
 import msgspec
-from httpx_sse import EventSource, ServerSentEvent, SSEError
 
 from panelot_host.credentials.secret import Secret
 from panelot_host.errors import ProviderConnectionError, ProviderHTTPError, ProviderStreamError
+from panelot_host.providers.sse import ServerSentEvent, SSEParser
 
 _KEY_SHAPED = re.compile(r"\b(sk|pk|rk|key|sess)-[A-Za-z0-9_*\-.]{6,}")
 _MAX_ERROR_BODY = 16_384
@@ -121,14 +121,21 @@ def map_transport_errors(label: str) -> Iterator[None]:
             f"cannot reach {label} ({type(exc).__name__}: {redact(str(exc))}); "
             "check the network and the base URL"
         ) from None
-    except SSEError as exc:
-        raise ProviderStreamError(f"{label} did not answer with an event stream: {exc}") from None
 
 
-def iter_events(response: httpx.Response) -> AsyncGenerator[ServerSentEvent, None]:
-    """The SSE events of a streaming response (parsed by httpx-sse, any chunk boundary)."""
-    events: AsyncGenerator[ServerSentEvent, None] = EventSource(response).aiter_sse()
-    return events
+async def iter_events(response: httpx.Response) -> AsyncGenerator[ServerSentEvent, None]:
+    """The SSE events of a streaming response, whatever the chunk boundaries.
+
+    Raises ``ProviderStreamError`` when the server answered with JSON instead of a stream.
+    """
+    if response.headers.get("content-type", "").startswith("application/json"):
+        raise ProviderStreamError("the server answered with JSON instead of an event stream")
+    parser = SSEParser()
+    async for chunk in response.aiter_bytes():
+        for event in parser.feed(chunk):
+            yield event
+    for event in parser.flush():
+        yield event
 
 
 class HTTPTarget(msgspec.Struct, frozen=True):

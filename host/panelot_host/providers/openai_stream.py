@@ -114,9 +114,9 @@ class OpenAIDecoder:
         """A finish reason arrived (the stream may end without ``[DONE]`` after it)."""
         return self._finish is not None
 
-    def feed(self, data: str) -> list[ProviderEvent]:
+    def feed(self, data: bytes | str) -> list[ProviderEvent]:
         """Normalised events for one SSE payload; raises ``ProviderStreamError``."""
-        if data.strip() == "[DONE]":
+        if data.strip() in (b"[DONE]", "[DONE]"):
             return self.close()
         try:
             chunk = _decoder.decode(data)
