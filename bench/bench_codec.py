@@ -3,9 +3,11 @@
     .venv/bin/python bench/bench_codec.py
 
 Encode: small events through ``encode_event`` (JSON-RPC envelope) + the wire's
-``encode_frame``, against ``msgspec.json.Encoder().encode(event_params)``.
+``encode_frame``, against ``msgspec.json.Encoder().encode(event_params)`` (params only).
 Decode: op requests through ``decode_message`` + ``decode_params``, against a prebuilt
-``msgspec.json.Decoder(<Op>Params).decode(params_bytes)``.
+``msgspec.json.Decoder(<Op>Params).decode(params_bytes)`` (params only).
+Also printed: the codec without framing, and bare msgspec on the *whole* message (a
+typed envelope struct for a method known in advance), the floor of any JSON-RPC layer.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from panelot_host.protocol import decode_message, decode_params, encode_event, e
 from panelot_host.protocol import events as ev
 from panelot_host.protocol.common import Usage
 from panelot_host.protocol.items import NoticeItem
+from panelot_host.protocol.registry import EVENTS as REGISTERED_EVENTS
 
 try:
     from panelot_host.wire.framing import encode_frame
@@ -87,6 +90,21 @@ OPS: list[tuple[str, msgspec.Struct]] = [
 ]
 
 
+_METHOD = {cls: m for m, cls in REGISTERED_EVENTS.items()}
+
+
+class _Envelope(msgspec.Struct):
+    method: str
+    params: Any
+    jsonrpc: str = "2.0"
+
+
+def _envelope_type(params: type[msgspec.Struct]) -> Any:
+    return msgspec.defstruct(
+        "Typed", [("jsonrpc", str), ("id", int), ("method", str), ("params", params)]
+    )
+
+
 def _rate(fn: Callable[[], Any], n: int) -> float:
     """Messages per second, best of 3 runs of ``n`` calls (each call handles 5 messages)."""
     best = float("inf")
@@ -121,18 +139,37 @@ def main() -> None:
         for decoder, data in bare:
             decoder.decode(data)
 
+    def codec_encode() -> None:
+        for event in EVENTS:
+            encode_event(event)
+
+    whole = [_Envelope(method=_METHOD[type(e)], params=e) for e in EVENTS]
+
+    def bare_whole_encode() -> None:
+        for envelope in whole:
+            bare_encoder.encode(envelope)
+
+    typed = [
+        (msgspec.json.Decoder(_envelope_type(type(p))), d)
+        for (_, p), d in zip(OPS, payloads, strict=True)
+    ]
+
+    def bare_whole_decode() -> None:
+        for decoder, data in typed:
+            decoder.decode(data)
+
     n = N // 5
-    enc_ours, enc_bare = _rate(ours_encode, n), _rate(bare_encode, n)
-    dec_ours, dec_bare = _rate(ours_decode, n), _rate(bare_decode, n)
+    rows = [
+        ("encode framed events/s", ours_encode, bare_encode),
+        ("encode events/s, no frame", codec_encode, bare_encode),
+        ("encode vs whole message", codec_encode, bare_whole_encode),
+        ("decode op requests/s", ours_decode, bare_decode),
+        ("decode vs whole message", ours_decode, bare_whole_decode),
+    ]
     print(f"framing: {FRAMING}")
-    print(
-        f"encode  framed events/s  ours {enc_ours:>12,.0f}  bare msgspec {enc_bare:>12,.0f}"
-        f"  ratio {enc_ours / enc_bare:6.1%}"
-    )
-    print(
-        f"decode  op requests/s    ours {dec_ours:>12,.0f}  bare msgspec {dec_bare:>12,.0f}"
-        f"  ratio {dec_ours / dec_bare:6.1%}"
-    )
+    for label, ours, bare_fn in rows:
+        a, b = _rate(ours, n), _rate(bare_fn, n)
+        print(f"{label:<27} ours {a:>11,.0f}  bare msgspec {b:>11,.0f}  ratio {a / b:6.1%}")
 
 
 if __name__ == "__main__":
