@@ -61,10 +61,15 @@ def test_a_message_of_1_mib_plus_1_is_chunked() -> None:
     check_chunks(encoded, frames, MAX_OUTBOUND_FRAME)
 
 
+def raw_text(text: str) -> bytes:
+    """Text as is: unlike an encoded JSON message, it may hold raw control characters."""
+    return text.encode()
+
+
+@pytest.mark.parametrize("wrap", [message_with, raw_text])
 @pytest.mark.parametrize("alphabet", ADVERSARIAL_ALPHABETS.values(), ids=ADVERSARIAL_ALPHABETS)
-def test_adversarial_messages_over_1_mib_chunk_within_the_limit(alphabet: str) -> None:
-    text = (alphabet * (2_500_000 // len(alphabet) + 1))[:2_500_000]
-    encoded = message_with(text)
+def test_adversarial_messages_over_1_mib_chunk_within_the_limit(wrap, alphabet: str) -> None:
+    encoded = wrap((alphabet * (2_500_000 // len(alphabet) + 1))[:2_500_000])
     check_chunks(encoded, split_message(encoded, "adv"), MAX_OUTBOUND_FRAME)
 
 
@@ -75,11 +80,15 @@ adversarial_text = st.one_of(
 
 
 @settings(max_examples=200, deadline=None)
-@given(adversarial_text, st.integers(min_value=150, max_value=600))
+@given(
+    adversarial_text,
+    st.integers(min_value=150, max_value=600),
+    st.sampled_from([message_with, raw_text]),
+)
 def test_chunk_frames_fit_and_reassemble_for_adversarial_content(
-    text: str, frame_limit: int
+    text: str, frame_limit: int, wrap
 ) -> None:
-    encoded = message_with(text)
+    encoded = wrap(text)
     frames = split_message(encoded, "p", frame_limit=frame_limit)
     if len(encoded) <= frame_limit:
         assert frames == [encoded]
@@ -91,9 +100,10 @@ def test_chunk_frames_fit_and_reassemble_for_adversarial_content(
 @given(
     st.lists(adversarial_text, min_size=1, max_size=30).map("".join),
     st.integers(min_value=5000, max_value=20000),
+    st.sampled_from([message_with, raw_text]),
 )
-def test_chunk_sizing_is_exact_across_measured_blocks(text: str, frame_limit: int) -> None:
-    encoded = message_with(text)
+def test_chunk_sizing_is_exact_across_measured_blocks(text: str, frame_limit: int, wrap) -> None:
+    encoded = wrap(text)
     frames = split_message(encoded, "blocks", frame_limit=frame_limit)
     if len(encoded) > frame_limit:
         check_chunks(encoded, frames, frame_limit)
@@ -204,3 +214,9 @@ def test_too_many_incomplete_messages_drop_the_oldest() -> None:
     with pytest.raises(ChunkError, match="dropped message 'first'"):
         assembler.add(chunk("first", 1, 2, "a"))
     assert assembler.add(chunk("second", 1, 2, "b")) == b"bb"
+
+
+@pytest.mark.parametrize("escapes", [1, 3, 9])
+def test_a_few_escapes_in_a_plain_window_are_not_overlooked(escapes: int) -> None:
+    encoded = ('"' * escapes + "a" * 40_000).encode()
+    check_chunks(encoded, split_message(encoded, "few", frame_limit=10_000), 10_000)

@@ -196,3 +196,18 @@ def test_a_large_frame_fed_in_small_pieces_decodes_in_linear_time() -> None:
     items = [i for k in range(0, len(stream), 4096) for i in decoder.feed(stream[k : k + 4096])]
     assert items == [payload]
     assert time.perf_counter() - started < 5.0
+
+
+@pytest.mark.parametrize("offset", [1, 2, 3])
+def test_resync_finds_a_frame_starting_inside_the_bad_header(offset: int) -> None:
+    frame = encode_frame(b'{"n":"' + b"x" * 100 + b'"}')
+    stream = b"\xee" * offset + frame
+    assert int.from_bytes(stream[:4], sys.byteorder) > SMALL_MAX
+    items = decode_frames(stream, max_frame=SMALL_MAX)
+    assert [type(i) for i in items] == [FrameError, bytes]
+    assert items[1] == frame[4:]
+
+
+def test_resync_ignores_candidates_too_short_to_be_an_object() -> None:
+    stream = header(2**31) + header(1) + b'{"' + encode_frame(b'{"ok":1}')
+    assert decode_frames(stream, max_frame=SMALL_MAX)[1:] == [b'{"ok":1}']

@@ -1,5 +1,6 @@
 import contextlib
 import os
+import socket
 import subprocess
 import sys
 import textwrap
@@ -181,14 +182,17 @@ async def test_a_file_object_writer_gets_whole_flushed_frames(tmp_path: Path) ->
 
 CHILD = textwrap.dedent(
     """
-    import os, sys, anyio
+    import os, subprocess, sys, anyio
     from panelot_host.wire import StdioChannel
+
+    GRANDCHILD = "import sys; print('grandchild read', len(sys.stdin.buffer.read()), 'bytes')"
 
     async def main():
         channel = StdioChannel.from_process_stdio()
         print("stray print")
+        sys.stderr.write("after the print\\n")
         os.system("echo child process output")
-        sys.stdout.write("stray write\\n")
+        subprocess.run([sys.executable, "-c", GRANDCHILD], check=True)
         async for payload in channel:
             await channel.send(payload)  # echo
         await channel.send(b'{"done":true}')
@@ -200,10 +204,49 @@ CHILD = textwrap.dedent(
 
 def test_nothing_but_frames_reaches_stdout_after_protection() -> None:
     stream = encode_frames([b'{"a":"x\\ny"}', b'{"b":2}'])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # stdout buffered
     done = subprocess.run(
-        [sys.executable, "-c", CHILD], input=stream, capture_output=True, timeout=30, check=True
+        [sys.executable, "-c", CHILD],
+        input=stream,
+        capture_output=True,
+        env=env,
+        timeout=30,
+        check=True,
     )
     assert decode_frames(done.stdout) == [b'{"a":"x\\ny"}', b'{"b":2}', b'{"done":true}']
-    assert b"stray print" in done.stderr
-    assert b"stray write" in done.stderr
+    assert done.stderr.index(b"stray print") < done.stderr.index(b"after the print")
     assert b"child process output" in done.stderr
+    assert b"grandchild read 0 bytes" in done.stderr
+
+
+async def test_one_socket_can_carry_both_directions() -> None:
+    host_end, browser_end = socket.socketpair()
+    with host_end, browser_end:
+        channel = StdioChannel(host_end.fileno(), host_end.fileno())
+        big = msgspec.json.encode({"t": "z" * (3 * MAX_OUTBOUND_FRAME)})
+
+        browser_end.settimeout(10)
+
+        def browser() -> bytes:
+            browser_end.sendall(encode_frame(b'{"ping":1}'))
+            received = b""
+            while not received.endswith(b'{"done":1}'):
+                received += browser_end.recv(1 << 20)
+            return received
+
+        async with anyio.create_task_group() as tg:
+            result: list[bytes] = []
+            tg.start_soon(lambda: _collect(result, browser))
+            assert await channel.receive() == b'{"ping":1}'
+            await channel.send(big)
+            await channel.send(b'{"done":1}')
+        frames = decode_frames(result[0])
+        assembler = ChunkAssembler()
+        assert [m for f in frames if isinstance(f, bytes) and (m := assembler.accept(f))] == [
+            big,
+            b'{"done":1}',
+        ]
+
+
+async def _collect(result: list[bytes], work) -> None:
+    result.append(await anyio.to_thread.run_sync(work))

@@ -1,0 +1,248 @@
+"""The frame channel over the process's stdin/stdout (or any fds or binary files).
+
+Reading. A pipe or socket fd (what Chrome gives us on POSIX) is switched to non-blocking
+and read after ``anyio.wait_readable``: cancelling ``receive`` then cancels only the wait,
+so no bytes are lost and no thread stays blocked in ``read`` (anyio's worker threads are
+not daemons; one stuck on an open stdin would keep the process alive after the server
+stops). Anything that cannot be polled (Windows pipes, regular files, file objects) is read
+in a worker thread with ``abandon_on_cancel=True``; the pending read is kept and the next
+``receive`` collects its bytes, so a cancelled receive loses nothing there either.
+
+Writing. One lock serialises senders in arrival order; each message's frames (one, or
+its ``$/chunk`` frames) are written whole and flushed in a worker thread that is not
+abandoned on cancel, so the peer never sees half a frame or an interleaved chunk run.
+Only raw fds or binary files are used: text mode would turn ``\\n`` into ``\\r\\n`` on
+Windows and corrupt every frame.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import itertools
+import os
+import secrets
+import select
+import stat
+import sys
+from collections import deque
+from collections.abc import Callable
+from typing import BinaryIO, Protocol
+
+import anyio
+import anyio.to_thread
+
+from panelot_host.wire.chunking import split_message
+from panelot_host.wire.errors import FrameError
+from panelot_host.wire.framing import MAX_INBOUND_FRAME, FrameDecoder, encode_frame
+
+READ_SIZE = 64 * 1024
+
+
+def protect_stdout() -> int:
+    """Reserve the real stdout for frames and send everything else written there to stderr.
+
+    Returns a private, non-inheritable duplicate of the original fd 1 for the channel.
+    Afterwards fd 1 (inherited by child processes) and ``sys.stdout`` point at stderr,
+    so a stray ``print`` from any library can never corrupt the frame stream.
+
+    Raises:
+        OSError: the fds cannot be duplicated.
+    """
+    if sys.stdout is not None:
+        sys.stdout.flush()
+    frame_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    _set_binary(frame_fd)
+    return frame_fd
+
+
+def protect_stdin() -> int:
+    """Reserve the real stdin for frames; point fd 0 at the null device.
+
+    Returns a private, non-inheritable duplicate of the original fd 0. Child processes
+    (MCP servers, tools) then inherit an empty stdin and cannot swallow frames.
+
+    Raises:
+        OSError: the fds cannot be duplicated or the null device cannot be opened.
+    """
+    frame_fd = os.dup(0)
+    null_fd = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null_fd, 0)
+    finally:
+        os.close(null_fd)
+    _set_binary(frame_fd)
+    return frame_fd
+
+
+def _set_binary(fd: int) -> None:
+    if sys.platform == "win32":
+        import msvcrt
+
+        msvcrt.setmode(fd, os.O_BINARY)
+
+
+class _Reader(Protocol):
+    async def read(self) -> bytes: ...
+
+
+class _PollingReader:
+    """Reads a pollable fd without threads; cancellation never loses bytes."""
+
+    def __init__(self, fd: int, size: int) -> None:
+        self._fd = fd
+        self._size = size
+        os.set_blocking(fd, False)
+
+    async def read(self) -> bytes:
+        while True:
+            try:
+                return os.read(self._fd, self._size)
+            except BlockingIOError:
+                await anyio.wait_readable(self._fd)
+
+
+class _ThreadReader:
+    """Reads in a worker thread; a read abandoned by a cancelled caller is collected later."""
+
+    def __init__(self, read: Callable[[int], bytes], size: int) -> None:
+        self._read = read
+        self._size = size
+        self._pending: concurrent.futures.Future[bytes] | None = None
+
+    async def read(self) -> bytes:
+        future = self._pending
+        if future is None:
+            future = self._pending = concurrent.futures.Future()
+            await anyio.to_thread.run_sync(self._read_into, future, abandon_on_cancel=True)
+        elif not future.done():
+            await anyio.to_thread.run_sync(future.exception, abandon_on_cancel=True)
+        self._pending = None
+        return future.result()
+
+    def _read_into(self, future: concurrent.futures.Future[bytes]) -> None:
+        try:
+            future.set_result(self._read(self._size))
+        except BaseException as exc:
+            future.set_exception(exc)
+
+
+def _make_reader(source: int | BinaryIO, size: int) -> _Reader:
+    if not isinstance(source, int):
+        return _ThreadReader(getattr(source, "read1", source.read), size)
+    _set_binary(source)
+    mode = os.fstat(source).st_mode
+    if sys.platform != "win32" and (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        return _PollingReader(source, size)
+    return _ThreadReader(lambda n: os.read(source, n), size)
+
+
+def _make_writer(sink: int | BinaryIO) -> Callable[[bytes], None]:
+    if isinstance(sink, int):
+        _set_binary(sink)
+        return lambda data: _write_all(lambda view: _write_fd(sink, view), data)
+
+    def write_and_flush(data: bytes) -> None:
+        _write_all(sink.write, data)
+        sink.flush()
+
+    return write_and_flush
+
+
+def _write_fd(fd: int, view: memoryview) -> int:
+    try:
+        return os.write(fd, view)
+    except BlockingIOError:  # a non-blocking fd (a socket also polled for reading) is full
+        select.select([], [fd], [])
+        return 0
+
+
+def _write_all(write: Callable[[memoryview], int | None], data: bytes) -> None:
+    with memoryview(data) as view:
+        while view:
+            written = write(view)
+            view = view[written or 0 :]
+
+
+class StdioChannel:
+    """Frames in from one fd or binary file, frames out to another.
+
+    Give it ``protect_stdin()`` and ``protect_stdout()`` in production (see
+    ``from_process_stdio``), or the two ends of ``os.pipe()`` pairs in tests. The channel
+    does not close what it is given.
+    """
+
+    def __init__(
+        self,
+        reader: int | BinaryIO,
+        writer: int | BinaryIO,
+        *,
+        max_inbound_frame: int = MAX_INBOUND_FRAME,
+        read_size: int = READ_SIZE,
+    ) -> None:
+        self._reader = _make_reader(reader, read_size)
+        self._write = _make_writer(writer)
+        self._decoder = FrameDecoder(max_frame=max_inbound_frame)
+        self._ready: deque[bytes | FrameError] = deque()
+        self._at_eof = False
+        self._receive_guard = anyio.ResourceGuard("receiving frames from")
+        self._send_lock = anyio.Lock()
+        self._chunk_prefix = secrets.token_hex(4)
+        self._chunk_seq = itertools.count()
+
+    @classmethod
+    def from_process_stdio(cls) -> StdioChannel:
+        """Protect the process's stdin and stdout and open a channel over the originals.
+
+        Raises:
+            OSError: as ``protect_stdin`` and ``protect_stdout``.
+        """
+        return cls(protect_stdin(), protect_stdout())
+
+    async def receive(self) -> bytes | FrameError:
+        """Return the next frame payload, or a framing problem to report, in stream order.
+
+        At end of stream a truncated last frame is returned as a ``FrameError`` first.
+
+        Raises:
+            anyio.EndOfStream: the stream has ended and everything was delivered.
+            anyio.BusyResourceError: another task is already receiving.
+            OSError: reading failed.
+        """
+        with self._receive_guard:
+            while not self._ready:
+                if self._at_eof:
+                    raise anyio.EndOfStream
+                data = await self._reader.read()
+                if data:
+                    self._ready.extend(self._decoder.feed(data))
+                else:
+                    self._at_eof = True
+                    self._ready.extend(self._decoder.eof())
+            return self._ready.popleft()
+
+    def __aiter__(self) -> StdioChannel:
+        return self
+
+    async def __anext__(self) -> bytes | FrameError:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def send(self, payload: bytes) -> None:
+        """Write one encoded JSON message, as ``$/chunk`` frames if it is over 1 MiB.
+
+        Concurrent senders are served in call order; each message's frames are written
+        consecutively and flushed. Once writing has started, cancellation waits for the
+        message to be written whole.
+
+        Raises:
+            ValueError: the payload is over 1 MiB and is not valid UTF-8.
+            OSError: writing failed (``BrokenPipeError`` once the browser closed the Port).
+        """
+        chunk_id = f"{self._chunk_prefix}-{next(self._chunk_seq)}"
+        stream = b"".join(encode_frame(p) for p in split_message(payload, chunk_id))
+        async with self._send_lock:
+            await anyio.to_thread.run_sync(self._write, stream)
