@@ -114,10 +114,10 @@ class AnthropicDecoder:
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise ProviderStreamError(f"Anthropic sent a malformed event: {exc}") from None
         match event.type:
+            case "content_block_delta":  # by far the most frequent
+                return self._block_delta(event)
             case "content_block_start":
                 return self._block_start(event)
-            case "content_block_delta":
-                return self._block_delta(event)
             case "content_block_stop":
                 return self._block_stop(event.index)
             case "message_start":
