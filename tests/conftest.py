@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+from panelot_host.engine.models import FixedModels
+from panelot_host.providers.catalog import ModelInfo
+from panelot_host.providers.scripted import ScriptedProvider
 from panelot_host.server.host import Host, HostConfig
 from panelot_host.server.transport import DirectTransport
 
@@ -36,12 +39,23 @@ class EventLog:
 
 
 @pytest.fixture
-async def host(home: Path) -> AsyncIterator[Host]:
-    host = Host(HostConfig(home=home, lease_wait_s=0.5))
-    try:
+def provider() -> ScriptedProvider:
+    """The scripted model every engine test talks to; tests add scripts to it."""
+    return ScriptedProvider()
+
+
+@pytest.fixture
+def model_info() -> ModelInfo:
+    return ModelInfo(id="scripted-model", provider="scripted", tool_use=True, vision=True)
+
+
+@pytest.fixture
+async def host(
+    home: Path, provider: ScriptedProvider, model_info: ModelInfo
+) -> AsyncIterator[Host]:
+    models = FixedModels(provider, model_info)
+    async with Host(HostConfig(home=home, lease_wait_s=0.5), models=lambda _db: models) as host:
         yield host
-    finally:
-        await host.aclose()
 
 
 @pytest.fixture

@@ -67,15 +67,13 @@ async def test_create_is_durable_and_replayed_by_command_id(host: Host, home: Pa
             await client.send("thread.create", {"commandId": "c1", "title": "Other"})
         assert conflict.value.kind == "conflict"
     await host.aclose()
-    reopened = Host(HostConfig(home=home))
-    async with DirectTransport.connect(reopened) as client:
+    async with Host(HostConfig(home=home)) as reopened, DirectTransport.connect(reopened) as client:
         await client.send(
             "initialize", {"protocolVersion": 1, "client": {"name": "t", "version": "0"}}
         )
         listed = await client.send("thread.list", {})
         assert [t["id"] for t in listed["threads"]] == [first["thread"]["id"]]
         assert listed["nextCursor"] is None
-    await reopened.aclose()
 
 
 async def test_rename_emits_thread_updated_with_increasing_seq(client: DirectTransport) -> None:
@@ -101,8 +99,7 @@ async def test_seq_keeps_increasing_across_host_restarts(home: Path) -> None:
     seqs: list[int] = []
     thread_id = ""
     for round_ in range(2):
-        host = Host(HostConfig(home=home))
-        async with DirectTransport.connect(host) as client:
+        async with Host(HostConfig(home=home)) as host, DirectTransport.connect(host) as client:
             await client.send(
                 "initialize", {"protocolVersion": 1, "client": {"name": "t", "version": "0"}}
             )
@@ -115,7 +112,6 @@ async def test_seq_keeps_increasing_across_host_restarts(home: Path) -> None:
                 {"commandId": f"r{round_}", "threadId": thread_id, "title": f"t{round_}"},
             )
             seqs.extend(u["seq"] for u in log.of("thread.updated"))
-        await host.aclose()
     assert seqs[1] > seqs[0]
 
 

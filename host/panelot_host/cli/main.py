@@ -90,7 +90,7 @@ def _serve(*, verbose: bool) -> int:
 
     home = panelot_home(os.environ)
     configure_logging(home, verbose=verbose)
-    config = HostConfig(home=home)
+    config = HostConfig(home=home, environ=dict(os.environ))
     return anyio.run(serve, config, channel)
 
 

@@ -1,23 +1,65 @@
-"""The engine facade the server talks to: thread commands, turns and recovery."""
+"""The engine facade the server talks to: thread commands, turns and the thread actors."""
 
 from __future__ import annotations
 
+import logging
+
+import anyio
+
+from panelot_host.engine.actor import Spawn, StopCause
+from panelot_host.engine.context import EngineContext
 from panelot_host.engine.events import EventSink
+from panelot_host.engine.models import ModelAccess
+from panelot_host.engine.prompts import SYSTEM_PROMPT
+from panelot_host.engine.publish import Publisher
 from panelot_host.engine.threads import ThreadService
+from panelot_host.engine.titles import generate_title
+from panelot_host.engine.turn_ops import TurnService
 from panelot_host.errors import TurnActive
 from panelot_host.store import turns
 from panelot_host.store.db import Database
 from panelot_host.store.seq import SeqAllocator
+from panelot_host.tools.context import BrowserBridge
+from panelot_host.tools.registry import ToolRegistry
+
+log = logging.getLogger(__name__)
 
 
 class Engine:
     """Owns the store of one profile while the host holds its writer lease."""
 
-    def __init__(self, db: Database, seq: SeqAllocator, sink: EventSink) -> None:
+    def __init__(
+        self,
+        db: Database,
+        seq: SeqAllocator,
+        sink: EventSink,
+        *,
+        models: ModelAccess,
+        registry: ToolRegistry,
+        spawn: Spawn,
+        system_prompt: str = SYSTEM_PROMPT,
+    ) -> None:
         self.db = db
         self.seq = seq
-        self.sink = sink
+        self.ctx = EngineContext(
+            db=db,
+            publisher=Publisher(sink),
+            models=models,
+            registry=registry,
+            spawn=spawn,
+            system_prompt=system_prompt,
+        )
         self.threads = ThreadService(db, seq, sink, self.guard_branch_change)
+        self.turns = TurnService(self.ctx)
+        self.ctx.on_idle = self._on_idle
+        self.ctx.on_first_turn = self._on_first_turn
+        self._spawn = spawn
+        self._closing = False
+
+    def attach_browser(self, bridge: BrowserBridge | None, tools: frozenset[str]) -> None:
+        """The client that runs browser tools (``initialize.capabilities.browserTools``)."""
+        self.ctx.browser = bridge
+        self.ctx.browser_tools = tools if bridge is not None else frozenset()
 
     def guard_branch_change(self, thread_id: str, op: str) -> None:
         """Reject ops that would change a thread's branches while a Turn runs on it."""
@@ -25,5 +67,23 @@ class Engine:
         if last is not None and last.status in turns.ACTIVE_TURN_STATUSES:
             raise TurnActive(f"{op} is not possible while a Turn is running on this thread")
 
+    def _on_idle(self, thread_id: str) -> None:
+        if self._closing:
+            return
+        try:
+            self.turns.start_next_queued(thread_id)
+        except Exception:
+            log.exception("could not start the next queued message of %s", thread_id)
+
+    def _on_first_turn(self, thread_id: str, text: str) -> None:
+        async def title() -> None:
+            await generate_title(self.ctx, thread_id, text)
+
+        self._spawn(title)
+
     async def aclose(self) -> None:
         """Stop admitting work and settle what runs; everything acknowledged is committed."""
+        self._closing = True
+        async with anyio.create_task_group() as tasks:
+            for actor in list(self.ctx.actors.values()):
+                tasks.start_soon(actor.stop, StopCause.SHUTDOWN)

@@ -33,14 +33,15 @@ from panelot_host.protocol.items import Item, SteeringItem
 
 
 class ThreadStats(msgspec.Struct, rename="camel"):
-    """Running totals over a thread's Turns; ``costUsd`` sums the known prices only."""
+    """Running totals over a thread's Turns. ``costUsd`` is null once any model call of the
+    thread had no known price (never a made-up 0), like a Turn's ``costUsd``."""
 
     turns: TokenCount = 0
     input_tokens: TokenCount = 0
     output_tokens: TokenCount = 0
     cache_read_tokens: TokenCount = 0
     cache_write_tokens: TokenCount = 0
-    cost_usd: CostUsd = 0.0
+    cost_usd: CostUsd | None = 0.0
 
 
 class Thread(msgspec.Struct, rename="camel", kw_only=True):

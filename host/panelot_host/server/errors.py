@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from panelot_host.errors import InvalidParams, JsonRpcError, PanelotError
+from panelot_host.errors import InvalidParams, JsonRpcError, PanelotError, StartupError
 from panelot_host.protocol import jsonrpc
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,12 @@ def to_rpc_error(exc: BaseException) -> RpcError:
             return RpcError(jsonrpc.INVALID_PARAMS, exc.message, data)
         case JsonRpcError():
             return RpcError(exc.code, exc.message, {"kind": exc.kind})
+        case StartupError():
+            # the profile store cannot be opened (held by another host, or too new): the
+            # client may retry initialize later; the message says what to do
+            return RpcError(
+                jsonrpc.code_for_kind("invalid_state"), str(exc), {"kind": "invalid_state"}
+            )
         case PanelotError():
             return RpcError(jsonrpc.code_for_kind(exc.kind), exc.message, {"kind": exc.kind})
         case _:

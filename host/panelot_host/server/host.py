@@ -3,21 +3,32 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 import anyio
 import anyio.to_thread
 import pydantic
+from anyio.abc import TaskGroup
 
 from panelot_host.engine.core import Engine
+from panelot_host.engine.models import ConfiguredModels, ModelAccess
 from panelot_host.errors import InvalidState
 from panelot_host.server.bus import EventBus
+from panelot_host.store import settings as settings_store
 from panelot_host.store.db import Database
 from panelot_host.store.lease import DEFAULT_WAIT_S, WriterLease
 from panelot_host.store.profiles import database_path
 from panelot_host.store.seq import SeqAllocator
+from panelot_host.tools.browser import BROWSER_TOOL_NAMES, browser_tools
+from panelot_host.tools.builtin import builtin_tools
+from panelot_host.tools.registry import ToolRegistry
 
 log = logging.getLogger(__name__)
+
+ModelsFactory = Callable[[Database], ModelAccess]
 
 
 class HostConfig(pydantic.BaseModel):
@@ -26,32 +37,87 @@ class HostConfig(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(frozen=True)
 
     home: Path
+    environ: dict[str, str] = {}
     lease_wait_s: float = DEFAULT_WAIT_S
 
 
 class OpenProfile:
     """One profile's database under the writer lease, with its engine and event bus."""
 
-    def __init__(self, profile_id: str | None, db: Database, lease: WriterLease) -> None:
+    def __init__(
+        self,
+        profile_id: str | None,
+        db: Database,
+        lease: WriterLease,
+        engine_factory: Callable[[Database, SeqAllocator, EventBus], Engine],
+    ) -> None:
         self.profile_id = profile_id
         self.db = db
         self.lease = lease
         self.seq = SeqAllocator(db)
         self.bus = EventBus(self.seq)
-        self.engine = Engine(db, self.seq, self.bus)
+        self.engine = engine_factory(db, self.seq, self.bus)
+
+
+def default_registry() -> ToolRegistry:
+    """The built-in tools and every browser tool descriptor the host knows."""
+    registry = ToolRegistry()
+    registry.update(add=[*builtin_tools(), *browser_tools(BROWSER_TOOL_NAMES)])
+    return registry
 
 
 class Host:
-    """Serves one profile at a time; the first ``initialize`` chooses it."""
+    """Serves one profile at a time (the first ``initialize`` chooses it).
 
-    def __init__(self, config: HostConfig) -> None:
+    Use as ``async with Host(config) as host``: run loops live in its task group.
+    """
+
+    def __init__(
+        self,
+        config: HostConfig,
+        *,
+        models: ModelsFactory | None = None,
+        registry: ToolRegistry | None = None,
+    ) -> None:
         self.config = config
+        self.registry = registry or default_registry()
+        self._models = models or self._configured_models
         self._profile: OpenProfile | None = None
         self._opening = anyio.Lock()
+        self._tasks: TaskGroup | None = None
+
+    async def __aenter__(self) -> Host:
+        self._tasks = anyio.create_task_group()
+        await self._tasks.__aenter__()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        assert self._tasks is not None
+        self._tasks.cancel_scope.cancel()
+        return await self._tasks.__aexit__(exc_type, exc, tb)
 
     @property
     def profile(self) -> OpenProfile | None:
         return self._profile
+
+    def spawn(self, task: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        if self._tasks is None:
+            raise RuntimeError("the host is not running: use 'async with Host(...)'")
+        self._tasks.start_soon(task)
+
+    def _configured_models(self, db: Database) -> ModelAccess:
+        return ConfiguredModels(self.config.environ, lambda: settings_store.all_settings(db.conn))
+
+    def _engine(self, db: Database, seq: SeqAllocator, bus: EventBus) -> Engine:
+        return Engine(
+            db, seq, bus, models=self._models(db), registry=self.registry, spawn=self.spawn
+        )
 
     async def open_profile(self, profile_id: str | None) -> OpenProfile:
         """Take the profile's writer lease and open its store (migrating it).
@@ -76,7 +142,7 @@ class Host:
                 lease.release()
                 raise
             log.info("opened profile store %s", path)
-            self._profile = OpenProfile(profile_id, db, lease)
+            self._profile = OpenProfile(profile_id, db, lease, self._engine)
             return self._profile
 
     async def aclose(self) -> None:

@@ -13,6 +13,7 @@ from panelot_host.errors import InvalidParams, InvalidState
 from panelot_host.protocol.common import PROTOCOL_VERSION
 from panelot_host.protocol.ops import session as session_ops
 from panelot_host.protocol.ops import threads as thread_ops
+from panelot_host.protocol.ops import turns as turn_ops
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.store.receipts import command_context
 
@@ -110,6 +111,58 @@ async def thread_select_branch(
     return msgspec.Raw(session.profile.engine.threads.select_branch(params, ctx))
 
 
+def _command(method: str, params: Any) -> Any:
+    return command_context(params.command_id, method, params)
+
+
+async def turn_submit(session: Session, params: turn_ops.TurnSubmitParams) -> Any:
+    session.subscribe(params.thread_id)
+    return msgspec.Raw(session.profile.engine.turns.submit(params, _command("turn.submit", params)))
+
+
+async def turn_steer(session: Session, params: turn_ops.TurnSteerParams) -> Any:
+    session.subscribe(params.thread_id)
+    return msgspec.Raw(session.profile.engine.turns.steer(params, _command("turn.steer", params)))
+
+
+async def turn_enqueue(session: Session, params: turn_ops.TurnEnqueueParams) -> Any:
+    session.subscribe(params.thread_id)
+    ctx = _command("turn.enqueue", params)
+    return msgspec.Raw(session.profile.engine.turns.enqueue(params, ctx))
+
+
+async def queue_update(session: Session, params: turn_ops.QueueUpdateParams) -> Any:
+    session.subscribe(params.thread_id)
+    ctx = _command("queue.update", params)
+    return msgspec.Raw(session.profile.engine.turns.update_queue(params, ctx))
+
+
+async def queue_remove(session: Session, params: turn_ops.QueueRemoveParams) -> Any:
+    session.subscribe(params.thread_id)
+    ctx = _command("queue.remove", params)
+    return msgspec.Raw(session.profile.engine.turns.remove_from_queue(params, ctx))
+
+
+async def turn_interrupt(session: Session, params: turn_ops.TurnInterruptParams) -> Any:
+    session.subscribe(params.thread_id)
+    return await session.profile.engine.turns.interrupt(params)
+
+
+async def approval_response(session: Session, params: turn_ops.ApprovalResponseParams) -> Any:
+    ctx = _command("approval.response", params)
+    return msgspec.Raw(session.profile.engine.turns.approval_response(params, ctx))
+
+
+async def interaction_response(session: Session, params: turn_ops.InteractionResponseParams) -> Any:
+    ctx = _command("interaction.response", params)
+    return msgspec.Raw(session.profile.engine.turns.interaction_response(params, ctx))
+
+
+async def run_resume(session: Session, params: turn_ops.RunResumeParams) -> Any:
+    session.subscribe(params.thread_id)
+    return msgspec.Raw(session.profile.engine.turns.resume(params, _command("run.resume", params)))
+
+
 ROUTES: Mapping[str, Route] = MappingProxyType(
     {
         "initialize": Route(initialize, needs_initialize=False),
@@ -120,5 +173,14 @@ ROUTES: Mapping[str, Route] = MappingProxyType(
         "thread.delete": Route(thread_delete),
         "thread.fork": Route(thread_fork),
         "thread.selectBranch": Route(thread_select_branch),
+        "turn.submit": Route(turn_submit),
+        "turn.steer": Route(turn_steer),
+        "turn.enqueue": Route(turn_enqueue),
+        "queue.update": Route(queue_update),
+        "queue.remove": Route(queue_remove),
+        "turn.interrupt": Route(turn_interrupt),
+        "approval.response": Route(approval_response),
+        "interaction.response": Route(interaction_response),
+        "run.resume": Route(run_resume),
     }
 )

@@ -1,0 +1,101 @@
+"""How a run stops: completed, failed, paused, interrupted by the user, or suspended for
+recovery. Each is one transaction; ``turn.complete`` follows only after it committed."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from panelot_host.engine.context import EngineContext
+from panelot_host.store import approvals, items, threads, turns
+from panelot_host.store.records import ItemRecord
+
+INTERRUPTED_RESULT = "Interrupted by the user before it finished; its outcome is unknown."
+ABANDONED_RESULT = "Not run: the turn failed before this call was executed."
+
+
+class TurnFinisher:
+    """Ends (or pauses) one run of a thread and tells the clients."""
+
+    def __init__(self, ctx: EngineContext, thread_id: str, turn_id: str, run_id: str) -> None:
+        self.ctx = ctx
+        self.thread_id = thread_id
+        self.turn_id = turn_id
+        self.run_id = run_id
+
+    def complete(self, stop_reason: str) -> None:
+        """A final response: the Turn is ``completed`` with its stop reason."""
+        with self.ctx.db.transaction() as conn:
+            turns.set_turn_status(conn, self.turn_id, "completed", stop_reason=stop_reason)
+            turns.update_run(conn, self.run_id, state="completed")
+        self._ended("completed")
+
+    def fail(self, kind: str, message: str) -> None:
+        """The Turn fails (provider error after retries, protocol error, drift...)."""
+        with self.ctx.db.transaction() as conn:
+            settled = self._settle_calls(conn, "failed", ABANDONED_RESULT)
+            self._cancel_waits(conn)
+            error = {"kind": kind, "message": message}
+            turns.set_turn_status(conn, self.turn_id, "failed", error=error)
+            turns.update_run(conn, self.run_id, state="failed")
+        self._publish_calls(settled)
+        self._ended("failed")
+
+    def interrupted(self) -> None:
+        """The user's interrupt: unfinished calls get a synthetic result; stored items stay."""
+        with self.ctx.db.transaction() as conn:
+            settled = self._settle_calls(conn, "interrupted", INTERRUPTED_RESULT)
+            self._cancel_waits(conn)
+            turns.set_turn_status(conn, self.turn_id, "interrupted")
+            turns.update_run(conn, self.run_id, state="interrupted")
+        self._publish_calls(settled)
+        self._ended("interrupted")
+
+    def pause(self, reason: str) -> None:
+        """Pause the Turn (``budget``; ``uncertain``): it waits for ``run.resume``."""
+        state = "budget_paused" if reason == "budget" else "paused_uncertain"
+        with self.ctx.db.transaction() as conn:
+            turn = turns.get_turn(conn, self.turn_id)
+            turns.update_turn_context(conn, self.turn_id, {**turn.context, "pauseReason": reason})
+            turns.set_turn_status(conn, self.turn_id, "paused")
+            turns.update_run(conn, self.run_id, state=state)
+        self.ctx.actor(self.thread_id).release()
+        self.ctx.publish.run_updated(self.thread_id, self.run_id, state, self.turn_id)
+        self.ctx.publish.turn_paused(self.thread_id, self.turn_id, self.run_id, reason)
+
+    def suspend(self) -> None:
+        """The host is stopping: leave the run resumable; recovery settles it on start."""
+        with self.ctx.db.transaction() as conn:
+            run = turns.get_run(conn, self.run_id)
+            if run.state == "streaming":
+                turns.update_run(conn, self.run_id, state="interrupted")
+        self.ctx.actor(self.thread_id).release()
+
+    # ------------------------------------------------------------ helpers
+
+    def _settle_calls(self, conn: sqlite3.Connection, status: str, text: str) -> list[ItemRecord]:
+        head = threads.get(conn, self.thread_id).head_item_id
+        settled = []
+        for item in items.branch(conn, head):
+            if item.kind == "toolCall" and item.turn_id == self.turn_id and item.result is None:
+                result: dict[str, Any] = {"content": text, "isError": True}
+                items.set_tool_status(conn, item.id, status, result)
+                settled.append(items.get(conn, item.id))
+        return settled
+
+    def _cancel_waits(self, conn: sqlite3.Connection) -> None:
+        approvals.cancel_approvals_of_turn(conn, self.turn_id)
+        approvals.cancel_interactions_of_turn(conn, self.turn_id)
+
+    def _publish_calls(self, settled: list[ItemRecord]) -> None:
+        for item in settled:
+            self.ctx.publish.item_completed(item, self.turn_id)
+
+    def _ended(self, state: str) -> None:
+        """Release the thread, then tell the clients; then start the next queued entry."""
+        self.ctx.actor(self.thread_id).release()
+        turn = turns.get_turn(self.ctx.db.conn, self.turn_id)
+        self.ctx.publish.run_updated(self.thread_id, self.run_id, state, self.turn_id)
+        self.ctx.publish.turn_complete(turn)
+        self.ctx.publish.thread_updated(threads.get(self.ctx.db.conn, self.thread_id))
+        self.ctx.on_idle(self.thread_id)

@@ -1,0 +1,125 @@
+"""Rebuild the provider messages of a request from the selected branch.
+
+However the rows of a parallel batch were interleaved on disk, each assistant message
+carries all of its tool calls (in the order the model made them), followed at once by
+their results in the same order; every call has exactly one result (a synthetic error
+result where it was interrupted or abandoned). Steering and other items that were
+stored while a batch ran come after the batch's results, never between a call and its
+result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from panelot_host.providers.types import (
+    AssistantContent,
+    AssistantMessage,
+    ImagePart,
+    Message,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultMessage,
+    UserContent,
+    UserMessage,
+)
+from panelot_host.store.records import ItemRecord
+
+SYNTHETIC_RESULT = (
+    "This tool call did not finish: it was interrupted or abandoned before a result was "
+    "recorded. Its outcome is unknown; check the current state before repeating it."
+)
+
+
+def build_messages(branch: Iterable[ItemRecord]) -> list[Message]:
+    """The conversation of a branch (oldest first) as provider messages."""
+    items = list(branch)
+    calls_by_batch: dict[str, list[ItemRecord]] = {}
+    for item in items:
+        if item.kind == "toolCall" and item.batch_item_id:
+            calls_by_batch.setdefault(item.batch_item_id, []).append(item)
+    messages: list[Message] = []
+    for item in items:
+        match item.kind:
+            case "user" | "steering":
+                messages.append(UserMessage(content=_user_content(item)))
+            case "assistant":
+                calls = sorted(calls_by_batch.get(item.id, []), key=_batch_position)
+                messages.extend(_assistant_turn(item, calls))
+            case _:
+                pass  # tool calls go with their batch; notices are for the UI only
+    return messages
+
+
+def _batch_position(item: ItemRecord) -> int:
+    return item.batch_index if item.batch_index is not None else 0
+
+
+def _user_content(item: ItemRecord) -> list[UserContent]:
+    content: list[UserContent] = []
+    for attachment in item.extra.get("attachments", []):
+        content.append(ImagePart(media_type=attachment["mediaType"], data=attachment["data"]))
+    if item.text:
+        content.append(TextPart(item.text))
+    return content or [TextPart("(empty message)")]
+
+
+def _assistant_turn(item: ItemRecord, calls: list[ItemRecord]) -> list[Message]:
+    content: list[AssistantContent] = [_thinking(block) for block in thinking_blocks(item)]
+    if item.text:
+        content.append(TextPart(item.text))
+    for call in calls:
+        content.append(
+            ToolCallPart(call_id=call.call_id or "", name=call.name or "", args=call.args or {})
+        )
+    if not content:
+        content.append(TextPart("(no response)"))
+    messages: list[Message] = [AssistantMessage(content=content)]
+    messages.extend(_result_message(call) for call in calls)
+    return messages
+
+
+def thinking_blocks(item: ItemRecord) -> list[dict[str, Any]]:
+    """The assistant item's thinking blocks, signatures included, as stored."""
+    blocks: list[dict[str, Any]] = item.extra.get("thinkingBlocks", [])
+    return blocks
+
+
+def _thinking(block: dict[str, Any]) -> ThinkingPart:
+    return ThinkingPart(
+        text=block.get("text", ""),
+        signature=block.get("signature"),
+        redacted_data=block.get("redactedData"),
+    )
+
+
+def _result_message(call: ItemRecord) -> ToolResultMessage:
+    result = call.result
+    if result is None:
+        return ToolResultMessage(
+            call_id=call.call_id or "",
+            name=call.name or "",
+            content=[TextPart(SYNTHETIC_RESULT)],
+            is_error=True,
+        )
+    return ToolResultMessage(
+        call_id=call.call_id or "",
+        name=call.name or "",
+        content=result_content(result.get("content", "")),
+        is_error=bool(result.get("isError", False)),
+    )
+
+
+def result_content(content: Any) -> list[UserContent]:
+    """A stored result's ``content`` (string or blocks) as message parts."""
+    if isinstance(content, str):
+        return [TextPart(content or "(empty result)")]
+    parts: list[UserContent] = []
+    for block in content:
+        if block.get("type") == "image":
+            parts.append(ImagePart(media_type=block["mediaType"], data=block["data"]))
+        else:
+            parts.append(TextPart(block.get("text", "")))
+    return parts or [TextPart("(empty result)")]

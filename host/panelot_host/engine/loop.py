@@ -1,0 +1,311 @@
+"""The agent loop of one run (seed sections 1-3): model calls and tool steps until a final
+response, driven from the stored run state so it can continue after a crash.
+
+Each step reads what it needs from the store and writes its outcome, with the next run
+state, in one transaction; events follow the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import anyio
+import msgspec
+
+from panelot_host.engine import prompts
+from panelot_host.engine.actor import StopCause
+from panelot_host.engine.context import EngineContext
+from panelot_host.engine.cursor import (
+    CHANGE_APPROACH_AFTER,
+    DISABLE_TOOLS_AFTER,
+    RunCursor,
+    dump_cursor,
+    load_cursor,
+)
+from panelot_host.engine.finish import TurnFinisher
+from panelot_host.engine.history import build_messages
+from panelot_host.engine.models import ResolvedModel
+from panelot_host.engine.response import store_response, store_stream_failure
+from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
+from panelot_host.engine.tool_step import ToolStepper
+from panelot_host.errors import PanelotError, ProviderError
+from panelot_host.providers.types import (
+    Message,
+    ModelRequest,
+    RetryNotice,
+    TextPart,
+    UserMessage,
+)
+from panelot_host.store import items, steering, threads, turns
+from panelot_host.store.ids import new_id, now_ms
+from panelot_host.store.records import ItemRecord
+from panelot_host.tools.capabilities import reject_image_history
+from panelot_host.tools.catalog import RunCatalog, recovered_run_catalog
+
+log = logging.getLogger(__name__)
+
+UNSETTLED = ("pending", "awaiting_approval", "running")
+
+
+class RunDriver:
+    """Drives one run of a thread until it completes, pauses, fails or is stopped."""
+
+    def __init__(self, ctx: EngineContext, thread_id: str, turn_id: str, run_id: str) -> None:
+        self.ctx = ctx
+        self.thread_id = thread_id
+        self.turn_id = turn_id
+        self.run_id = run_id
+        self.finish = TurnFinisher(ctx, thread_id, turn_id, run_id)
+        self._draft: AssistantDraft | None = None
+        self._draft_item_id: str | None = None
+        self._model: ResolvedModel | None = None
+        self._catalog: RunCatalog | None = None
+
+    async def __call__(self) -> None:
+        actor = self.ctx.actor(self.thread_id)
+        try:
+            await self._loop()
+        except anyio.get_cancelled_exc_class():
+            self._settle_stopped(actor.stop_cause)  # synchronous: no await to cancel
+            raise
+        except PanelotError as exc:
+            self.finish.fail(exc.kind, exc.message)
+        except Exception as exc:
+            log.exception("run %s failed unexpectedly", self.run_id)
+            self.finish.fail("internal", f"the engine failed unexpectedly ({type(exc).__name__})")
+
+    # ------------------------------------------------------------ the loop
+
+    async def _loop(self) -> None:
+        stepper = ToolStepper(self.ctx, self.thread_id, self.turn_id, self.run_id)
+        while True:
+            cursor = self._cursor()
+            unsettled = self._unsettled_calls()
+            if unsettled:
+                for call in unsettled:
+                    await stepper.step(call, self._run_catalog(cursor), cursor.tools_disabled)
+                continue
+            if self._budget_reached(cursor):
+                self.finish.pause("budget")
+                return
+            draft = await self._model_call(cursor)
+            if draft is None:
+                return
+            catalog = dict(self._run_catalog(cursor).tools)
+            outcome = store_response(self.ctx, self._ids(), draft, self._resolved(cursor), catalog)
+            self._draft = None
+            if outcome in ("tools", "continue"):
+                continue
+            if outcome == "failed":
+                return
+            if self._pending_steering():
+                continue  # an acknowledged steering message arrived: one more request
+            self.finish.complete(draft.stop.stop_reason if draft.stop else "end_turn")
+            return
+
+    def _ids(self) -> tuple[str, str, str, str]:
+        assert self._draft_item_id is not None
+        return self.thread_id, self.turn_id, self.run_id, self._draft_item_id
+
+    def _cursor(self) -> RunCursor:
+        return load_cursor(turns.get_run(self.ctx.db.conn, self.run_id).cursor)
+
+    def _resolved(self, cursor: RunCursor) -> ResolvedModel:
+        if self._model is None:
+            self._model = self.ctx.models.resolve(cursor.model or None)
+        return self._model
+
+    def _run_catalog(self, cursor: RunCursor) -> RunCatalog:
+        """The run's catalog: bound once, from its snapshot, to one registry generation."""
+        if self._catalog is None:
+            capabilities = self._resolved(cursor).capabilities
+            generation = self.ctx.registry.current
+            self._catalog = recovered_run_catalog(generation, capabilities, cursor.catalog)
+        return self._catalog
+
+    def _unsettled_calls(self) -> list[ItemRecord]:
+        head = threads.get(self.ctx.db.conn, self.thread_id).head_item_id
+        branch = items.branch(self.ctx.db.conn, head)
+        return [
+            i
+            for i in branch
+            if i.kind == "toolCall" and i.turn_id == self.turn_id and i.status in UNSETTLED
+        ]
+
+    def _budget_reached(self, cursor: RunCursor) -> bool:
+        if cursor.budget is None:
+            return False
+        usage = turns.get_turn(self.ctx.db.conn, self.turn_id).usage
+        used = (
+            usage.input_tokens
+            + usage.output_tokens
+            + usage.cache_read_tokens
+            + usage.cache_write_tokens
+        )
+        return used >= cursor.budget
+
+    def _pending_steering(self) -> bool:
+        return bool(steering.pending_steering(self.ctx.db.conn, self.turn_id))
+
+    # ------------------------------------------------------------ one model call
+
+    async def _model_call(self, cursor: RunCursor) -> AssistantDraft | None:
+        model = self._resolved(cursor)
+        cursor = self._admit_steering(cursor)
+        request = self._request(cursor, model)
+        item_id = new_id("itm")
+        self._draft, self._draft_item_id = AssistantDraft(), item_id
+        placeholder = ItemRecord(
+            id=item_id,
+            thread_id=self.thread_id,
+            parent_id=None,
+            turn_id=self.turn_id,
+            kind="assistant",
+            created_at=now_ms(),
+        )
+        self.ctx.publish.item_started(placeholder, self.turn_id)
+        try:
+            return await stream_model_call(
+                model.provider, request, self._draft, self._delta, self._retry_notice
+            )
+        except StreamFailed as failed:
+            store_stream_failure(self.ctx, self._ids(), failed)
+            self._draft = None
+            self.finish.fail("provider", failed.error.message)
+            return None
+
+    def _delta(self, field: str, text: str) -> None:
+        assert self._draft_item_id is not None
+        self.ctx.publish.delta(self.thread_id, self.turn_id, self._draft_item_id, field, text)
+
+    def _retry_notice(self, notice: RetryNotice) -> None:
+        text = (
+            f"The model is unavailable ({notice.reason}); retrying in {notice.delay_s:.0f} s, "
+            f"attempt {notice.attempt}/{notice.max_attempts}."
+        )
+        self._add_notice("provider_retry", text)
+
+    def _admit_steering(self, cursor: RunCursor) -> RunCursor:
+        """Capture the admission cutoff and materialise the steering admitted up to it."""
+        db = self.ctx.db
+        added: list[ItemRecord] = []
+        with db.transaction() as conn:
+            cutoff = steering.steering_cutoff(conn)
+            head = threads.get(conn, self.thread_id).head_item_id
+            for message in steering.pending_steering_upto(conn, self.turn_id, cutoff):
+                item = ItemRecord(
+                    id=message.id,
+                    thread_id=self.thread_id,
+                    parent_id=head,
+                    turn_id=self.turn_id,
+                    kind="steering",
+                    created_at=message.created_at,
+                    text=message.text,
+                )
+                items.insert(conn, item)
+                steering.mark_admitted(conn, message.id, cursor.calls + 1)
+                head = item.id
+                added.append(item)
+            added.extend(self._streak_notices(cursor, head))
+            if added:
+                threads.set_head(conn, self.thread_id, added[-1].id)
+            cursor = self._next_call_cursor(cursor, cutoff)
+            turns.update_run(conn, self.run_id, state="streaming", cursor=dump_cursor(cursor))
+        for item in added:
+            self.ctx.publish.item_started(item, self.turn_id)
+            self.ctx.publish.item_completed(item, self.turn_id)
+        self.ctx.publish.run_updated(self.thread_id, self.run_id, "streaming", self.turn_id)
+        return cursor
+
+    def _next_call_cursor(self, cursor: RunCursor, cutoff: int) -> RunCursor:
+        disable = cursor.failure_streak >= DISABLE_TOOLS_AFTER
+        return msgspec.structs.replace(
+            cursor,
+            calls=cursor.calls + 1,
+            steering_cutoff=cutoff,
+            tools_disabled=cursor.tools_disabled or disable,
+        )
+
+    def _streak_notices(self, cursor: RunCursor, head: str | None) -> list[ItemRecord]:
+        streak = cursor.failure_streak
+        if streak >= DISABLE_TOOLS_AFTER and not cursor.tools_disabled:
+            code, text = "tools_disabled", prompts.TOOLS_DISABLED.format(n=streak)
+        elif streak == CHANGE_APPROACH_AFTER:
+            code, text = "change_approach", prompts.CHANGE_APPROACH.format(n=streak)
+        else:
+            return []
+        notice = self._notice_record(code, text, head)
+        items.insert(self.ctx.db.conn, notice)
+        return [notice]
+
+    def _notice_record(self, code: str, text: str, parent: str | None) -> ItemRecord:
+        return ItemRecord(
+            id=new_id("itm"),
+            thread_id=self.thread_id,
+            parent_id=parent,
+            turn_id=self.turn_id,
+            kind="notice",
+            created_at=now_ms(),
+            text=text,
+            extra={"code": code},
+        )
+
+    def _add_notice(self, code: str, text: str) -> None:
+        with self.ctx.db.transaction() as conn:
+            head = threads.get(conn, self.thread_id).head_item_id
+            notice = self._notice_record(code, text, head)
+            items.insert(conn, notice)
+            threads.set_head(conn, self.thread_id, notice.id)
+        self.ctx.publish.item_started(notice, self.turn_id)
+        self.ctx.publish.item_completed(notice, self.turn_id)
+
+    def _request(self, cursor: RunCursor, model: ResolvedModel) -> ModelRequest:
+        head = threads.get(self.ctx.db.conn, self.thread_id).head_item_id
+        messages = build_messages(items.branch(self.ctx.db.conn, head))
+        nudge = _nudge(cursor)
+        if nudge:
+            messages.append(UserMessage(content=[TextPart(nudge)]))
+        reject_image_history(messages, model.capabilities)
+        tools = [] if cursor.tools_disabled else self._run_catalog(cursor).specs()
+        max_tokens = model.info.max_output_tokens or 8192
+        return ModelRequest(
+            model=model.model,
+            system=self.ctx.system_prompt,
+            messages=_non_empty(messages),
+            tools=tools,
+            max_tokens=min(max_tokens, 16384),
+        )
+
+    # ------------------------------------------------------------ stop
+
+    def _settle_stopped(self, cause: StopCause) -> None:
+        """Keep what streamed; settle the run for the user's interrupt or for recovery."""
+        draft, item_id = self._draft, self._draft_item_id
+        if (
+            draft is not None
+            and item_id is not None
+            and draft.started
+            and not _stored(self.ctx, item_id)
+        ):
+            stopped = StreamFailed(ProviderError("stopped"), draft)
+            store_stream_failure(self.ctx, self._ids(), stopped)
+        if cause is StopCause.INTERRUPT:
+            self.finish.interrupted()
+        else:
+            self.finish.suspend()
+
+
+def _stored(ctx: EngineContext, item_id: str) -> bool:
+    return ctx.db.conn.execute("SELECT 1 FROM item WHERE id = ?", (item_id,)).fetchone() is not None
+
+
+def _nudge(cursor: RunCursor) -> str | None:
+    if cursor.tools_disabled:
+        return prompts.TOOLS_DISABLED.format(n=max(cursor.failure_streak, DISABLE_TOOLS_AFTER))
+    if cursor.failure_streak >= CHANGE_APPROACH_AFTER:
+        return prompts.CHANGE_APPROACH.format(n=cursor.failure_streak)
+    return None
+
+
+def _non_empty(messages: list[Message]) -> list[Message]:
+    return messages or [UserMessage(content=[TextPart("(empty conversation)")])]

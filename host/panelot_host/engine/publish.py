@@ -1,0 +1,149 @@
+"""Events of a thread, built from stored records; published only after their commit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from panelot_host.engine import views
+from panelot_host.engine.events import PENDING_SEQ, EventSink
+from panelot_host.protocol import common, events
+from panelot_host.store.records import (
+    ApprovalRecord,
+    InteractionRecord,
+    ItemRecord,
+    QueueEntryRecord,
+    ThreadRecord,
+    TurnRecord,
+)
+
+
+class Publisher:
+    """Typed helpers over the event sink, one per engine."""
+
+    def __init__(self, sink: EventSink) -> None:
+        self._sink = sink
+
+    def thread_updated(self, thread: ThreadRecord) -> None:
+        event = events.ThreadUpdatedEvent(
+            thread_id=thread.id, seq=PENDING_SEQ, thread=views.thread_view(thread)
+        )
+        self._sink.publish(thread.id, "thread.updated", event)
+
+    def turn_started(self, thread_id: str, turn_id: str, run_id: str, user_item_id: str) -> None:
+        event = events.TurnStartedEvent(
+            thread_id=thread_id,
+            seq=PENDING_SEQ,
+            turn_id=turn_id,
+            run_id=run_id,
+            user_item_id=user_item_id,
+        )
+        self._sink.publish(thread_id, "turn.started", event)
+
+    def item_started(self, item: ItemRecord, turn_id: str) -> None:
+        event = events.ItemStartedEvent(
+            thread_id=item.thread_id, seq=PENDING_SEQ, turn_id=turn_id, item=views.item_view(item)
+        )
+        self._sink.publish(item.thread_id, "item.started", event)
+
+    def item_completed(self, item: ItemRecord, turn_id: str) -> None:
+        event = events.ItemCompletedEvent(
+            thread_id=item.thread_id, seq=PENDING_SEQ, turn_id=turn_id, item=views.item_view(item)
+        )
+        self._sink.publish(item.thread_id, "item.completed", event)
+
+    def delta(self, thread_id: str, turn_id: str, item_id: str, field: str, text: str) -> None:
+        delta = (
+            events.ItemDelta(text=text)
+            if field == "text"
+            else events.ItemDelta(thinking=text)
+            if field == "thinking"
+            else events.ItemDelta(progress=text)
+        )
+        event = events.ItemDeltaEvent(
+            thread_id=thread_id, seq=PENDING_SEQ, turn_id=turn_id, item_id=item_id, delta=delta
+        )
+        self._sink.publish(thread_id, "item.delta", event)
+
+    def run_updated(self, thread_id: str, run_id: str, state: str, turn_id: str) -> None:
+        event = events.RunUpdatedEvent(
+            thread_id=thread_id,
+            seq=PENDING_SEQ,
+            run_id=run_id,
+            state=state,  # type: ignore[arg-type]
+            turn_id=turn_id,
+        )
+        self._sink.publish(thread_id, "run.updated", event)
+
+    def turn_paused(self, thread_id: str, turn_id: str, run_id: str, reason: str) -> None:
+        event = events.TurnPausedEvent(
+            thread_id=thread_id,
+            seq=PENDING_SEQ,
+            turn_id=turn_id,
+            reason=reason,  # type: ignore[arg-type]
+            run_id=run_id,
+        )
+        self._sink.publish(thread_id, "turn.paused", event)
+
+    def turn_complete(self, turn: TurnRecord) -> None:
+        usage = turn.usage
+        event = events.TurnCompleteEvent(
+            thread_id=turn.thread_id,
+            seq=PENDING_SEQ,
+            turn_id=turn.id,
+            status=turn.status,  # type: ignore[arg-type]
+            usage=common.Usage(
+                input_tokens=usage.input_tokens,
+                output_tokens=usage.output_tokens,
+                cache_read_tokens=usage.cache_read_tokens,
+                cache_write_tokens=usage.cache_write_tokens,
+            ),
+            cost_usd=usage.cost_usd,
+            stop_reason=turn.stop_reason,  # type: ignore[arg-type]
+            error=common.TurnError(**turn.error) if turn.error else None,  # type: ignore[arg-type]
+        )
+        self._sink.publish(turn.thread_id, "turn.complete", event)
+
+    def queue_updated(self, thread_id: str, entries: list[QueueEntryRecord]) -> None:
+        event = events.QueueUpdatedEvent(
+            thread_id=thread_id, seq=PENDING_SEQ, queue=views.queue_view(entries)
+        )
+        self._sink.publish(thread_id, "queue.updated", event)
+
+    def approval_request(self, approval: ApprovalRecord) -> None:
+        view = views.approval_view(approval)
+        event = events.ApprovalRequestEvent(
+            thread_id=approval.thread_id, seq=PENDING_SEQ, **_fields(view)
+        )
+        self._sink.publish(approval.thread_id, "approval.request", event)
+
+    def approval_resolved(self, approval: ApprovalRecord) -> None:
+        view = views.approval_view(approval)
+        event = events.ApprovalResolvedEvent(
+            thread_id=approval.thread_id,
+            seq=PENDING_SEQ,
+            decision=approval.decision or "deny",  # type: ignore[arg-type]
+            scope=approval.scope or "once",  # type: ignore[arg-type]
+            **_fields(view),
+        )
+        self._sink.publish(approval.thread_id, "approval.resolved", event)
+
+    def interaction_request(self, interaction: InteractionRecord) -> None:
+        view = views.interaction_view(interaction)
+        event = events.InteractionRequestEvent(
+            thread_id=interaction.thread_id, seq=PENDING_SEQ, **_fields(view)
+        )
+        self._sink.publish(interaction.thread_id, "interaction.request", event)
+
+    def interaction_resolved(self, interaction: InteractionRecord, action: str) -> None:
+        view = views.interaction_view(interaction)
+        event = events.InteractionResolvedEvent(
+            thread_id=interaction.thread_id,
+            seq=PENDING_SEQ,
+            action=action,  # type: ignore[arg-type]
+            **_fields(view),
+        )
+        self._sink.publish(interaction.thread_id, "interaction.resolved", event)
+
+
+def _fields(view: object) -> dict[str, Any]:
+    return {name: getattr(view, name) for name in view.__struct_fields__}  # type: ignore[attr-defined]

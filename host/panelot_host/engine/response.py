@@ -1,0 +1,195 @@
+"""Storing a model call's outcome: the assistant message, its tool calls, usage and cost,
+thread statistics and the run cursor, in one transaction (seed section 2)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Literal
+
+from panelot_host.engine.context import EngineContext
+from panelot_host.engine.finish import TurnFinisher
+from panelot_host.engine.models import ResolvedModel
+from panelot_host.engine.stream import AssistantDraft, StreamFailed, ToolCallDraft
+from panelot_host.providers.pricing import call_cost
+from panelot_host.store import items, threads, turns
+from panelot_host.store.ids import new_id, now_ms
+from panelot_host.store.records import ItemRecord, UsageRecord
+from panelot_host.tools.registry import RegisteredTool
+
+Ids = tuple[str, str, str, str]  # thread, turn, run, assistant item
+Outcome = Literal["tools", "continue", "final", "failed"]
+
+
+def store_response(
+    ctx: EngineContext,
+    ids: Ids,
+    draft: AssistantDraft,
+    model: ResolvedModel,
+    catalog: dict[str, RegisteredTool] | None = None,
+) -> Outcome:
+    """Persist one complete model response; what the loop does next.
+
+    Tool calls paired with any stop reason but ``tool_use`` are a protocol error: the text
+    is kept, no call is stored or run, and the turn fails (kind ``provider``).
+    """
+    assert draft.stop is not None
+    thread_id, turn_id, run_id, _ = ids
+    calls = draft.ordered_calls()
+    violation = bool(calls) and draft.stop.stop_reason != "tool_use"
+    stored_calls = [] if violation else calls
+    with ctx.db.transaction() as conn:
+        assistant = _insert_assistant(conn, ids, draft, interrupted=False)
+        records = _insert_calls(conn, ids, assistant.id, stored_calls, catalog or {})
+        threads.set_head(conn, thread_id, (records[-1] if records else assistant).id)
+        _record_usage(conn, ids, draft, model)
+        state = "executing_tool" if records else "streaming"
+        turns.update_run(conn, run_id, state=state)
+        thread = threads.get(conn, thread_id)
+    ctx.publish.item_completed(assistant, turn_id)
+    for record in records:
+        ctx.publish.item_started(record, turn_id)
+    ctx.publish.thread_updated(thread)
+    if violation:
+        TurnFinisher(ctx, thread_id, turn_id, run_id).fail(
+            "provider",
+            f"the model made tool calls with stop reason {draft.stop.stop_reason!r} instead of "
+            "tool_use (a truncated or malformed response); no tool was run",
+        )
+        return "failed"
+    if records:
+        return "tools"
+    if draft.stop.stop_reason == "pause_turn":
+        return "continue"
+    return "final"
+
+
+def store_stream_failure(ctx: EngineContext, ids: Ids, failed: StreamFailed) -> None:
+    """Keep the text that streamed before a failure or a stop, marked interrupted."""
+    draft = failed.draft
+    if not draft.started:
+        return
+    thread_id, turn_id, _, _ = ids
+    with ctx.db.transaction() as conn:
+        assistant = _insert_assistant(conn, ids, draft, interrupted=True)
+        threads.set_head(conn, thread_id, assistant.id)
+    ctx.publish.item_completed(assistant, turn_id)
+
+
+def _insert_assistant(
+    conn: sqlite3.Connection, ids: Ids, draft: AssistantDraft, *, interrupted: bool
+) -> ItemRecord:
+    thread_id, turn_id, _, item_id = ids
+    blocks = [{k: v for k, v in b.items() if k != "closed"} for b in draft.thinking_blocks]
+    extra: dict[str, Any] = {"thinkingBlocks": blocks} if blocks else {}
+    if draft.stop is not None:
+        extra["stopReason"] = draft.stop.stop_reason
+    record = ItemRecord(
+        id=item_id,
+        thread_id=thread_id,
+        parent_id=threads.get(conn, thread_id).head_item_id,
+        turn_id=turn_id,
+        kind="assistant",
+        created_at=now_ms(),
+        text=draft.text,
+        thinking=draft.thinking,
+        extra=extra,
+        interrupted=interrupted,
+    )
+    items.insert(conn, record)
+    return record
+
+
+def _insert_calls(
+    conn: sqlite3.Connection,
+    ids: Ids,
+    assistant_id: str,
+    calls: list[ToolCallDraft],
+    catalog: dict[str, RegisteredTool],
+) -> list[ItemRecord]:
+    thread_id, turn_id, _, _ = ids
+    records: list[ItemRecord] = []
+    taken: set[str] = set()
+    parent = assistant_id
+    for index, call in enumerate(calls):
+        call_id = normalised_call_id(conn, thread_id, call.call_id, taken)
+        taken.add(call_id)
+        tool = catalog.get(call.name)
+        extra: dict[str, Any] = {}
+        if tool is not None:
+            descriptor = tool.descriptor
+            extra = {"label": descriptor.label, "level": descriptor.level_for(call.args or {}),
+                     "effects": sorted(descriptor.effects)}  # fmt: skip
+        if call.error:
+            extra["argsError"] = call.error
+        if call.call_id and call.call_id != call_id:
+            extra["providerCallId"] = call.call_id
+        record = ItemRecord(
+            id=new_id("itm"),
+            thread_id=thread_id,
+            parent_id=parent,
+            turn_id=turn_id,
+            kind="toolCall",
+            created_at=now_ms(),
+            call_id=call_id,
+            name=call.name,
+            args=call.args or {},
+            descriptor_digest=tool.digest if tool is not None else None,
+            batch_item_id=assistant_id,
+            batch_index=index,
+            status="pending",
+            extra=extra,
+        )
+        items.insert(conn, record)
+        records.append(record)
+        parent = record.id
+    return records
+
+
+def normalised_call_id(
+    conn: sqlite3.Connection, thread_id: str, provider_id: str, taken: set[str]
+) -> str:
+    """The provider's id when it is non-empty and unique in the thread, else a new one.
+
+    The same value is stored and sent in every later request, so the provider always
+    sees one id per call.
+    """
+    if (
+        provider_id
+        and provider_id not in taken
+        and not items.call_id_taken(conn, thread_id, provider_id)
+    ):
+        return provider_id
+    return "call_" + new_id("pnl").removeprefix("pnl_")
+
+
+def _record_usage(
+    conn: sqlite3.Connection, ids: Ids, draft: AssistantDraft, model: ResolvedModel
+) -> None:
+    assert draft.stop is not None
+    thread_id, turn_id, run_id, _ = ids
+    usage = draft.stop.usage
+    cost = call_cost(usage if draft.stop.usage_reported else None, model.info)
+    turns.record_usage(
+        conn,
+        UsageRecord(
+            thread_id=thread_id,
+            turn_id=turn_id,
+            run_id=run_id,
+            model=model.model,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+            cost_usd=cost,
+            created_at=now_ms(),
+        ),
+    )
+    threads.add_usage(
+        conn,
+        thread_id,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cache_read_tokens=usage.cache_read_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
+        cost_usd=cost,
+    )

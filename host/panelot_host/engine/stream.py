@@ -1,0 +1,165 @@
+"""One model call: stream provider events into an assistant draft, coalescing deltas.
+
+The side panel keeps up with about 2,500-5,000 small messages a second through the service
+worker, so text and thinking deltas are coalesced: at most one ``item.delta`` per item
+every ``DELTA_INTERVAL_S``, and no text is ever lost (the remainder is flushed at the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import aclosing
+from typing import Any
+
+import anyio
+import msgspec
+
+from panelot_host.errors import ProviderError
+from panelot_host.providers.types import (
+    MessageStop,
+    ModelRequest,
+    Provider,
+    RetryNotice,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallArgsDelta,
+    ToolCallEnd,
+    ToolCallStart,
+)
+
+DELTA_INTERVAL_S = 0.016
+
+
+class ToolCallDraft(msgspec.Struct):
+    index: int
+    call_id: str
+    name: str
+    fragments: list[str] = []
+    args: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class AssistantDraft(msgspec.Struct):
+    """What one model call produced so far."""
+
+    text: str = ""
+    thinking_blocks: list[dict[str, Any]] = []
+    calls: dict[int, ToolCallDraft] = {}
+    stop: MessageStop | None = None
+
+    @property
+    def thinking(self) -> str | None:
+        texts = [b.get("text", "") for b in self.thinking_blocks if b.get("text")]
+        return "\n\n".join(texts) if texts else None
+
+    @property
+    def started(self) -> bool:
+        return bool(self.text or self.thinking_blocks or self.calls)
+
+    def ordered_calls(self) -> list[ToolCallDraft]:
+        return [self.calls[i] for i in sorted(self.calls)]
+
+
+class StreamFailed(Exception):
+    """The provider failed; ``draft`` holds what streamed before (kept, marked interrupted)."""
+
+    def __init__(self, error: ProviderError, draft: AssistantDraft) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.draft = draft
+
+
+DeltaSink = Callable[[str, str], None]
+"""``sink(field, text)`` with field ``text`` or ``thinking``: publish one ``item.delta``."""
+RetrySink = Callable[[RetryNotice], None]
+
+
+class DeltaCoalescer:
+    """Buffers deltas and hands them to ``sink`` at most once per interval per field."""
+
+    def __init__(self, sink: DeltaSink) -> None:
+        self._sink = sink
+        self._pending: dict[str, list[str]] = {}
+
+    def add(self, field: str, text: str) -> None:
+        if text:
+            self._pending.setdefault(field, []).append(text)
+
+    def flush(self) -> None:
+        pending, self._pending = self._pending, {}
+        for field, parts in pending.items():
+            self._sink(field, "".join(parts))
+
+    async def run(self) -> None:
+        """Flush every interval until cancelled."""
+        while True:
+            await anyio.sleep(DELTA_INTERVAL_S)
+            self.flush()
+
+
+async def stream_model_call(
+    provider: Provider,
+    request: ModelRequest,
+    draft: AssistantDraft,
+    deltas: DeltaSink,
+    retries: RetrySink,
+) -> AssistantDraft:
+    """Run one model call to its ``MessageStop``, filling ``draft`` as events arrive.
+
+    Raises ``StreamFailed`` with the partial draft on a provider error. Cancellation (an
+    interrupt) closes the provider stream, and with it the HTTP response, at once; the
+    caller still holds ``draft`` to keep what streamed.
+    """
+    coalescer = DeltaCoalescer(deltas)
+    try:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(coalescer.run)
+            async with aclosing(provider.stream(request)) as events:
+                async for event in events:
+                    _apply(draft, event, coalescer, retries)
+            tasks.cancel_scope.cancel()
+    except ProviderError as error:
+        raise StreamFailed(error, draft) from error
+    finally:
+        coalescer.flush()
+    if draft.stop is None:
+        raise StreamFailed(ProviderError("the model's stream ended without a stop"), draft)
+    return draft
+
+
+def _apply(
+    draft: AssistantDraft, event: object, coalescer: DeltaCoalescer, retries: RetrySink
+) -> None:
+    match event:
+        case TextDelta(text=text):
+            draft.text += text
+            coalescer.add("text", text)
+        case ThinkingDelta():
+            _add_thinking(draft, event)
+            coalescer.add("thinking", event.text)
+        case ToolCallStart(index=index, call_id=call_id, name=name):
+            draft.calls[index] = ToolCallDraft(index=index, call_id=call_id, name=name)
+        case ToolCallArgsDelta(index=index, fragment=fragment):
+            if index in draft.calls:
+                draft.calls[index].fragments.append(fragment)
+        case ToolCallEnd(index=index, args=args, error=error):
+            call = draft.calls.setdefault(index, ToolCallDraft(index, "", ""))
+            call.args, call.error = args, error
+        case RetryNotice():
+            retries(event)
+        case MessageStop():
+            draft.stop = event
+
+
+def _add_thinking(draft: AssistantDraft, event: ThinkingDelta) -> None:
+    blocks = draft.thinking_blocks
+    if not blocks or blocks[-1].get("closed"):
+        blocks.append({"text": ""})
+    block = blocks[-1]
+    block["text"] = block.get("text", "") + event.text
+    if event.signature is not None:
+        block["signature"] = event.signature
+        block["closed"] = True
+    if event.redacted_data is not None:
+        block["redactedData"] = event.redacted_data
+        block["closed"] = True

@@ -1,0 +1,66 @@
+"""Thread titles (seed section 2): the first-line fallback is written at admission; then a
+best-effort task-model call may replace it. A failure keeps the fallback."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import aclosing
+
+import anyio
+
+from panelot_host.engine.context import EngineContext
+from panelot_host.engine.prompts import TITLE_REQUEST
+from panelot_host.providers.types import MessageStop, ModelRequest, TextDelta, TextPart, UserMessage
+from panelot_host.store import threads
+
+log = logging.getLogger(__name__)
+
+TITLE_TIMEOUT_S = 30.0
+MAX_TITLE = 80
+
+
+async def generate_title(ctx: EngineContext, thread_id: str, first_message: str) -> None:
+    """Ask the task model for a title; keep the fallback on any failure or user rename."""
+    try:
+        model = ctx.models.task_model()
+    except Exception as exc:  # a misconfigured task model must not disturb the turn
+        log.info("no task model for titles: %s", exc)
+        return
+    if model is None:
+        return
+    request = ModelRequest(
+        model=model.model,
+        system="You write short, specific titles for conversations.",
+        messages=[UserMessage(content=[TextPart(TITLE_REQUEST.format(text=first_message[:4000]))])],
+        max_tokens=40,
+    )
+    text = ""
+    try:
+        with anyio.fail_after(TITLE_TIMEOUT_S):
+            async with aclosing(model.provider.stream(request)) as events:
+                async for event in events:
+                    if isinstance(event, TextDelta):
+                        text += event.text
+                    elif isinstance(event, MessageStop):
+                        break
+    except Exception as exc:
+        log.info("title generation failed, keeping the fallback: %s", exc)
+        return
+    _store(ctx, thread_id, _clean(text))
+
+
+def _clean(text: str) -> str:
+    line = next((part.strip() for part in text.splitlines() if part.strip()), "")
+    return line.strip("\"' \u201c\u201d\u2018\u2019").rstrip(".")[:MAX_TITLE]
+
+
+def _store(ctx: EngineContext, thread_id: str, title: str) -> None:
+    if not title:
+        return
+    with ctx.db.transaction() as conn:
+        if not threads.exists(conn, thread_id):
+            return
+        if threads.get(conn, thread_id).title_source != "fallback":
+            return  # the user renamed it meanwhile: theirs wins
+        record = threads.rename(conn, thread_id, title, "model")
+    ctx.publish.thread_updated(record)

@@ -1,0 +1,89 @@
+"""The ``ToolContext`` a tool runs with: progress, the user (interactions), the browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from panelot_host.engine.context import EngineContext
+from panelot_host.errors import ToolError
+from panelot_host.store import approvals, turns
+from panelot_host.store.ids import new_id
+from panelot_host.store.records import ItemRecord
+from panelot_host.tools.context import BrowserBridge
+from panelot_host.tools.target import Target
+
+
+class EngineToolContext:
+    """One call's context; ``ask_user`` persists the question and waits for the answer."""
+
+    def __init__(
+        self, ctx: EngineContext, call: ItemRecord, run_id: str, target: Target | None
+    ) -> None:
+        self._ctx = ctx
+        self._call = call
+        self._run_id = run_id
+        self._target = target
+
+    @property
+    def call_id(self) -> str:
+        return self._call.call_id or self._call.id
+
+    @property
+    def thread_id(self) -> str:
+        return self._call.thread_id
+
+    @property
+    def turn_id(self) -> str:
+        return self._call.turn_id or ""
+
+    @property
+    def target(self) -> Target | None:
+        return self._target
+
+    @property
+    def browser(self) -> BrowserBridge | None:
+        return self._ctx.browser
+
+    def report_progress(self, progress: str) -> None:
+        self._ctx.publish.delta(self.thread_id, self.turn_id, self._call.id, "progress", progress)
+
+    async def ask_user(self, prompt: str, schema: dict[str, Any]) -> dict[str, Any]:
+        """Open an interaction, wait for its (once-claimed) answer and return the values.
+
+        Raises ``ToolError`` when the user declines or cancels.
+        """
+        interaction_id = self._open(prompt, schema)
+        actor = self._ctx.actor(self.thread_id)
+        while True:
+            record = approvals.get_interaction(self._ctx.db.conn, interaction_id)
+            if record.state != "pending":
+                break
+            await actor.wait_for_change()
+        with self._ctx.db.transaction() as conn:
+            turns.update_run(conn, self._run_id, state="executing_tool")
+        self._ctx.publish.run_updated(self.thread_id, self._run_id, "executing_tool", self.turn_id)
+        response = record.response or {}
+        if record.state != "answered" or response.get("action", "accept") != "accept":
+            raise ToolError("the user declined to answer")
+        values: dict[str, Any] = response.get("values", {})
+        return values
+
+    def _open(self, prompt: str, schema: dict[str, Any]) -> str:
+        interaction_id = new_id("int")
+        with self._ctx.db.transaction() as conn:
+            approvals.add_interaction(
+                conn,
+                interaction_id=interaction_id,
+                thread_id=self.thread_id,
+                turn_id=self.turn_id,
+                tool_call_item_id=self._call.id,
+                prompt=prompt,
+                schema=schema,
+            )
+            turns.update_run(conn, self._run_id, state="awaiting_interaction")
+            record = approvals.get_interaction(conn, interaction_id)
+        self._ctx.publish.run_updated(
+            self.thread_id, self._run_id, "awaiting_interaction", self.turn_id
+        )
+        self._ctx.publish.interaction_request(record)
+        return interaction_id

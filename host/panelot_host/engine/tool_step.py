@@ -1,0 +1,227 @@
+"""One tool call (seed section 2): Gatekeeper, a persisted approval request, the validated
+decision, revalidation right before dispatch, execution, and the result stored together
+with the next run state."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from panelot_host.engine.context import EngineContext, record_from_grant
+from panelot_host.engine.cursor import after_tool_result, dump_cursor, load_cursor
+from panelot_host.engine.tool_context import EngineToolContext
+from panelot_host.errors import ToolError
+from panelot_host.gatekeeper.denials import decision_denial, user_denial
+from panelot_host.gatekeeper.gatekeeper import resolve_target
+from panelot_host.gatekeeper.grants import grants_from_approval
+from panelot_host.gatekeeper.models import Decision
+from panelot_host.store import approvals, items, turns
+from panelot_host.store import grants as grant_store
+from panelot_host.store.ids import new_id
+from panelot_host.store.records import ApprovalRecord, ItemRecord
+from panelot_host.tools.calls import BoundCall
+from panelot_host.tools.catalog import RunCatalog
+from panelot_host.tools.result import ToolResult, error_result
+from panelot_host.tools.target import Target
+
+log = logging.getLogger(__name__)
+
+_decision_decoder = msgspec.json.Decoder(Decision)
+_target_decoder = msgspec.json.Decoder(Target)
+TOOLS_DISABLED_RESULT = "Tools are disabled for the rest of this turn; nothing was executed."
+
+
+class ToolStepper:
+    """Processes the unsettled tool calls of one run, one at a time, in call order."""
+
+    def __init__(self, ctx: EngineContext, thread_id: str, turn_id: str, run_id: str) -> None:
+        self.ctx = ctx
+        self.thread_id = thread_id
+        self.turn_id = turn_id
+        self.run_id = run_id
+
+    async def step(self, call: ItemRecord, catalog: RunCatalog, tools_disabled: bool) -> None:
+        """Settle ``call``: a result is stored (or the run waits for the user)."""
+        if tools_disabled:
+            self._settle(call, error_result(TOOLS_DISABLED_RESULT), "failed")
+            return
+        if call.extra.get("argsError"):
+            message = (
+                f"The arguments of `{call.name}` were not valid JSON: {call.extra['argsError']}"
+            )
+            self._settle(call, error_result(message), "failed")
+            return
+        bound = catalog.bind(call.name or "", call.args or {})
+        if isinstance(bound, ToolResult):
+            self._settle(call, bound, "failed")  # unknown tool or invalid arguments
+            return
+        match call.status:
+            case "pending":
+                await self._decide_and_run(call, bound)
+            case "awaiting_approval":
+                await self._await_approval(call, bound)
+            case _:
+                await self._execute(call, bound, None)  # recovery re-runs a read call
+
+    async def _decide_and_run(self, call: ItemRecord, bound: BoundCall) -> None:
+        try:
+            target = await resolve_target(bound, self.ctx.browser)
+        except ToolError as exc:
+            self._settle(call, error_result(exc.message), "failed")
+            return
+        decision = self.ctx.gatekeeper().decide(
+            bound, target, thread_id=self.thread_id, grants=self.ctx.grants()
+        )
+        match decision.action:
+            case "allow":
+                await self._execute(call, bound, target)
+            case "deny":
+                self._settle(call, decision_denial(bound.name, decision), "denied")
+            case _:
+                self._ask(call, bound, target, decision)
+                await self._await_approval(call, bound)
+
+    def _ask(
+        self, call: ItemRecord, bound: BoundCall, target: Target | None, decision: Decision
+    ) -> None:
+        descriptor = bound.tool.descriptor
+        request: dict[str, Any] = {
+            "tool": {
+                "name": bound.name,
+                "label": descriptor.label,
+                "level": bound.level,
+                "effects": sorted(descriptor.effects),
+            },
+            "args": bound.arguments(),
+            "target": {"origin": target.origin, "tabId": target.tab_id} if target else {},
+            "reason": decision.reason,
+            "decision": msgspec.to_builtins(decision),
+            "resolvedTarget": msgspec.to_builtins(target) if target else None,
+        }
+        request_id = new_id("apr")
+        with self.ctx.db.transaction() as conn:
+            approvals.add_approval(
+                conn,
+                request_id=request_id,
+                thread_id=self.thread_id,
+                turn_id=self.turn_id,
+                tool_call_item_id=call.id,
+                request=_without_nulls(request),
+            )
+            items.set_tool_status(conn, call.id, "awaiting_approval")
+            turns.update_run(conn, self.run_id, state="awaiting_approval")
+            record = approvals.get_approval(conn, request_id)
+        self.ctx.publish.run_updated(self.thread_id, self.run_id, "awaiting_approval", self.turn_id)
+        self.ctx.publish.approval_request(record)
+
+    async def _await_approval(self, call: ItemRecord, bound: BoundCall) -> None:
+        actor = self.ctx.actor(self.thread_id)
+        while True:
+            approval = self._latest_approval(call.id)
+            if approval is None:  # the request was lost: decide afresh
+                await self._decide_and_run(call, bound)
+                return
+            if approval.state == "decided":
+                break
+            await actor.wait_for_change()
+        if approval.decision != "allow":
+            self._settle(call, user_denial(bound.name, approval.message), "denied")
+            return
+        await self._revalidate_and_run(call, bound, approval)
+
+    def _latest_approval(self, item_id: str) -> ApprovalRecord | None:
+        row = self.ctx.db.conn.execute(
+            "SELECT id FROM approval WHERE tool_call_item_id = ? AND state != 'cancelled' "
+            "ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            (item_id,),
+        ).fetchone()
+        return approvals.get_approval(self.ctx.db.conn, row[0]) if row else None
+
+    async def _revalidate_and_run(
+        self, call: ItemRecord, bound: BoundCall, approval: ApprovalRecord
+    ) -> None:
+        prior = msgspec.convert(approval.request["decision"], Decision)
+        try:
+            target = await resolve_target(bound, self.ctx.browser)
+        except ToolError as exc:
+            self._settle(call, error_result(exc.message), "failed")
+            return
+        current = self.ctx.gatekeeper().revalidate(
+            prior,
+            bound,
+            target,
+            thread_id=self.thread_id,
+            grants=self.ctx.grants(),
+            approval_request_id=approval.id,
+        )
+        match current.action:
+            case "allow":
+                await self._execute(call, bound, target)
+            case "deny":
+                self._settle(call, decision_denial(bound.name, current), "denied")
+            case _:
+                self._ask(call, bound, target, current)
+                await self._await_approval(call, bound)
+
+    async def _execute(self, call: ItemRecord, bound: BoundCall, target: Target | None) -> None:
+        with self.ctx.db.transaction() as conn:
+            items.set_tool_status(conn, call.id, "running")
+            turns.update_run(conn, self.run_id, state="executing_tool")
+        self.ctx.publish.run_updated(self.thread_id, self.run_id, "executing_tool", self.turn_id)
+        context = EngineToolContext(self.ctx, call, self.run_id, target)
+        result = await bound.execute(context)
+        self._settle(call, result, "failed" if result.is_error else "succeeded")
+
+    def _settle(self, call: ItemRecord, result: ToolResult, status: str) -> None:
+        """Store the result with the next run state (the failure streak) in one transaction."""
+        wire = _wire_result(result)
+        with self.ctx.db.transaction() as conn:
+            items.set_tool_status(conn, call.id, status, wire)
+            run = turns.get_run(conn, self.run_id)
+            cursor = after_tool_result(
+                load_cursor(run.cursor),
+                failure=result.counts_as_failure,
+                denial=result.denied,
+            )
+            turns.update_run(conn, self.run_id, state="streaming", cursor=dump_cursor(cursor))
+            settled = items.get(conn, call.id)
+        self.ctx.publish.item_completed(settled, self.turn_id)
+
+
+def record_approval_grants(ctx: EngineContext, approval: ApprovalRecord, scope: str) -> None:
+    """Grants an approval decision creates, stored in the caller's transaction."""
+    request = approval.request
+    target_data = request.get("resolvedTarget")
+    target = msgspec.convert(target_data, Target) if target_data else None
+    for grant in grants_from_approval(
+        request_id=approval.id,
+        thread_id=approval.thread_id,
+        tool=request["tool"]["name"],
+        level=request["tool"]["level"],
+        target=target,
+        decision=approval.decision,  # type: ignore[arg-type]
+        scope=scope,  # type: ignore[arg-type]
+        decided_at=datetime.now(tz=UTC),
+        tool_call_id=approval.tool_call_item_id,
+        new_id=lambda: new_id("grt"),
+    ):
+        grant_store.add(ctx.db.conn, record_from_grant(grant))
+
+
+def _wire_result(result: ToolResult) -> dict[str, Any]:
+    wire: dict[str, Any] = {
+        "content": msgspec.to_builtins(result.content),
+        "isError": result.is_error,
+    }
+    if result.details is not None:
+        wire["details"] = result.details
+    if result.denied:
+        wire["denied"] = True
+    return wire
+
+
+def _without_nulls(value: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in value.items() if v is not None}

@@ -1,0 +1,271 @@
+"""Turn commands (seed section 3): submit, steer, enqueue and queue edits, interrupt,
+approval and interaction responses, resume. Each changing command is one transaction unit
+with its receipt; events follow the commit; the thread's actor then drives the run."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import msgspec
+
+from panelot_host.engine import views
+from panelot_host.engine.actor import StopCause
+from panelot_host.engine.admission import Admission, TurnRequest, active_turn_id, admit
+from panelot_host.engine.commands import command_unit
+from panelot_host.engine.context import EngineContext
+from panelot_host.engine.cursor import dump_cursor, load_cursor
+from panelot_host.engine.finish import TurnFinisher
+from panelot_host.engine.loop import RunDriver
+from panelot_host.engine.tool_step import record_approval_grants
+from panelot_host.errors import InvalidParams, InvalidState, NotFound, StaleTurn
+from panelot_host.protocol.ops import turns as ops
+from panelot_host.protocol.ops._base import EmptyResult
+from panelot_host.store import approvals, steering, threads, turns
+from panelot_host.store.ids import new_id
+from panelot_host.store.receipts import CommandContext
+
+log = logging.getLogger(__name__)
+
+
+class TurnService:
+    def __init__(self, ctx: EngineContext) -> None:
+        self.ctx = ctx
+
+    # ------------------------------------------------------------ submit and queue
+
+    def submit(self, params: ops.TurnSubmitParams, cmd: CommandContext) -> bytes:
+        request = TurnRequest(
+            text=params.text,
+            attachments=[msgspec.to_builtins(a) for a in params.attachments],
+            model=params.model,
+            token_budget=params.token_budget,
+        )
+        with command_unit(self.ctx.db, cmd) as unit:
+            admission = admit(self.ctx, unit.conn, params.thread_id, request)
+            response = unit.respond(ops.TurnSubmitResult(turn_id=admission.turn_id))
+        self._started(admission)
+        return response
+
+    def enqueue(self, params: ops.TurnEnqueueParams, cmd: CommandContext) -> bytes:
+        """Queue a later Turn; when the thread is idle it starts at once."""
+        entry_id = new_id("que")
+        admission: Admission | None = None
+        with command_unit(self.ctx.db, cmd) as unit:
+            threads.get(unit.conn, params.thread_id)
+            if active_turn_id(unit.conn, params.thread_id) is None:
+                admission = admit(self.ctx, unit.conn, params.thread_id, TurnRequest(params.text))
+                position = 0
+            else:
+                steering.enqueue(
+                    unit.conn, entry_id=entry_id, thread_id=params.thread_id, text=params.text
+                )
+                position = len(steering.queue(unit.conn, params.thread_id)) - 1
+            response = unit.respond(ops.TurnEnqueueResult(entry_id=entry_id, position=position))
+        if admission is not None:
+            self._started(admission)
+        else:
+            self._queue_changed(params.thread_id)
+        return response
+
+    def update_queue(self, params: ops.QueueUpdateParams, cmd: CommandContext) -> bytes:
+        with command_unit(self.ctx.db, cmd) as unit:
+            threads.get(unit.conn, params.thread_id)
+            if params.text is not None:
+                steering.update_entry(unit.conn, params.thread_id, params.entry_id, params.text)
+            if params.position is not None:
+                _move_entry(unit.conn, params.thread_id, params.entry_id, params.position)
+            entries = steering.queue(unit.conn, params.thread_id)
+            response = unit.respond(ops.QueueResult(queue=views.queue_view(entries)))
+        self._queue_changed(params.thread_id)
+        return response
+
+    def remove_from_queue(self, params: ops.QueueRemoveParams, cmd: CommandContext) -> bytes:
+        with command_unit(self.ctx.db, cmd) as unit:
+            threads.get(unit.conn, params.thread_id)
+            steering.remove_entry(unit.conn, params.thread_id, params.entry_id)
+            entries = steering.queue(unit.conn, params.thread_id)
+            response = unit.respond(ops.QueueResult(queue=views.queue_view(entries)))
+        self._queue_changed(params.thread_id)
+        return response
+
+    def start_next_queued(self, thread_id: str) -> None:
+        """When a Turn ends, the next queued entry starts (one transaction)."""
+        with self.ctx.db.transaction() as conn:
+            if not threads.exists(conn, thread_id) or active_turn_id(conn, thread_id):
+                return
+            entry = steering.pop_front(conn, thread_id)
+            if entry is None:
+                return
+            try:
+                admission = admit(self.ctx, conn, thread_id, TurnRequest(entry.text))
+            except Exception:
+                log.exception("the queued message could not start a Turn; it stays queued")
+                raise
+        self._queue_changed(thread_id)
+        self._started(admission)
+
+    # ------------------------------------------------------------ steering
+
+    def steer(self, params: ops.TurnSteerParams, cmd: CommandContext) -> bytes:
+        """Persist input for the next model call of the running Turn (durable when answered)."""
+        with command_unit(self.ctx.db, cmd) as unit:
+            threads.get(unit.conn, params.thread_id)
+            active = active_turn_id(unit.conn, params.thread_id)
+            if active is None or active != params.expected_turn_id:
+                raise StaleTurn(
+                    f"Turn {params.expected_turn_id!r} is not the running Turn of this thread"
+                    + (f" (running: {active})" if active else " (the thread is idle)")
+                )
+            record = steering.add_steering(
+                unit.conn,
+                steering_id=new_id("itm"),
+                thread_id=params.thread_id,
+                turn_id=active,
+                text=params.text,
+            )
+            response = unit.respond(ops.TurnSteerResult(item_id=record.id))
+        return response
+
+    # ------------------------------------------------------------ interrupt
+
+    async def interrupt(self, params: ops.TurnInterruptParams) -> EmptyResult:
+        """Stop the current Turn; always allowed, idempotent. Returns after it has ended."""
+        threads.get(self.ctx.db.conn, params.thread_id)
+        active = active_turn_id(self.ctx.db.conn, params.thread_id)
+        if active is None or (params.turn_id is not None and params.turn_id != active):
+            return EmptyResult()
+        actor = self.ctx.actor(params.thread_id)
+        if actor.driving:
+            await actor.stop(StopCause.INTERRUPT)
+        if active_turn_id(self.ctx.db.conn, params.thread_id) == active:
+            run = turns.run_of_turn(self.ctx.db.conn, active)
+            if run is not None:  # nothing was driving it (paused, or waiting after a restart)
+                TurnFinisher(self.ctx, params.thread_id, active, run.id).interrupted()
+        return EmptyResult()
+
+    # ------------------------------------------------------------ the user's answers
+
+    def approval_response(self, params: ops.ApprovalResponseParams, cmd: CommandContext) -> bytes:
+        with command_unit(self.ctx.db, cmd) as unit:
+            record = approvals.decide_approval(
+                unit.conn,
+                params.request_id,
+                decision=params.decision,
+                scope=params.scope,
+                message=params.message,
+                command_id=cmd.command_id,
+            )
+            if params.scope != "once":
+                record_approval_grants(self.ctx, record, params.scope)
+            response = unit.respond(EmptyResult())
+        self.ctx.publish.approval_resolved(record)
+        self._continue(record.thread_id)
+        return response
+
+    def interaction_response(
+        self, params: ops.InteractionResponseParams, cmd: CommandContext
+    ) -> bytes:
+        with command_unit(self.ctx.db, cmd) as unit:
+            current = approvals.get_interaction(unit.conn, params.interaction_id)
+            if params.action == "accept":
+                _validate_values(current.schema, params.values)
+            record = approvals.answer_interaction(
+                unit.conn,
+                params.interaction_id,
+                {"action": params.action, "values": params.values},
+                cmd.command_id,
+            )
+            response = unit.respond(EmptyResult())
+        self.ctx.publish.interaction_resolved(record, params.action)
+        self._continue(record.thread_id)
+        return response
+
+    def resume(self, params: ops.RunResumeParams, cmd: CommandContext) -> bytes:
+        """Continue a budget-paused or recovered run, optionally with more budget."""
+        with command_unit(self.ctx.db, cmd) as unit:
+            run = turns.get_run(unit.conn, params.run_id)
+            if run.thread_id != params.thread_id:
+                raise NotFound(f"run {params.run_id!r} is not in thread {params.thread_id!r}")
+            if run.state not in ("budget_paused", "interrupted"):
+                raise InvalidState(f"run {params.run_id!r} is {run.state}; nothing to resume")
+            turn = turns.get_turn(unit.conn, run.turn_id)
+            if turn.status not in turns.ACTIVE_TURN_STATUSES:
+                raise InvalidState(f"the Turn of run {params.run_id!r} has ended ({turn.status})")
+            cursor = load_cursor(run.cursor)
+            if run.state == "budget_paused":
+                extra = params.token_budget or cursor.budget or 0
+                used = _tokens_used(turn.usage)
+                cursor = msgspec.structs.replace(cursor, budget=used + extra)
+            turns.update_run(unit.conn, run.id, state="streaming", cursor=dump_cursor(cursor))
+            turns.set_turn_status(unit.conn, turn.id, "running")
+            response = unit.respond(EmptyResult())
+        self.ctx.publish.run_updated(params.thread_id, run.id, "streaming", run.turn_id)
+        self.drive(params.thread_id, run.turn_id, run.id)
+        return response
+
+    # ------------------------------------------------------------ driving
+
+    def drive(self, thread_id: str, turn_id: str, run_id: str) -> None:
+        self.ctx.actor(thread_id).drive(RunDriver(self.ctx, thread_id, turn_id, run_id))
+
+    def _continue(self, thread_id: str) -> None:
+        """Wake the loop waiting for the user, or (after a restart) start one."""
+        actor = self.ctx.actor(thread_id)
+        if actor.driving:
+            actor.wake()
+            return
+        active = active_turn_id(self.ctx.db.conn, thread_id)
+        run = turns.run_of_turn(self.ctx.db.conn, active) if active else None
+        if run is not None and run.state in ("awaiting_approval", "awaiting_interaction"):
+            self.drive(thread_id, run.turn_id, run.id)
+
+    def _started(self, admission: Admission) -> None:
+        publish = self.ctx.publish
+        thread_id, turn_id = admission.thread_id, admission.turn_id
+        publish.turn_started(thread_id, turn_id, admission.run_id, admission.user_item.id)
+        publish.item_started(admission.user_item, turn_id)
+        publish.item_completed(admission.user_item, turn_id)
+        publish.run_updated(thread_id, admission.run_id, "streaming", turn_id)
+        publish.thread_updated(threads.get(self.ctx.db.conn, thread_id))
+        self.drive(thread_id, turn_id, admission.run_id)
+        if admission.first_turn and admission.title_changed:
+            self.ctx.on_first_turn(thread_id, admission.user_item.text or "")
+
+    def _queue_changed(self, thread_id: str) -> None:
+        self.ctx.publish.queue_updated(thread_id, steering.queue(self.ctx.db.conn, thread_id))
+
+
+def _tokens_used(usage: Any) -> int:
+    return int(
+        usage.input_tokens
+        + usage.output_tokens
+        + usage.cache_read_tokens
+        + usage.cache_write_tokens
+    )
+
+
+def _move_entry(conn: Any, thread_id: str, entry_id: str, position: int) -> None:
+    entries = steering.queue(conn, thread_id)
+    ids = [e.id for e in entries]
+    if entry_id not in ids:
+        raise NotFound(f"no queued entry {entry_id!r} in this thread")
+    ids.remove(entry_id)
+    ids.insert(min(position, len(ids)), entry_id)
+    for index, moved in enumerate(ids):
+        conn.execute("UPDATE queue_entry SET position = ? WHERE id = ?", (index, moved))
+
+
+def _validate_values(schema: dict[str, Any], values: dict[str, Any]) -> None:
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = [
+        {
+            "path": "$.params.values" + "".join(f"[{p!r}]" for p in e.absolute_path),
+            "message": e.message,
+        }
+        for e in validator.iter_errors(values)
+    ]
+    if errors:
+        raise InvalidParams("the answer does not match the question's schema", errors)

@@ -1,0 +1,42 @@
+"""Driving the engine in tests: wait for events, run a turn to its end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+from tests.conftest import EventLog
+
+from panelot_host.server.transport import DirectTransport
+
+INIT = {"protocolVersion": 1, "client": {"name": "pytest", "version": "0"}}
+
+
+async def wait_for(
+    log: EventLog, method: str, count: int = 1, *, within_s: float = 10.0, **match: Any
+) -> list[dict[str, Any]]:
+    """Wait until ``count`` events of ``method`` (whose params match ``match``) arrived."""
+    with anyio.fail_after(within_s):
+        while True:
+            found = [p for p in log.of(method) if all(p.get(k) == v for k, v in match.items())]
+            if len(found) >= count:
+                return found
+            await anyio.sleep(0.005)
+
+
+async def new_thread(client: DirectTransport, command_id: str = "t1") -> str:
+    created = await client.send("thread.create", {"commandId": command_id})
+    thread_id: str = created["thread"]["id"]
+    return thread_id
+
+
+async def run_turn(
+    client: DirectTransport, log: EventLog, thread_id: str, text: str, **extra: Any
+) -> dict[str, Any]:
+    """Submit a turn and return its ``turn.complete`` params."""
+    command_id = extra.pop("commandId", f"submit-{len(log.events)}-{text[:8]}")
+    result = await client.send(
+        "turn.submit", {"commandId": command_id, "threadId": thread_id, "text": text, **extra}
+    )
+    done = await wait_for(log, "turn.complete", turnId=result["turnId"])
+    return done[0]

