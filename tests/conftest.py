@@ -7,12 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.invariants import check_request
+from tests.support.tools import ToolLog, make_test_tools
 
 from panelot_host.engine.models import FixedModels
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import ScriptedProvider
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.host import Host, HostConfig, default_registry
 from panelot_host.server.transport import DirectTransport
+from panelot_host.tools.registry import ToolRegistry
 
 
 @pytest.fixture
@@ -50,12 +53,27 @@ def model_info() -> ModelInfo:
 
 
 @pytest.fixture
+def tool_log() -> ToolLog:
+    return ToolLog()
+
+
+@pytest.fixture
+def registry(tool_log: ToolLog) -> ToolRegistry:
+    registry = default_registry()
+    registry.update(add=make_test_tools(tool_log))
+    return registry
+
+
+@pytest.fixture
 async def host(
-    home: Path, provider: ScriptedProvider, model_info: ModelInfo
+    home: Path, provider: ScriptedProvider, model_info: ModelInfo, registry: ToolRegistry
 ) -> AsyncIterator[Host]:
     models = FixedModels(provider, model_info)
-    async with Host(HostConfig(home=home, lease_wait_s=0.5), models=lambda _db: models) as host:
+    config = HostConfig(home=home, lease_wait_s=0.5)
+    async with Host(config, models=lambda _db: models, registry=registry) as host:
         yield host
+    for request in provider.requests:
+        check_request(request)  # the request invariants hold for every call in the suite
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ async def wait_for(
             await anyio.sleep(0.005)
 
 
-async def new_thread(client: DirectTransport, command_id: str = "t1") -> str:
+async def new_thread(client: DirectTransport, command_id: str = "create-thread") -> str:
     created = await client.send("thread.create", {"commandId": command_id})
     thread_id: str = created["thread"]["id"]
     return thread_id

@@ -61,6 +61,12 @@ class Engine:
         self.ctx.browser = bridge
         self.ctx.browser_tools = tools if bridge is not None else frozenset()
 
+    def detach_browser(self, owner: object) -> None:
+        """The shim's connection closed: browser tools cannot run until one reconnects."""
+        bridge = self.ctx.browser
+        if bridge is not None and getattr(bridge, "_connection", None) is owner:
+            self.attach_browser(None, frozenset())
+
     def guard_branch_change(self, thread_id: str, op: str) -> None:
         """Reject ops that would change a thread's branches while a Turn runs on it."""
         last = turns.last_turn(self.db.conn, thread_id)

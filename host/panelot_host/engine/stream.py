@@ -111,17 +111,21 @@ async def stream_model_call(
     caller still holds ``draft`` to keep what streamed.
     """
     coalescer = DeltaCoalescer(deltas)
+    failure: ProviderError | None = None
     try:
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(coalescer.run)
-            async with aclosing(provider.stream(request)) as events:
-                async for event in events:
-                    _apply(draft, event, coalescer, retries)
+            try:
+                async with aclosing(provider.stream(request)) as events:
+                    async for event in events:
+                        _apply(draft, event, coalescer, retries)
+            except ProviderError as error:
+                failure = error
             tasks.cancel_scope.cancel()
-    except ProviderError as error:
-        raise StreamFailed(error, draft) from error
     finally:
         coalescer.flush()
+    if failure is not None:
+        raise StreamFailed(failure, draft) from failure
     if draft.stop is None:
         raise StreamFailed(ProviderError("the model's stream ended without a stop"), draft)
     return draft

@@ -19,6 +19,7 @@ from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, 
 from panelot_host.server.errors import RpcError, to_rpc_error
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.server.routes import ROUTES, Session
+from panelot_host.server.shim import ConnectionBrowser
 from panelot_host.store.receipts import Replay
 from panelot_host.wire.errors import FrameError
 
@@ -57,6 +58,9 @@ class Connection(Session):
         self._profile = profile
         self.browser_tools = browser_tools
         self._initialized = True
+
+    def browser_bridge(self) -> ConnectionBrowser:
+        return ConnectionBrowser(self)
 
     def subscribe(self, thread_id: str) -> None:
         self.profile.bus.subscribe(self.id, thread_id, self.notify)
@@ -165,6 +169,8 @@ class Connection(Session):
         """Stop after the queued frames are written; pending shim requests fail."""
         if self._profile is not None:
             self._profile.bus.unsubscribe_connection(self.id)
+            if self.browser_tools:
+                self._profile.engine.detach_browser(self)
         for pending in self._pending.values():
             pending.error = RpcError(jsonrpc.INTERNAL_ERROR, "the connection closed")
             pending.done.set()

@@ -16,6 +16,7 @@ from panelot_host.protocol.ops import threads as thread_ops
 from panelot_host.protocol.ops import turns as turn_ops
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.store.receipts import command_context
+from panelot_host.tools.context import BrowserBridge
 
 _thread_id_of = msgspec.json.Decoder(thread_ops.ThreadResult).decode
 
@@ -32,6 +33,8 @@ class Session(Protocol):
     def mark_initialized(self, profile: OpenProfile, browser_tools: tuple[str, ...]) -> None: ...
 
     def subscribe(self, thread_id: str) -> None: ...
+
+    def browser_bridge(self) -> BrowserBridge: ...
 
 
 Handler = Callable[[Session, Any], Awaitable[Any]]
@@ -61,6 +64,8 @@ async def initialize(session: Session, params: session_ops.InitializeParams) -> 
         raise InvalidState("this connection is already initialized")
     tools = tuple(params.capabilities.browser_tools)
     session.mark_initialized(profile, tools)
+    if tools:
+        profile.engine.attach_browser(session.browser_bridge(), frozenset(tools))
     return session_ops.InitializeResult(
         protocol_version=PROTOCOL_VERSION,
         engine=session_ops.EngineInfo(name="panelot-host", version=panelot_host.__version__),

@@ -1,0 +1,68 @@
+"""The browser bridge over a client connection: ``browser.resolveTarget``/``browser.invoke``
+requests to whichever client listed browser tools in ``initialize`` (the extension shim)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import msgspec
+
+from panelot_host.errors import InvalidResult, ToolError
+from panelot_host.protocol import codec
+from panelot_host.protocol.ops import browser as browser_ops
+from panelot_host.server.errors import RpcError
+from panelot_host.tools.target import Target
+
+RESOLVE_WAIT_S = 15.0
+INVOKE_WAIT_S = 300.0
+
+
+class Requester(Protocol):
+    async def request(self, method: str, params: msgspec.Struct, wait_s: float = ...) -> Any: ...
+
+
+class ConnectionBrowser:
+    """Implements ``BrowserBridge`` by asking the shim; its failures become ``ToolError``."""
+
+    def __init__(self, connection: Requester) -> None:
+        self._connection = connection
+
+    async def resolve_target(self, tool: str, args: Mapping[str, Any]) -> Target:
+        params = browser_ops.BrowserResolveTargetParams(tool=tool, args=dict(args))
+        raw = await self._ask("browser.resolveTarget", params, RESOLVE_WAIT_S)
+        found = codec.decode_result("browser.resolveTarget", raw)
+        assert isinstance(found, browser_ops.BrowserTarget)
+        return Target(tab_id=found.tab_id, url=found.url, origin=found.origin, title=found.title)
+
+    async def invoke(
+        self, call_id: str, tool: str, args: Mapping[str, Any], target: Target | None
+    ) -> dict[str, Any]:
+        params = browser_ops.BrowserInvokeParams(
+            call_id=call_id, tool=tool, args=dict(args), target=_browser_target(target)
+        )
+        raw = await self._ask("browser.invoke", params, INVOKE_WAIT_S)
+        result = codec.decode_result("browser.invoke", raw)
+        answer: dict[str, Any] = msgspec.to_builtins(result)
+        return answer
+
+    async def _ask(self, method: str, params: msgspec.Struct, wait_s: float) -> Any:
+        try:
+            return msgspec.json.encode(await self._connection.request(method, params, wait_s))
+        except RpcError as exc:
+            raise ToolError(f"the browser could not run it: {exc.message}") from exc
+        except InvalidResult as exc:
+            raise ToolError(f"the browser answered with an invalid result: {exc.message}") from exc
+        except TimeoutError as exc:
+            raise ToolError(f"the browser did not answer within {wait_s:.0f} s") from exc
+
+
+def _browser_target(target: Target | None) -> browser_ops.BrowserTarget | None:
+    if target is None or target.tab_id is None:
+        return None
+    return browser_ops.BrowserTarget(
+        tab_id=target.tab_id,
+        url=target.url or "",
+        origin=target.origin or "",
+        title=target.title or "",
+    )
