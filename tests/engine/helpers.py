@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -40,3 +41,10 @@ async def run_turn(
     )
     done = await wait_for(log, "turn.complete", turnId=result["turnId"])
     return done[0]
+
+
+async def wait_until(condition: Callable[[], bool], *, within_s: float = 10.0) -> None:
+    """Poll ``condition`` (state written by other tasks) until it holds."""
+    with anyio.fail_after(within_s):
+        while not condition():  # noqa: ASYNC110 - the state has no event to wait on
+            await anyio.sleep(0.005)

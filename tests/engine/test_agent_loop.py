@@ -81,7 +81,7 @@ async def test_tool_errors_become_error_results_the_model_can_use(
     result = provider.requests[1].messages[-1]
     assert isinstance(result, ToolResultMessage) and result.is_error
     assert "the service is down" in result.content[0].text  # type: ignore[union-attr]
-    call = [i for i in await _items(client, thread_id) if i["kind"] == "toolCall"][0]
+    call = next(i for i in await _items(client, thread_id) if i["kind"] == "toolCall")
     assert call["status"] == "failed" and call["result"]["isError"] is True
 
 
@@ -264,6 +264,6 @@ async def test_failure_after_streaming_keeps_partial_text_marked_interrupted(
     thread_id = await new_thread(client)
     done = await run_turn(client, log, thread_id, "q")
     assert done["status"] == "failed" and done["error"]["kind"] == "provider"
-    assistant = [i for i in await _items(client, thread_id) if i["kind"] == "assistant"][0]
+    assistant = next(i for i in await _items(client, thread_id) if i["kind"] == "assistant")
     assert assistant["text"] == "partial ans" and assistant["interrupted"] is True
     assert provider.attempts == 1  # not retried silently

@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio
 import pytest
 from tests.conftest import EventLog
-from tests.engine.helpers import new_thread, wait_for
+from tests.engine.helpers import new_thread, wait_for, wait_until
 from tests.support.tools import ToolLog
 
 from panelot_host.providers.scripted import Hang, Pause, ScriptedProvider, Text, ToolCall
@@ -90,9 +90,7 @@ async def test_steering_after_cutoff_waits_for_next_call_and_never_splits_a_batc
     provider.add([Text("finished")])
     thread_id = await new_thread(client)
     turn_id = await _submit(client, thread_id, "start", "t1")
-    with anyio.fail_after(5):
-        while tool_log.names() != ["slow"]:
-            await anyio.sleep(0.01)
+    await wait_until(lambda: tool_log.names() == ["slow"])
     # the first model call has been made: this message is after its cutoff
     await client.send(
         "turn.steer",
@@ -212,9 +210,7 @@ async def test_interrupt_gives_unfinished_tool_calls_a_synthetic_result(
     provider.add([Text("next turn reply")])
     thread_id = await new_thread(client)
     turn_id = await _submit(client, thread_id, "start", "t1")
-    with anyio.fail_after(5):
-        while not tool_log.calls:
-            await anyio.sleep(0.01)
+    await wait_until(lambda: bool(tool_log.calls))
     await client.send("turn.interrupt", {"threadId": thread_id, "turnId": turn_id})
     snapshot = await client.send("thread.open", {"threadId": thread_id})
     calls = [i for i in snapshot["items"] if i["kind"] == "toolCall"]

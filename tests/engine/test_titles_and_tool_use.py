@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import EventLog
-from tests.engine.helpers import INIT, new_thread, run_turn, wait_for
+from tests.engine.helpers import INIT, new_thread, run_turn, wait_for, wait_until
 
 from panelot_host.engine.models import FixedModels, ResolvedModel
 from panelot_host.errors import ProviderHTTPError
@@ -27,10 +27,12 @@ async def _client_with_task_model(
     task_model = ResolvedModel(task, ModelInfo(id="task"), "scripted") if task else None
     models = FixedModels(provider, info, task=task_model)
     config = HostConfig(home=home, lease_wait_s=0.5)
-    async with Host(config, models=lambda _db: models, registry=registry) as host:
-        async with DirectTransport.connect(host) as client:
-            await client.send("initialize", INIT)
-            yield client
+    async with (
+        Host(config, models=lambda _db: models, registry=registry) as host,
+        DirectTransport.connect(host) as client,
+    ):
+        await client.send("initialize", INIT)
+        yield client
 
 
 async def test_first_turn_writes_the_first_line_fallback_then_the_task_models_title(
@@ -56,11 +58,7 @@ async def test_first_turn_writes_the_first_line_fallback_then_the_task_models_ti
 
 
 async def _wait_title(log: EventLog, title: str) -> None:
-    import anyio
-
-    with anyio.fail_after(5):
-        while not any(p["thread"]["title"] == title for p in log.of("thread.updated")):
-            await anyio.sleep(0.01)
+    await wait_until(lambda: any(p["thread"]["title"] == title for p in log.of("thread.updated")))
 
 
 async def test_a_failed_title_call_keeps_the_fallback(
