@@ -69,7 +69,7 @@ async def host(
     home: Path, provider: ScriptedProvider, model_info: ModelInfo, registry: ToolRegistry
 ) -> AsyncIterator[Host]:
     models = FixedModels(provider, model_info)
-    config = HostConfig(home=home, lease_wait_s=0.5)
+    config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
     async with Host(config, models=lambda _db: models, registry=registry) as host:
         yield host
     for request in provider.requests:

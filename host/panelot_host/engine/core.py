@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 import anyio
 
 from panelot_host.engine.actor import Spawn, StopCause
+from panelot_host.engine.config_ops import ConfigService, CredentialVault
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.events import EventSink
 from panelot_host.engine.models import ModelAccess
@@ -37,6 +39,8 @@ class Engine:
         models: ModelAccess,
         registry: ToolRegistry,
         spawn: Spawn,
+        environ: Mapping[str, str] | None = None,
+        vault: CredentialVault | None = None,
         system_prompt: str = SYSTEM_PROMPT,
     ) -> None:
         self.db = db
@@ -51,6 +55,7 @@ class Engine:
         )
         self.threads = ThreadService(db, seq, sink, self.guard_branch_change)
         self.turns = TurnService(self.ctx)
+        self.config = ConfigService(self.ctx, environ or {}, vault)
         self.ctx.on_idle = self._on_idle
         self.ctx.on_first_turn = self._on_first_turn
         self._spawn = spawn

@@ -6,13 +6,15 @@ import logging
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
 import pydantic
 from anyio.abc import TaskGroup
 
+from panelot_host.credentials.secret import Secret
+from panelot_host.engine.config_ops import CredentialVault
 from panelot_host.engine.core import Engine
 from panelot_host.engine.models import ConfiguredModels, ModelAccess
 from panelot_host.errors import InvalidState
@@ -25,6 +27,9 @@ from panelot_host.store.seq import SeqAllocator
 from panelot_host.tools.browser import BROWSER_TOOL_NAMES, browser_tools
 from panelot_host.tools.builtin import builtin_tools
 from panelot_host.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from panelot_host.credentials.store import CredentialStore
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +44,7 @@ class HostConfig(pydantic.BaseModel):
     home: Path
     environ: dict[str, str] = {}
     lease_wait_s: float = DEFAULT_WAIT_S
+    key_dir: Path | None = None  # where the credential file's key lives (default: config dir)
 
 
 class OpenProfile:
@@ -66,6 +72,38 @@ def default_registry() -> ToolRegistry:
     return registry
 
 
+class LazyCredentials:
+    """The credential store, built on first use (keyring and cryptography are slow to
+    import, and ``initialize`` must answer fast)."""
+
+    def __init__(self, home: Path, key_dir: Path | None) -> None:
+        self._home = home
+        self._key_dir = key_dir
+        self._store: CredentialStore | None = None
+
+    def store(self) -> CredentialStore:
+        if self._store is None:
+            from panelot_host.credentials.store import CredentialStore
+
+            self._store = CredentialStore(self._home, key_dir=self._key_dir)
+        return self._store
+
+    def get(self, ref: str) -> Secret | None:
+        return self.store().get(ref)
+
+    def vault(self) -> CredentialVault:
+        def fingerprint_of(ref: str) -> str | None:
+            secret = self.store().get(ref)
+            return secret.fingerprint if secret else None
+
+        return CredentialVault(
+            set=lambda ref, secret: self.store().set(ref, secret),
+            delete=lambda ref: self.store().delete(ref),
+            fingerprint_of=fingerprint_of,
+            backend_name=lambda: "keyring" if self.store().kind == "keyring" else "encrypted_file",
+        )
+
+
 class Host:
     """Serves one profile at a time (the first ``initialize`` chooses it).
 
@@ -85,6 +123,7 @@ class Host:
         self._profile: OpenProfile | None = None
         self._opening = anyio.Lock()
         self._tasks: TaskGroup | None = None
+        self._credentials = LazyCredentials(config.home, config.key_dir)
 
     async def __aenter__(self) -> Host:
         self._tasks = anyio.create_task_group()
@@ -112,11 +151,20 @@ class Host:
         self._tasks.start_soon(task)
 
     def _configured_models(self, db: Database) -> ModelAccess:
-        return ConfiguredModels(self.config.environ, lambda: settings_store.all_settings(db.conn))
+        return ConfiguredModels(
+            self.config.environ, lambda: settings_store.all_settings(db.conn), self._credentials
+        )
 
     def _engine(self, db: Database, seq: SeqAllocator, bus: EventBus) -> Engine:
         return Engine(
-            db, seq, bus, models=self._models(db), registry=self.registry, spawn=self.spawn
+            db,
+            seq,
+            bus,
+            models=self._models(db),
+            registry=self.registry,
+            spawn=self.spawn,
+            environ=self.config.environ,
+            vault=self._credentials.vault(),
         )
 
     async def open_profile(self, profile_id: str | None) -> OpenProfile:

@@ -12,6 +12,7 @@ import panelot_host
 from panelot_host.errors import InvalidParams, InvalidState
 from panelot_host.protocol.common import PROTOCOL_VERSION
 from panelot_host.protocol.ops import session as session_ops
+from panelot_host.protocol.ops import config as config_ops
 from panelot_host.protocol.ops import threads as thread_ops
 from panelot_host.protocol.ops import turns as turn_ops
 from panelot_host.server.host import Host, OpenProfile
@@ -168,6 +169,47 @@ async def run_resume(session: Session, params: turn_ops.RunResumeParams) -> Any:
     return msgspec.Raw(session.profile.engine.turns.resume(params, _command("run.resume", params)))
 
 
+async def settings_get(session: Session, params: config_ops.SettingsGetParams) -> Any:
+    return session.profile.engine.config.get()
+
+
+async def settings_update(session: Session, params: config_ops.SettingsUpdateParams) -> Any:
+    ctx = _command("settings.update", params)
+    return msgspec.Raw(session.profile.engine.config.update(params, ctx))
+
+
+async def credentials_set(session: Session, params: config_ops.CredentialsSetParams) -> Any:
+    ctx = command_context(params.command_id, "credentials.set", _without_secret(params))
+    return msgspec.Raw(session.profile.engine.config.set_credential(params, ctx))
+
+
+async def credentials_delete(session: Session, params: config_ops.CredentialsDeleteParams) -> Any:
+    ctx = command_context(params.command_id, "credentials.delete", _without_secret(params))
+    return msgspec.Raw(session.profile.engine.config.delete_credential(params, ctx))
+
+
+async def permissions_list(session: Session, params: config_ops.PermissionsListParams) -> Any:
+    return session.profile.engine.config.list_grants(params)
+
+
+async def permissions_revoke(session: Session, params: config_ops.PermissionsRevokeParams) -> Any:
+    ctx = _command("permissions.revoke", params)
+    return msgspec.Raw(session.profile.engine.config.revoke(params, ctx))
+
+
+def _without_secret(params: Any) -> dict[str, Any]:
+    """The receipt digest of a credentials op: the secret enters only as its fingerprint,
+    so not even a hash of the full secret reaches the database."""
+    from panelot_host.credentials.secret import fingerprint
+
+    secret = getattr(params, "secret", None)
+    return {
+        "ref": params.ref,
+        "commandId": params.command_id,
+        "secret": fingerprint(secret) if secret else None,
+    }
+
+
 ROUTES: Mapping[str, Route] = MappingProxyType(
     {
         "initialize": Route(initialize, needs_initialize=False),
@@ -187,5 +229,11 @@ ROUTES: Mapping[str, Route] = MappingProxyType(
         "approval.response": Route(approval_response),
         "interaction.response": Route(interaction_response),
         "run.resume": Route(run_resume),
+        "settings.get": Route(settings_get),
+        "settings.update": Route(settings_update),
+        "credentials.set": Route(credentials_set),
+        "credentials.delete": Route(credentials_delete),
+        "permissions.list": Route(permissions_list),
+        "permissions.revoke": Route(permissions_revoke),
     }
 )

@@ -1,0 +1,214 @@
+"""Settings, credentials and permissions: configuration commands with receipts.
+
+Settings never hold a secret: API keys live in the credential store (OS keyring or an
+encrypted file) and settings refer to them by ``ref``; only the reference and a
+fingerprint are ever stored in the database or sent to a client.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import msgspec
+
+from panelot_host.engine.commands import command_unit
+from panelot_host.engine.context import EngineContext, grant_from_record
+from panelot_host.engine.views import iso
+from panelot_host.errors import InvalidParams, ProviderConfigError
+from panelot_host.gatekeeper.models import PolicyRule
+from panelot_host.protocol import entities
+from panelot_host.protocol.ops import config as ops
+from panelot_host.store import grants as grant_store
+from panelot_host.store import settings as settings_store
+from panelot_host.store.receipts import CommandContext
+from panelot_host.store.records import GrantRecord
+
+log = logging.getLogger(__name__)
+
+# settings.update field -> stored key (camelCase, as on the wire)
+_KEYS = {
+    "provider": "provider",
+    "model": "model",
+    "model_capabilities": "modelCapabilities",
+    "task_model": "taskModel",
+    "default_token_budget": "defaultTokenBudget",
+    "policy_rules": "policyRules",
+    "base_url": "baseUrl",
+    "api_key_ref": "apiKeyRef",
+}
+
+
+class CredentialVault(msgspec.Struct, frozen=True):
+    """How the engine reaches secrets (``CredentialStore`` or a test double of it)."""
+
+    set: Callable[[str, str], str]
+    delete: Callable[[str], bool]
+    fingerprint_of: Callable[[str], str | None]
+    backend_name: Callable[[], str]
+
+
+class ConfigService:
+    def __init__(
+        self,
+        ctx: EngineContext,
+        environ: Mapping[str, str],
+        vault: CredentialVault | None,
+        mcp: Any = None,
+    ) -> None:
+        self.ctx = ctx
+        self._environ = environ
+        self._vault = vault
+        self.mcp = mcp  # the MCP manager, when one runs: mcpServers live in mcp.json
+
+    # ------------------------------------------------------------ settings
+
+    def get(self) -> ops.SettingsResult:
+        return ops.SettingsResult(settings=self._effective())
+
+    def update(self, params: ops.SettingsUpdateParams, cmd: CommandContext) -> bytes:
+        changes = {
+            key: _plain(getattr(params, field))
+            for field, key in _KEYS.items()
+            if getattr(params, field) is not msgspec.UNSET
+        }
+        if "policyRules" in changes and changes["policyRules"] is not None:
+            _check_rules(changes["policyRules"])
+        with command_unit(self.ctx.db, cmd) as unit:
+            settings_store.put_settings(unit.conn, changes)
+            if params.mcp_servers is not msgspec.UNSET and self.mcp is not None:
+                servers = _plain(params.mcp_servers) or {}
+                self.mcp.write_servers(servers)
+            response = unit.respond(ops.SettingsResult(settings=self._effective(unit.conn)))
+        return response
+
+    def _effective(self, conn: Any = None) -> ops.Settings:
+        stored = settings_store.all_settings(conn or self.ctx.db.conn)
+        provider, model, task_model = _provider_view(self._environ, stored)
+        capabilities = stored.get("modelCapabilities")
+        return ops.Settings(
+            provider=provider,
+            model=model,
+            model_capabilities=msgspec.convert(capabilities, ops.ModelCapabilities)
+            if capabilities
+            else None,
+            task_model=task_model,
+            default_token_budget=stored.get("defaultTokenBudget"),
+            policy_rules=list(stored.get("policyRules", [])),
+            mcp_servers=self._mcp_servers(),
+            base_url=stored.get("baseUrl") or None,
+            api_key_ref=stored.get("apiKeyRef") or None,
+        )
+
+    def _mcp_servers(self) -> dict[str, ops.McpServer]:
+        if self.mcp is None:
+            return {}
+        masked: dict[str, Any] = self.mcp.masked_servers()
+        return msgspec.convert(masked, dict[str, ops.McpServer])
+
+    # ------------------------------------------------------------ credentials
+
+    def set_credential(self, params: ops.CredentialsSetParams, cmd: CommandContext) -> bytes:
+        vault = self._require_vault()
+        with command_unit(self.ctx.db, cmd) as unit:
+            fingerprint = vault.set(params.ref, params.secret)
+            settings_store.put_credential(
+                unit.conn,
+                ref=params.ref,
+                provider=None,
+                backend=vault.backend_name(),
+                fingerprint=fingerprint,
+            )
+            result = ops.CredentialsSetResult(ref=params.ref, fingerprint=fingerprint)
+            response = unit.respond(result)
+        return response
+
+    def delete_credential(self, params: ops.CredentialsDeleteParams, cmd: CommandContext) -> bytes:
+        vault = self._require_vault()
+        with command_unit(self.ctx.db, cmd) as unit:
+            known = settings_store.get_credential(unit.conn, params.ref)
+            fingerprint = vault.fingerprint_of(params.ref) or (known.fingerprint if known else None)
+            vault.delete(params.ref)
+            settings_store.delete_credential(unit.conn, params.ref)
+            result = ops.CredentialsDeleteResult(ref=params.ref, fingerprint=fingerprint)
+            response = unit.respond(result)
+        return response
+
+    def _require_vault(self) -> CredentialVault:
+        if self._vault is None:
+            raise ProviderConfigError("no credential store is available on this machine")
+        return self._vault
+
+    # ------------------------------------------------------------ permissions
+
+    def list_grants(self, params: ops.PermissionsListParams) -> ops.GrantsResult:
+        records = grant_store.active(self.ctx.db.conn)
+        return ops.GrantsResult(grants=_grant_views(records, params.thread_id, params.origin))
+
+    def revoke(self, params: ops.PermissionsRevokeParams, cmd: CommandContext) -> bytes:
+        with command_unit(self.ctx.db, cmd) as unit:
+            grant_store.revoke(unit.conn, params.grant_id)
+            records = grant_store.active(unit.conn)
+            response = unit.respond(ops.GrantsResult(grants=_grant_views(records, None, None)))
+        return response
+
+    def export_ledger(self) -> bytes:
+        """Every grant ever given, revoked ones included, with provenance, as JSON."""
+        from panelot_host.gatekeeper.grants import export_grant_ledger
+
+        records = grant_store.everything(self.ctx.db.conn)
+        return export_grant_ledger(grant_from_record(r) for r in records)
+
+
+def _grant_views(
+    records: list[GrantRecord], thread_id: str | None, origin: str | None
+) -> list[entities.Grant]:
+    views = []
+    for record in records:
+        if record.provenance.get("kind", "tool") != "tool":
+            continue  # l2_attach bookkeeping is not a permission the user manages
+        if thread_id is not None and record.thread_id not in (None, thread_id):
+            continue
+        if origin is not None and record.origin not in (None, origin):
+            continue
+        views.append(
+            entities.Grant(
+                id=record.id,
+                scope=record.scope,  # type: ignore[arg-type]
+                tool=record.tool,
+                decision=record.decision,  # type: ignore[arg-type]
+                created_at=iso(record.created_at),
+                origin=record.origin,
+                thread_id=record.thread_id,
+            )
+        )
+    return views
+
+
+def _plain(value: Any) -> Any:
+    return None if value is None else msgspec.to_builtins(value)
+
+
+def _check_rules(rules: list[Any]) -> None:
+    errors = []
+    for index, rule in enumerate(rules):
+        try:
+            msgspec.convert(rule, PolicyRule)
+        except msgspec.ValidationError as exc:
+            errors.append({"path": f"$.params.policyRules[{index}]", "message": str(exc)})
+    if errors:
+        raise InvalidParams("invalid policy rules", errors)
+
+
+def _provider_view(
+    environ: Mapping[str, str], stored: Mapping[str, Any]
+) -> tuple[Any, str | None, str | None]:
+    from panelot_host.providers.config import load_provider_config
+
+    try:
+        config = load_provider_config(environ, stored)
+    except ProviderConfigError:
+        return stored.get("provider"), stored.get("model"), stored.get("taskModel")
+    provider = config.provider if config.provider in ("anthropic", "openai") else None
+    return provider, config.model, config.task_model
