@@ -6,13 +6,13 @@ import logging
 from pathlib import Path
 
 import pytest
+from tests.conftest import EventLog
+from tests.engine.helpers import new_thread, run_turn, wait_for
+from tests.support.tools import ToolLog
 
 from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
 from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport, RemoteError
-from tests.conftest import EventLog
-from tests.engine.helpers import new_thread, run_turn, wait_for
-from tests.support.tools import ToolLog
 
 pytestmark = pytest.mark.anyio
 
@@ -87,9 +87,7 @@ async def test_credentials_never_leave_the_vault(
     profile = host.profile
     assert profile is not None
     profile.db.conn.execute("PRAGMA wal_checkpoint(FULL)")
-    for path in home.rglob("*"):
-        if path.is_file():
-            assert CANARY.encode() not in path.read_bytes(), path
+    assert _files_holding(home, CANARY) == []
     assert CANARY not in caplog.text
     assert CANARY not in str(log.events) + str(settings)
     deleted = await client.send("credentials.delete", {"commandId": "k2", "ref": "anthropic-main"})
@@ -129,3 +127,7 @@ async def test_permissions_list_revoke_and_export(
     assert profile is not None
     ledger = profile.engine.config.export_ledger()
     assert request["requestId"].encode() in ledger and b"revokedAt" in ledger
+
+
+def _files_holding(folder: Path, text: str) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.is_file() and text.encode() in p.read_bytes()]

@@ -11,8 +11,8 @@ import msgspec
 import panelot_host
 from panelot_host.errors import InvalidParams, InvalidState
 from panelot_host.protocol.common import PROTOCOL_VERSION
-from panelot_host.protocol.ops import session as session_ops
 from panelot_host.protocol.ops import config as config_ops
+from panelot_host.protocol.ops import session as session_ops
 from panelot_host.protocol.ops import threads as thread_ops
 from panelot_host.protocol.ops import turns as turn_ops
 from panelot_host.server.host import Host, OpenProfile
