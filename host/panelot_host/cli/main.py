@@ -44,6 +44,10 @@ def _parser() -> argparse.ArgumentParser:
     chat.add_argument("--thread", help="continue this thread id")
     chat.add_argument("--resume", action="store_true", help="continue the most recent thread")
     chat.add_argument("--profile", help="Chrome profile id (default: the default profile)")
+    chat.add_argument("--model", help="the model for this chat's turns (default: configured)")
+    chat.add_argument(
+        "--budget", type=int, metavar="TOKENS", help="token budget per turn (pauses when used up)"
+    )
     chat.set_defaults(command="chat", run=_run_chat)
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(command="version", run=_run_version)

@@ -1,0 +1,199 @@
+"""``panelot-host chat``: a terminal client of the protocol, in process.
+
+It runs a real ``Host`` (store and engine under ``PANELOT_HOME``) and talks to it through
+``DirectTransport``, exactly like the side panel does over native messaging. The
+conversation logic lives in ``chat_session``, the look in ``chat_render``, the questions in
+``chat_questions`` and stdin/Ctrl-C handling in ``chat_input``.
+
+Exit status: 0 when the user quits or the input ends, 1 when the host cannot start or the
+thread is unknown, 2 when no model provider is configured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import os
+import sys
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from functools import partial
+from pathlib import Path
+from typing import Any, TextIO
+
+import anyio
+import msgspec
+
+import panelot_host
+from panelot_host.cli.chat_input import Event, Inbound, lines_of, pump_lines, pump_sigint
+from panelot_host.cli.chat_render import Renderer, wants_color
+from panelot_host.cli.chat_session import ChatSession, new_command_id
+from panelot_host.errors import ProviderConfigError, StartupError
+from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.transport import DirectTransport, RemoteError
+
+HostFactory = Callable[[], AbstractAsyncContextManager[Host]]
+EXIT_OK, EXIT_FAILED, EXIT_NO_PROVIDER = 0, 1, 2
+
+
+class ChatOptions(msgspec.Struct, frozen=True):
+    """What ``panelot-host chat`` was asked to do."""
+
+    prompt: str | None = None
+    thread: str | None = None
+    resume: bool = False
+    profile: str | None = None
+    model: str | None = None
+    budget: int | None = None
+
+
+class ChatIO(msgspec.Struct, frozen=True):
+    """The terminal: streams and environment (tests pass their own)."""
+
+    stdin: TextIO | None
+    stdout: TextIO
+    stderr: TextIO
+    environ: Mapping[str, str] = {}
+    interactive: bool = False  # stdin is a terminal: no echo of typed lines, show hints
+
+
+class StartFailed(Exception):
+    """Chat cannot start; ``status`` is the exit status, the message says why."""
+
+    def __init__(self, message: str, status: int = EXIT_FAILED) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def run_chat(options: argparse.Namespace) -> int:
+    """The ``chat`` command: configure logging, run the conversation, return the status."""
+    from panelot_host.cli.config import panelot_home
+
+    environ = dict(os.environ)
+    home = panelot_home(environ)
+    _log_to_file(home)
+    chat_options = ChatOptions(
+        prompt=options.prompt,
+        thread=options.thread,
+        resume=options.resume,
+        profile=options.profile,
+        model=getattr(options, "model", None),
+        budget=getattr(options, "budget", None),
+    )
+    stdin_tty = sys.stdin is not None and sys.stdin.isatty()
+    terminal = ChatIO(sys.stdin, sys.stdout, sys.stderr, environ, interactive=stdin_tty)
+    factory = partial(Host, HostConfig(home=home, environ=environ))
+    try:
+        return anyio.run(partial(chat, chat_options, terminal, factory, handle_sigint=True))
+    except KeyboardInterrupt:  # before the signal receiver was installed
+        return 130
+
+
+def _log_to_file(home: Path) -> None:
+    """Logs go to the file; the terminal only gets errors (it shows the conversation)."""
+    from panelot_host.cli.logs import configure_logging
+
+    configure_logging(home)
+    for handler in logging.getLogger().handlers:
+        if not isinstance(handler, logging.FileHandler):
+            handler.setLevel(logging.ERROR)
+
+
+async def chat(
+    options: ChatOptions, io: ChatIO, host_factory: HostFactory, *, handle_sigint: bool = False
+) -> int:
+    """Run one chat against the host ``host_factory`` builds; returns the exit status."""
+    out = Renderer(io.stdout, color=wants_color(io.stdout, io.environ), interactive=io.interactive)
+    try:
+        async with host_factory() as host, DirectTransport.connect(host) as client:
+            try:
+                return await _converse(host, client, options, io, out, handle_sigint)
+            except StartFailed as exc:
+                _report(io, str(exc))
+                return exc.status
+    except StartupError as exc:
+        _report(io, str(exc))
+        return EXIT_FAILED
+
+
+def _report(io: ChatIO, message: str) -> None:
+    io.stderr.write(f"panelot-host chat: {message}\n")
+    io.stderr.flush()
+
+
+async def _converse(
+    host: Host,
+    client: DirectTransport,
+    options: ChatOptions,
+    io: ChatIO,
+    out: Renderer,
+    handle_sigint: bool,
+) -> int:
+    send, receive = anyio.create_memory_object_stream[Inbound](math.inf)
+    async with send, receive:
+        unsubscribe = client.on_event(
+            lambda method, params: send.send_nowait(Event(method, params))
+        )
+        try:
+            await _initialize(client, options)
+            model = _check_provider(host, options)
+            thread, snapshot = await _open_thread(client, options)
+            out.header(model, thread, hints=io.interactive)
+            session = ChatSession(
+                client, thread["id"], out, model=options.model, budget=options.budget
+            )
+            if snapshot is not None:
+                out.recap(snapshot.get("items", []))
+                session.adopt(snapshot)
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(pump_lines, lines_of(io.stdin), send)
+                if handle_sigint:
+                    tasks.start_soon(pump_sigint, send)
+                status = await session.run(receive, options.prompt)
+                tasks.cancel_scope.cancel()
+            return status
+        finally:
+            unsubscribe()
+
+
+async def _initialize(client: DirectTransport, options: ChatOptions) -> None:
+    info: dict[str, Any] = {"name": "panelot-chat", "version": panelot_host.__version__}
+    if options.profile:
+        info["profileId"] = options.profile
+    try:
+        await client.send("initialize", {"protocolVersion": 1, "client": info})
+    except RemoteError as exc:
+        raise StartFailed(f"the host could not start: {exc.message}") from None
+
+
+def _check_provider(host: Host, options: ChatOptions) -> str:
+    """The model the chat talks to; ``StartFailed`` (status 2) when none is configured.
+
+    Resolving the model reads the environment and the stored settings the way every
+    Turn does (``load_provider_config``), and fails the same way.
+    """
+    profile = host.profile
+    assert profile is not None, "initialize opens the profile"
+    try:
+        return profile.engine.ctx.models.resolve(options.model).model
+    except ProviderConfigError as exc:
+        raise StartFailed(exc.message, EXIT_NO_PROVIDER) from None
+
+
+async def _open_thread(
+    client: DirectTransport, options: ChatOptions
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The thread to talk in, and its snapshot when it already existed."""
+    thread_id = options.thread
+    if thread_id is None and options.resume:
+        listed = await client.send("thread.list", {"limit": 1})
+        thread_id = listed["threads"][0]["id"] if listed["threads"] else None
+    if thread_id is not None:
+        try:
+            snapshot = await client.send("thread.open", {"threadId": thread_id})
+        except RemoteError as exc:
+            raise StartFailed(f"cannot open thread {thread_id}: {exc.message}") from None
+        return snapshot["thread"], snapshot
+    created = await client.send("thread.create", {"commandId": new_command_id()})
+    return created["thread"], None
