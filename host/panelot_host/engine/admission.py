@@ -10,8 +10,9 @@ import msgspec
 
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.cursor import RunCursor, dump_cursor
+from panelot_host.engine.environment import snapshot
 from panelot_host.engine.models import ResolvedModel
-from panelot_host.engine.prompts import fallback_title, prompt_digest
+from panelot_host.engine.prompts import fallback_title
 from panelot_host.errors import TurnActive
 from panelot_host.store import items, threads, turns
 from panelot_host.store.ids import new_id, now_ms
@@ -82,7 +83,7 @@ def admit(
         state="streaming",
         cursor=dump_cursor(cursor),
     )
-    turns.set_environment(conn, run_id, *environment(ctx, model, catalog))
+    turns.set_environment(conn, run_id, *snapshot(ctx, model, catalog))
     threads.set_head(conn, thread_id, user_item.id)
     threads.count_turn(conn, thread_id)
     first = thread.stats.turns == 0
@@ -111,31 +112,3 @@ def _turn_context(model: ResolvedModel, budget: int | None, catalog: RunCatalog)
     if budget is not None:
         context["tokenBudget"] = budget
     return context
-
-
-ENVIRONMENT_VERSION = 1
-
-
-def environment(
-    ctx: EngineContext, model: ResolvedModel, catalog: RunCatalog
-) -> tuple[dict[str, Any], str]:
-    """The run's versioned environment snapshot and its digest (seed section 5).
-
-    It names the prompt, tool schemas and safety metadata (through descriptor digests,
-    which cover schema, level, effects, recovery class and binding), the provider transport
-    and the model's capabilities. A credential is represented by its reference only, so a
-    rotated secret behind the same reference is not drift.
-    """
-    snapshot: dict[str, Any] = {
-        "version": ENVIRONMENT_VERSION,
-        "prompt": prompt_digest(ctx.system_prompt),
-        "transport": model.transport,
-        "model": model.model,
-        "capabilities": {
-            "toolUse": model.capabilities.tool_use,
-            "vision": model.capabilities.vision,
-        },
-        "tools": catalog.digests(),
-    }
-    digest = prompt_digest(msgspec.json.encode(snapshot, order="sorted").decode())
-    return snapshot, digest

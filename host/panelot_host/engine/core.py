@@ -14,10 +14,11 @@ from panelot_host.engine.events import EventSink
 from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.prompts import SYSTEM_PROMPT
 from panelot_host.engine.publish import Publisher
+from panelot_host.engine.recovery import settle_on_start
 from panelot_host.engine.threads import ThreadService
 from panelot_host.engine.titles import generate_title
-from panelot_host.engine.turn_ops import TurnService
-from panelot_host.errors import TurnActive
+from panelot_host.engine.turn_ops import TurnService, recovered_owner
+from panelot_host.errors import ThreadBusy, TurnActive
 from panelot_host.store import turns
 from panelot_host.store.db import Database
 from panelot_host.store.seq import SeqAllocator
@@ -72,8 +73,19 @@ class Engine:
         if bridge is not None and getattr(bridge, "_connection", None) is owner:
             self.attach_browser(None, frozenset())
 
+    def start(self) -> list[str]:
+        """Settle what the last process left (recovery on start); nothing calls a model."""
+        return settle_on_start(self.ctx)
+
     def guard_branch_change(self, thread_id: str, op: str) -> None:
-        """Reject ops that would change a thread's branches while a Turn runs on it."""
+        """Reject ops that would change a thread's branches while a Turn runs on it, with
+        ``thread_busy`` while a recovered run owns the thread."""
+        owner = recovered_owner(self.ctx, thread_id)
+        if owner is not None:
+            raise ThreadBusy(
+                f"{op}: a recovered run ({owner}) owns this thread until it is resumed "
+                "or interrupted"
+            )
         last = turns.last_turn(self.db.conn, thread_id)
         if last is not None and last.status in turns.ACTIVE_TURN_STATUSES:
             raise TurnActive(f"{op} is not possible while a Turn is running on this thread")

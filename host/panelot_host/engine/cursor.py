@@ -21,6 +21,7 @@ class RunCursor(msgspec.Struct, rename="camel", kw_only=True):
     budget: int | None = None  # tokens for the Turn; None: no budget
     catalog: dict[str, str] = {}  # tool name -> descriptor digest (the run's catalog)
     browser_tools: list[str] = []
+    recovered: bool = False  # settled by recovery; owns its thread until a continuation claim
 
 
 def load_cursor(raw: dict[str, Any]) -> RunCursor:

@@ -52,7 +52,7 @@ class EngineToolContext:
 
         Raises ``ToolError`` when the user declines or cancels.
         """
-        interaction_id = self._open(prompt, schema)
+        interaction_id = self._existing() or self._open(prompt, schema)
         actor = self._ctx.actor(self.thread_id)
         while True:
             record = approvals.get_interaction(self._ctx.db.conn, interaction_id)
@@ -67,6 +67,16 @@ class EngineToolContext:
             raise ToolError("the user declined to answer")
         values: dict[str, Any] = response.get("values", {})
         return values
+
+    def _existing(self) -> str | None:
+        """After a restart the call runs again: its stored interaction (claimed once) is
+        reused instead of asking the user a second time."""
+        row = self._ctx.db.conn.execute(
+            "SELECT id FROM interaction WHERE tool_call_item_id = ? AND state != 'cancelled' "
+            "ORDER BY created_at DESC LIMIT 1",
+            (self._call.id,),
+        ).fetchone()
+        return str(row[0]) if row else None
 
     def _open(self, prompt: str, schema: dict[str, Any]) -> str:
         interaction_id = new_id("int")

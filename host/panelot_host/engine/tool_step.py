@@ -59,12 +59,12 @@ class ToolStepper:
             self._settle(call, bound, "failed")  # unknown tool or invalid arguments
             return
         match call.status:
-            case "pending":
-                await self._decide_and_run(call, bound)
             case "awaiting_approval":
                 await self._await_approval(call, bound)
             case _:
-                await self._execute(call, bound, None)  # recovery re-runs a read call
+                # pending; or running after a restart: a read/idempotent call (or ask_user,
+                # whose stored interaction is reused) runs again through the Gatekeeper
+                await self._decide_and_run(call, bound)
 
     async def _decide_and_run(self, call: ItemRecord, bound: BoundCall) -> None:
         try:
@@ -168,6 +168,10 @@ class ToolStepper:
 
     async def _execute(self, call: ItemRecord, bound: BoundCall, target: Target | None) -> None:
         with self.ctx.db.transaction() as conn:
+            evidence: dict[str, Any] = {"recovery": bound.tool.descriptor.recovery}
+            if target is not None:
+                evidence["target"] = msgspec.to_builtins(target)
+            items.merge_extra(conn, call.id, evidence)
             items.set_tool_status(conn, call.id, "running")
             turns.update_run(conn, self.run_id, state="executing_tool")
         self.ctx.publish.run_updated(self.thread_id, self.run_id, "executing_tool", self.turn_id)

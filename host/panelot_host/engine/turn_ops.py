@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from panelot_host.engine import views
+from panelot_host.engine import environment, views
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.admission import Admission, TurnRequest, active_turn_id, admit
 from panelot_host.engine.commands import command_unit
@@ -18,12 +18,20 @@ from panelot_host.engine.cursor import dump_cursor, load_cursor
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.loop import RunDriver
 from panelot_host.engine.tool_step import record_approval_grants
-from panelot_host.errors import InvalidParams, InvalidState, NotFound, StaleTurn
+from panelot_host.errors import (
+    DriftError,
+    InvalidParams,
+    InvalidState,
+    NotFound,
+    StaleTurn,
+    ThreadBusy,
+)
 from panelot_host.protocol.ops import turns as ops
 from panelot_host.protocol.ops._base import EmptyResult
-from panelot_host.store import approvals, steering, threads, turns
+from panelot_host.store import approvals, items, steering, threads, turns
 from panelot_host.store.ids import new_id
 from panelot_host.store.receipts import CommandContext
+from panelot_host.store.records import RunRecord
 
 log = logging.getLogger(__name__)
 
@@ -187,12 +195,15 @@ class TurnService:
             run = turns.get_run(unit.conn, params.run_id)
             if run.thread_id != params.thread_id:
                 raise NotFound(f"run {params.run_id!r} is not in thread {params.thread_id!r}")
+            self._check_owner(params.thread_id, run.id)
             if run.state not in ("budget_paused", "interrupted"):
                 raise InvalidState(f"run {params.run_id!r} is {run.state}; nothing to resume")
             turn = turns.get_turn(unit.conn, run.turn_id)
             if turn.status not in turns.ACTIVE_TURN_STATUSES:
                 raise InvalidState(f"the Turn of run {params.run_id!r} has ended ({turn.status})")
             cursor = load_cursor(run.cursor)
+            environment.validate(self.ctx, run, cursor)
+            cursor.recovered = False  # this is the continuation claim
             if run.state == "budget_paused":
                 extra = params.token_budget or cursor.budget or 0
                 used = _tokens_used(turn.usage)
@@ -218,7 +229,52 @@ class TurnService:
         active = active_turn_id(self.ctx.db.conn, thread_id)
         run = turns.run_of_turn(self.ctx.db.conn, active) if active else None
         if run is not None and run.state in ("awaiting_approval", "awaiting_interaction"):
-            self.drive(thread_id, run.turn_id, run.id)
+            self._claim_and_drive(run)
+
+    def _claim_and_drive(self, run: RunRecord) -> None:
+        """Continue a recovered run: validate its environment, then drive it; on drift the
+        run is not continued and its Turn fails with the ``drift`` error."""
+        cursor = load_cursor(run.cursor)
+        try:
+            environment.validate(self.ctx, run, cursor)
+        except DriftError as exc:
+            TurnFinisher(self.ctx, run.thread_id, run.turn_id, run.id).fail(exc.kind, exc.message)
+            return
+        if cursor.recovered:
+            cursor.recovered = False
+            with self.ctx.db.transaction() as conn:
+                turns.update_run(conn, run.id, cursor=dump_cursor(cursor))
+        self.drive(run.thread_id, run.turn_id, run.id)
+
+    def _check_owner(self, thread_id: str, run_id: str) -> None:
+        """A recovered run owns its thread until one continuation claim finishes."""
+        owner = recovered_owner(self.ctx, thread_id)
+        if owner is not None and owner != run_id:
+            raise ThreadBusy(f"a recovered run ({owner}) owns this thread; resume or interrupt it")
+
+    # ------------------------------------------------------------ recovery.resolve
+
+    def resolve(self, params: ops.RecoveryResolveParams, cmd: CommandContext) -> bytes:
+        """Settle a ``paused_uncertain`` call as the user decided; the run then continues."""
+        with command_unit(self.ctx.db, cmd) as unit:
+            call = items.get(unit.conn, params.tool_call_id)
+            if call.kind != "toolCall" or call.status != "uncertain":
+                raise InvalidState(f"tool call {params.tool_call_id!r} is not awaiting a decision")
+            items.set_tool_status(unit.conn, call.id, *_resolution(params.outcome))
+            if params.outcome == "retry":
+                unit.conn.execute("UPDATE item SET result = NULL WHERE id = ?", (call.id,))
+            run = turns.run_of_turn(unit.conn, call.turn_id or "")
+            assert run is not None
+            still_uncertain = _uncertain_calls(unit.conn, run)
+            if not still_uncertain:
+                turns.update_run(unit.conn, run.id, state="executing_tool")
+                turns.set_turn_status(unit.conn, run.turn_id, "running")
+            response = unit.respond(EmptyResult())
+            settled = items.get(unit.conn, call.id)
+        self.ctx.publish.item_completed(settled, call.turn_id or "")
+        if not still_uncertain:
+            self._claim_and_drive(turns.get_run(self.ctx.db.conn, run.id))
+        return response
 
     def _started(self, admission: Admission) -> None:
         publish = self.ctx.publish
@@ -234,6 +290,39 @@ class TurnService:
 
     def _queue_changed(self, thread_id: str) -> None:
         self.ctx.publish.queue_updated(thread_id, steering.queue(self.ctx.db.conn, thread_id))
+
+
+def recovered_owner(ctx: EngineContext, thread_id: str) -> str | None:
+    """The id of the recovered run that owns ``thread_id``, if any."""
+    active = active_turn_id(ctx.db.conn, thread_id)
+    run = turns.run_of_turn(ctx.db.conn, active) if active else None
+    if run is not None and load_cursor(run.cursor).recovered:
+        return run.id
+    return None
+
+
+def _resolution(outcome: str) -> tuple[str, dict[str, Any] | None]:
+    match outcome:
+        case "succeeded":
+            return "succeeded", {
+                "content": "The user confirmed that this call succeeded.",
+                "isError": False,
+            }
+        case "failed":
+            return "failed", {
+                "content": "The user reported that this call failed; it had no effect.",
+                "isError": True,
+            }
+        case _:
+            return "pending", None
+
+
+def _uncertain_calls(conn: Any, run: RunRecord) -> list[str]:
+    rows = conn.execute(
+        "SELECT id FROM item WHERE turn_id = ? AND kind = 'toolCall' AND status = 'uncertain'",
+        (run.turn_id,),
+    ).fetchall()
+    return [row[0] for row in rows]
 
 
 def _tokens_used(usage: Any) -> int:

@@ -190,8 +190,12 @@ class Host:
                 lease.release()
                 raise
             log.info("opened profile store %s", path)
-            self._profile = OpenProfile(profile_id, db, lease, self._engine)
-            return self._profile
+            profile = OpenProfile(profile_id, db, lease, self._engine)
+            recovered = profile.engine.start()
+            if recovered:
+                log.info("recovered %d unfinished runs", len(recovered))
+            self._profile = profile
+            return profile
 
     async def aclose(self) -> None:
         """Settle the engine, close the store and give up the lease."""

@@ -169,6 +169,11 @@ async def run_resume(session: Session, params: turn_ops.RunResumeParams) -> Any:
     return msgspec.Raw(session.profile.engine.turns.resume(params, _command("run.resume", params)))
 
 
+async def recovery_resolve(session: Session, params: turn_ops.RecoveryResolveParams) -> Any:
+    ctx = _command("recovery.resolve", params)
+    return msgspec.Raw(session.profile.engine.turns.resolve(params, ctx))
+
+
 async def settings_get(session: Session, params: config_ops.SettingsGetParams) -> Any:
     return session.profile.engine.config.get()
 
@@ -229,6 +234,7 @@ ROUTES: Mapping[str, Route] = MappingProxyType(
         "approval.response": Route(approval_response),
         "interaction.response": Route(interaction_response),
         "run.resume": Route(run_resume),
+        "recovery.resolve": Route(recovery_resolve),
         "settings.get": Route(settings_get),
         "settings.update": Route(settings_update),
         "credentials.set": Route(credentials_set),

@@ -179,3 +179,9 @@ def copy_branch(
             ),
         )
     return mapping[source[-1].id] if source else None
+
+
+def merge_extra(conn: sqlite3.Connection, item_id: str, values: dict[str, Any]) -> None:
+    """Add keys to an item's ``extra`` (evidence, the target a call ran against...)."""
+    current = get(conn, item_id).extra
+    conn.execute("UPDATE item SET extra = ? WHERE id = ?", (_dump({**current, **values}), item_id))

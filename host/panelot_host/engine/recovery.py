@@ -1,0 +1,117 @@
+"""Recovery (seed sections 5 and 6.2, protocol section 7): settle what the last process
+left, driven by the stored run state and cursor, never by a view derived from other rows.
+
+- an interrupted model stream -> ``interrupted`` (resumable with ``run.resume``);
+- a tool call that started with no stored result -> re-run on ``run.resume`` when its
+  recovery class is ``read`` or ``idempotent``; ``paused_uncertain`` for ``write`` until
+  ``recovery.resolve``, with evidence; a lost ``remote`` call (MCP elicitation) gets a
+  result telling the model to repeat it only when safe;
+- approvals and interactions keep waiting (their tables), budget pauses stay paused;
+- nothing calls a model by itself after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any
+
+from panelot_host.engine.context import EngineContext
+from panelot_host.engine.cursor import dump_cursor, load_cursor
+from panelot_host.store import items, threads, turns
+from panelot_host.store.records import ItemRecord, RunRecord
+
+log = logging.getLogger(__name__)
+
+LIVE_STATES = (
+    "queued",
+    "streaming",
+    "executing_tool",
+    "awaiting_approval",
+    "awaiting_interaction",
+    "paused_uncertain",
+    "budget_paused",
+    "interrupted",
+)
+REMOTE_LOST = (
+    "This call was cut off when Panelot stopped, and a remote call cannot be resumed: its "
+    "outcome is unknown. Repeat it only if that is safe."
+)
+
+
+def settle_on_start(ctx: EngineContext) -> list[str]:
+    """Settle every run the previous process left unfinished; return their thread ids."""
+    recovered = []
+    for run in turns.runs_in_states(ctx.db.conn, LIVE_STATES):
+        turn = turns.get_turn(ctx.db.conn, run.turn_id)
+        if turn.status not in turns.ACTIVE_TURN_STATUSES:
+            continue
+        with ctx.db.transaction() as conn:
+            state = _settle_run(ctx, conn, run)
+            cursor = load_cursor(turns.get_run(conn, run.id).cursor)
+            cursor.recovered = True
+            turns.update_run(conn, run.id, state=state, cursor=dump_cursor(cursor))
+            if state == "paused_uncertain":
+                turns.set_turn_status(conn, run.turn_id, "paused")
+                turns.update_turn_context(
+                    conn, run.turn_id, {**turn.context, "pauseReason": "uncertain"}
+                )
+        log.info("recovered run %s of thread %s as %s", run.id, run.thread_id, state)
+        recovered.append(run.thread_id)
+    return recovered
+
+
+def _settle_run(ctx: EngineContext, conn: sqlite3.Connection, run: RunRecord) -> str:
+    match run.state:
+        case "streaming" | "queued":
+            return "interrupted"
+        case "executing_tool" | "interrupted":
+            return _settle_cut_calls(ctx, conn, run) or run.state.replace(
+                "executing_tool", "interrupted"
+            )
+        case _:
+            return run.state  # waiting for the user, or paused: unchanged
+
+
+def _settle_cut_calls(ctx: EngineContext, conn: sqlite3.Connection, run: RunRecord) -> str | None:
+    """Classify the calls that were running; ``paused_uncertain`` if a write was among them."""
+    outcome = None
+    for call in running_calls(conn, run):
+        recovery = _recovery_class(ctx, call)
+        if recovery == "write":
+            evidence: dict[str, Any] = {
+                "attempted": {"tool": call.name, "args": call.args},
+                "target": call.extra.get("target"),
+            }
+            items.merge_extra(conn, call.id, {"evidence": evidence})
+            items.set_tool_status(conn, call.id, "uncertain")
+            outcome = "paused_uncertain"
+        elif recovery == "remote" and not _has_interaction(conn, call):
+            result: dict[str, Any] = {"content": REMOTE_LOST, "isError": True}
+            items.set_tool_status(conn, call.id, "failed", result)
+    return outcome
+
+
+def running_calls(conn: sqlite3.Connection, run: RunRecord) -> list[ItemRecord]:
+    head = threads.get(conn, run.thread_id).head_item_id
+    return [
+        i
+        for i in items.branch(conn, head)
+        if i.kind == "toolCall" and i.turn_id == run.turn_id and i.status == "running"
+    ]
+
+
+def _recovery_class(ctx: EngineContext, call: ItemRecord) -> str:
+    recorded = call.extra.get("recovery")
+    if isinstance(recorded, str):
+        return recorded
+    tool = ctx.registry.current.get(call.name or "")
+    return tool.descriptor.recovery if tool is not None else "write"
+
+
+def _has_interaction(conn: sqlite3.Connection, call: ItemRecord) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM interaction WHERE tool_call_item_id = ? AND origin = 'ask_user'",
+        (call.id,),
+    ).fetchone()
+    return row is not None
