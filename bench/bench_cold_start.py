@@ -1,0 +1,218 @@
+"""Cold start: spawn ``panelot-host serve`` -> the ``initialize`` response.
+
+Run: .venv/bin/python bench/bench_cold_start.py [--quick] [--runs N]
+
+The initialize frame is written right after the spawn; the clock runs from just before
+``Popen`` to the moment the whole response frame is read. Median of N runs for each of:
+``python -m panelot_host serve`` and the installed ``.venv/bin/panelot-host serve``, each
+with a fresh PANELOT_HOME per run (creates and migrates the database) and warm (an existing
+database). Baseline in the same run: ``python -c pass`` (spawn -> exit). Target: median
+<= 150 ms. Then a ``-X importtime`` list of the serve path (initialize, then stdin EOF),
+top 15 by cumulative and by self time: what to make lazy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from _common import INIT_PARAMS, figure, header, median, p90, python_env, venv_script
+
+TARGET_MS = 150.0
+_HEADER = struct.Struct("=I")
+
+
+def _init_frame() -> bytes:
+    payload = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT_PARAMS}
+    ).encode()
+    return _HEADER.pack(len(payload)) + payload
+
+
+INIT_FRAME = _init_frame()
+
+
+def _read_exact(stream: object, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = stream.read(size - len(data))  # type: ignore[attr-defined]
+        if not chunk:
+            raise RuntimeError(f"host closed stdout after {len(data)} of {size} bytes")
+        data += chunk
+    return data
+
+
+def time_initialize(cmd: list[str], home: Path, extra_args: list[str] | None = None) -> float:
+    """Seconds from spawn to the initialize response frame; then stdin EOF and exit."""
+    env = {**python_env(), "PANELOT_HOME": str(home)}
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [*cmd, *(extra_args or [])],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(INIT_FRAME)
+    proc.stdin.flush()
+    (length,) = _HEADER.unpack(_read_exact(proc.stdout, 4))
+    payload = _read_exact(proc.stdout, length)
+    elapsed = time.perf_counter() - start
+    reply = json.loads(payload)
+    _, err = proc.communicate(timeout=10)  # closes stdin: the host settles and exits
+    if "result" not in reply:
+        raise RuntimeError(f"initialize failed: {reply} stderr={err.decode(errors='replace')}")
+    return elapsed
+
+
+SERVE_IMPORTS = (
+    "import panelot_host.cli.main, panelot_host.wire.stdio, anyio, panelot_host.cli.config, "
+    "panelot_host.cli.logs, panelot_host.server.host, panelot_host.server.native"
+)
+
+
+def time_python(code: str = "pass") -> float:
+    """Seconds to spawn ``python -c code`` and see it exit."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=python_env())
+    return time.perf_counter() - start
+
+
+def importtime(cmd: list[str], home: Path) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """One serve run under ``-X importtime``: module -> (self us, cumulative us, depth)."""
+    env = {**python_env(), "PANELOT_HOME": str(home), "PYTHONPROFILEIMPORTTIME": "1"}
+    proc = subprocess.run(
+        cmd, input=INIT_FRAME, capture_output=True, env=env, timeout=30, check=False
+    )
+    self_us: dict[str, int] = {}
+    cumulative: dict[str, int] = {}
+    depth: dict[str, int] = {}
+    for line in proc.stderr.decode(errors="replace").splitlines():
+        if not line.startswith("import time:") or "imported package" in line:
+            continue
+        _, rest = line.split(":", 1)
+        own, cum, name = rest.split("|", 2)
+        module = name.rstrip()
+        stripped = module.lstrip()
+        self_us[stripped] = int(own)
+        cumulative[stripped] = int(cum)
+        depth[stripped] = (len(module) - len(stripped)) // 2
+    return self_us, cumulative, depth
+
+
+def print_importtime(cmd: list[str], runs: int) -> None:
+    selfs: dict[str, list[int]] = defaultdict(list)
+    cums: dict[str, list[int]] = defaultdict(list)
+    depth: dict[str, int] = {}
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="panelot-bench-") as tmp:
+            s, c, d = importtime(cmd, Path(tmp))
+        for name, value in s.items():
+            selfs[name].append(value)
+        for name, value in c.items():
+            cums[name].append(value)
+        depth.update(d)
+    total = sum(median(v) for v in selfs.values()) / 1000
+    ours = sum(median(v) for k, v in selfs.items() if k.startswith("panelot_host")) / 1000
+    print(
+        f"\n-X importtime of `{' '.join(cmd[-3:])}` (initialize, then stdin EOF), median of "
+        f"{runs} run(s): {len(selfs)} modules, {total:.1f} ms of imports in all "
+        f"(panelot_host's own modules: {ours:.1f} ms self)"
+    )
+    print("top 15 by cumulative time (ms; depth 0 = imported directly by the serve path):")
+    ranked = sorted(cums, key=lambda k: median(cums[k]), reverse=True)
+    for name in ranked[:15]:
+        print(
+            f"  {median(cums[name]) / 1000:7.1f}  self {median(selfs[name]) / 1000:5.1f}"
+            f"  depth {depth[name]}  {name}"
+        )
+    print("top 15 by self time (ms):")
+    for name in sorted(selfs, key=lambda k: median(selfs[k]), reverse=True)[:15]:
+        print(f"  {median(selfs[name]) / 1000:7.1f}  {name}")
+    groups: dict[str, float] = defaultdict(float)
+    for name, values in selfs.items():
+        parts = name.split(".")
+        top = ".".join(parts[:2]) if parts[0] == "panelot_host" else parts[0]
+        groups[top] += median(values) / 1000
+    print("top 15 packages by summed self time (ms; panelot_host split by subpackage):")
+    for name in sorted(groups, key=lambda k: groups[k], reverse=True)[:15]:
+        print(f"  {groups[name]:7.1f}  {name}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="2 runs each, for the smoke test")
+    parser.add_argument("--runs", type=int, default=15)
+    options = parser.parse_args()
+    runs = 2 if options.quick else options.runs
+    header("Cold start: spawn panelot-host serve -> initialize response", options.quick)
+
+    commands: dict[str, list[str]] = {
+        "python -m panelot_host serve": [sys.executable, "-m", "panelot_host", "serve"]
+    }
+    script = venv_script("panelot-host")
+    if script is not None:
+        commands["panelot-host serve (venv script)"] = [str(script), "serve"]
+    else:
+        print("note: no panelot-host script next to the interpreter; measuring python -m only")
+
+    root = Path(tempfile.mkdtemp(prefix="panelot-bench-cold-"))
+    try:
+        warm_homes: dict[str, Path] = {}
+        for label, cmd in commands.items():
+            warm_homes[label] = root / f"warm-{len(warm_homes)}"
+            time_initialize(cmd, warm_homes[label])  # creates the database; also warms caches
+        time_python()
+        results: dict[str, list[float]] = defaultdict(list)
+        baseline: list[float] = []
+        imports_only: list[float] = []
+        for run in range(runs):  # interleaved, so machine noise spreads over every series
+            baseline.append(time_python())
+            imports_only.append(time_python(SERVE_IMPORTS))
+            for label, cmd in commands.items():
+                fresh = root / f"fresh-{run}-{len(results)}"
+                results[f"{label}, fresh PANELOT_HOME"].append(time_initialize(cmd, fresh))
+                shutil.rmtree(fresh, ignore_errors=True)
+                results[f"{label}, warm database"].append(time_initialize(cmd, warm_homes[label]))
+        base_ms = median(baseline) * 1000
+        print(f"runs: {runs} per series (interleaved); baseline p90 {p90(baseline) * 1000:.1f} ms")
+        for label, values in results.items():
+            ms = median(values) * 1000
+            figure(
+                f"cold start ({label}) median",
+                ms,
+                "ms",
+                baseline=base_ms,
+                baseline_name="python -c pass",
+                target=f"<= {TARGET_MS:.0f} ms",
+                met=ms <= TARGET_MS,
+                extra=f"p90 {p90(values) * 1000:.1f} ms, min {min(values) * 1000:.1f} ms, "
+                f"over baseline +{ms - base_ms:.1f} ms",
+            )
+        imports_ms = median(imports_only) * 1000
+        figure(
+            "breakdown: spawn + the serve path's module imports only, then exit",
+            imports_ms,
+            "ms",
+            baseline=base_ms,
+            baseline_name="python -c pass",
+            extra=f"(imports: +{imports_ms - base_ms:.1f} ms over bare python; `python -c "
+            f"'{SERVE_IMPORTS}'`)",
+        )
+        print_importtime(commands["python -m panelot_host serve"], 1 if options.quick else 5)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

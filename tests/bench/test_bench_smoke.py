@@ -1,0 +1,37 @@
+"""Each host benchmark runs in its ``--quick`` form, exits 0 and prints its figures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+SCRIPTS = {
+    "bench_cold_start.py": ["cold start (python -m panelot_host serve, fresh PANELOT_HOME)"],
+    "bench_store.py": ["thread.list first page via DirectTransport", "thread.open"],
+    "bench_engine.py": ["durable tool steps per second", "SQLite COMMITs per tool step"],
+    "bench_memory.py": ["peak RSS, thread.open", "peak RSS, thread.open + one more turn"],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_quick_run_prints_its_figures(script: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("PANELOT_HOME", "PYTHONPATH")}
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / script), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=25,
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    figures = [line for line in proc.stdout.splitlines() if line.startswith("FIGURE ")]
+    for name in SCRIPTS[script]:
+        assert any(name in line for line in figures), (name, proc.stdout)
+    assert all(("MET" in line or "MISSED" in line) for line in figures if "target" in line)
