@@ -1,0 +1,265 @@
+"""Recovery (seed section 5, protocol section 7): a host stops mid-run; the next one, on
+the same data, settles from the stored run state and continues only when asked."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from tests.conftest import EventLog
+from tests.engine.helpers import INIT, new_thread, wait_for, wait_until
+from tests.support.tools import ToolLog, make_test_tools
+
+from panelot_host.engine.models import FixedModels
+from panelot_host.providers.catalog import ModelInfo
+from panelot_host.providers.scripted import Hang, ScriptedProvider, Text, ToolCall
+from panelot_host.providers.types import ToolResultMessage
+from panelot_host.server.host import Host, HostConfig, default_registry
+from panelot_host.server.transport import DirectTransport, RemoteError
+from panelot_host.tools.registry import ToolRegistry
+
+pytestmark = pytest.mark.anyio
+
+
+class Session:
+    """One host process's lifetime, in-process; leaving it stops the host (stdin EOF)."""
+
+    def __init__(self, client: DirectTransport, host: Host) -> None:
+        self.client = client
+        self.host = host
+        self.log = EventLog()
+        client.on_event(self.log)
+
+
+@pytest.fixture
+def open_host(
+    home: Path, provider: ScriptedProvider, model_info: ModelInfo, tool_log: ToolLog
+) -> Callable[..., object]:
+    @asynccontextmanager
+    async def opener(registry: ToolRegistry | None = None) -> AsyncIterator[Session]:
+        if registry is None:
+            registry = default_registry()
+            registry.update(add=make_test_tools(tool_log))
+        models = FixedModels(provider, model_info)
+        config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
+        async with Host(config, models=lambda _db: models, registry=registry) as host:
+            async with DirectTransport.connect(host) as client:
+                await client.send("initialize", INIT)
+                yield Session(client, host)
+
+    return opener
+
+
+async def _submit(client: DirectTransport, thread_id: str, text: str, cid: str) -> str:
+    result = await client.send(
+        "turn.submit", {"commandId": cid, "threadId": thread_id, "text": text}
+    )
+    turn_id: str = result["turnId"]
+    return turn_id
+
+
+async def test_an_interrupted_stream_waits_as_interrupted_until_run_resume(
+    open_host: Callable[..., object], provider: ScriptedProvider
+) -> None:
+    provider.add([Text("thinking about it", chunks=2), Hang()])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn_id = await _submit(s.client, thread_id, "long task", "s1")
+        await wait_for(s.log, "item.delta")
+    calls_before = len(provider.requests)
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["run"]["state"] == "interrupted"
+        assert snapshot["turn"]["status"] == "running"
+        assert snapshot["items"][-1]["interrupted"] is True  # the partial text was kept
+        assert len(provider.requests) == calls_before  # nothing called a model by itself
+        with pytest.raises(RemoteError) as busy:
+            await s.client.send(
+                "thread.fork",
+                {"commandId": "f", "threadId": thread_id, "atItemId": snapshot["items"][0]["id"]},
+            )
+        assert busy.value.kind == "thread_busy"
+        provider.add([Text("done after resume")])
+        await s.client.send(
+            "run.resume",
+            {"commandId": "r1", "threadId": thread_id, "runId": snapshot["run"]["id"]},
+        )
+        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "completed"
+
+
+async def test_a_cut_off_read_call_runs_again_on_resume(
+    open_host: Callable[..., object], provider: ScriptedProvider, tool_log: ToolLog
+) -> None:
+    provider.add([ToolCall("slow", {}, call_id="r1")])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn_id = await _submit(s.client, thread_id, "read", "s1")
+        await wait_until(lambda: tool_log.names() == ["slow"])
+    tool_log.release.set()
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["run"]["state"] == "interrupted"
+        provider.add([Text("read it")])
+        await s.client.send(
+            "run.resume", {"commandId": "r", "threadId": thread_id, "runId": snapshot["run"]["id"]}
+        )
+        await wait_for(s.log, "turn.complete", turnId=turn_id)
+    assert tool_log.names() == ["slow", "slow"]
+    results = [m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage)]
+    assert [r.call_id for r in results] == ["r1"]
+
+
+async def test_a_cut_off_write_call_pauses_uncertain_with_evidence_until_resolved(
+    open_host: Callable[..., object], provider: ScriptedProvider, tool_log: ToolLog, home: Path
+) -> None:
+    provider.add([ToolCall("write_note", {"text": "pay rent"}, call_id="w1")])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn_id = await _submit(s.client, thread_id, "write it", "s1")
+        request = (await wait_for(s.log, "approval.request"))[0]
+        profile = s.host.profile
+        # the process dies right after marking the call running, before its result
+        with profile.db.transaction() as conn:
+            conn.execute("UPDATE item SET status = 'running' WHERE call_id = 'w1'")
+            conn.execute("UPDATE run SET state = 'executing_tool' WHERE turn_id = ?", (turn_id,))
+            conn.execute(
+                "UPDATE approval SET state = 'decided', decision = 'allow' WHERE id = ?",
+                (request["requestId"],),
+            )
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["run"]["state"] == "paused_uncertain"
+        assert snapshot["turn"]["status"] == "paused"
+        call = next(i for i in snapshot["items"] if i["kind"] == "toolCall")
+        assert call["status"] == "uncertain"
+        profile = s.host.profile
+        evidence = profile.db.conn.execute(
+            "SELECT json_extract(extra, '$.evidence.attempted.tool') FROM item WHERE id = ?",
+            (call["id"],),
+        ).fetchone()
+        assert evidence == ("write_note",)
+        with pytest.raises(RemoteError) as active:
+            await _submit(s.client, thread_id, "another", "s2")
+        assert active.value.kind == "turn_active"
+        queued = await s.client.send(
+            "turn.enqueue", {"commandId": "q", "threadId": thread_id, "text": "later"}
+        )
+        assert queued["position"] == 0  # new turns queue behind the recovered run
+        provider.add([Text("it went through")], [Text("later handled")])
+        await s.client.send(
+            "recovery.resolve",
+            {"commandId": "rr", "toolCallId": call["id"], "outcome": "succeeded"},
+        )
+        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "completed"
+        await wait_for(s.log, "turn.complete", 2)
+    assert tool_log.names() == []  # the write never ran twice
+    result = [m for m in provider.requests[-2].messages if isinstance(m, ToolResultMessage)][0]
+    assert "confirmed" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_an_approval_waiting_at_shutdown_still_waits_and_continues_by_itself(
+    open_host: Callable[..., object], provider: ScriptedProvider, tool_log: ToolLog
+) -> None:
+    provider.add([ToolCall("write_note", {"text": "x"})], [Text("saved")])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn_id = await _submit(s.client, thread_id, "save", "s1")
+        await wait_for(s.log, "approval.request")
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["run"]["state"] == "awaiting_approval"
+        pending = snapshot["pendingApprovals"]
+        assert len(pending) == 1
+        await s.client.send(
+            "approval.response",
+            {
+                "commandId": "a",
+                "requestId": pending[0]["requestId"],
+                "decision": "allow",
+                "scope": "once",
+            },
+        )
+        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "completed"
+    assert tool_log.names() == ["write_note"]
+
+
+async def test_an_ask_user_question_survives_a_restart_and_is_claimed_once(
+    open_host: Callable[..., object], provider: ScriptedProvider
+) -> None:
+    provider.add([ToolCall("ask_user", {"question": "Which day?"})], [Text("Tuesday it is")])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn_id = await _submit(s.client, thread_id, "book", "s1")
+        await wait_for(s.log, "interaction.request")
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["run"]["state"] == "awaiting_interaction"
+        [question] = snapshot["pendingInteractions"]
+        await s.client.send(
+            "interaction.response",
+            {
+                "commandId": "i",
+                "interactionId": question["interactionId"],
+                "values": {"answer": "Tuesday"},
+            },
+        )
+        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "completed"
+        assert s.log.of("interaction.request") == []  # not asked a second time
+    result = [m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage)][0]
+    assert "Tuesday" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_a_budget_paused_run_stays_paused_across_a_restart(
+    open_host: Callable[..., object], provider: ScriptedProvider
+) -> None:
+    from panelot_host.providers.scripted import Stop
+    from panelot_host.providers.types import Usage
+
+    provider.add([ToolCall("lookup", {"key": "a"}), Stop("tool_use", usage=Usage(500, 10))])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn = await s.client.send(
+            "turn.submit",
+            {"commandId": "s", "threadId": thread_id, "text": "x", "tokenBudget": 100},
+        )
+        await wait_for(s.log, "turn.paused", turnId=turn["turnId"])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["run"]["state"] == "budget_paused"
+
+
+async def test_drift_is_rejected_and_names_what_changed(
+    open_host: Callable[..., object], provider: ScriptedProvider, tool_log: ToolLog
+) -> None:
+    provider.add([Text("partial"), Hang()])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        await _submit(s.client, thread_id, "go", "s1")
+        await wait_for(s.log, "item.delta")
+    changed = default_registry()
+    tools = make_test_tools(tool_log)
+    from msgspec.structs import replace
+
+    tools[0] = replace(
+        tools[0],
+        description="Look a key up, now differently",
+        effects=frozenset({"read", "network"}),
+    )
+    changed.update(add=tools)
+    async with open_host(registry=changed) as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        with pytest.raises(RemoteError) as drift:
+            await s.client.send(
+                "run.resume",
+                {"commandId": "r", "threadId": thread_id, "runId": snapshot["run"]["id"]},
+            )
+        assert drift.value.kind == "drift"
+        assert "lookup" in drift.value.message
+        after = await s.client.send("thread.open", {"threadId": thread_id})
+        assert after["run"]["state"] == "interrupted"  # not continued
