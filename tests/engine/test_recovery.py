@@ -44,10 +44,12 @@ def open_host(
             registry.update(add=make_test_tools(tool_log))
         models = FixedModels(provider, model_info)
         config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
-        async with Host(config, models=lambda _db: models, registry=registry) as host:
-            async with DirectTransport.connect(host) as client:
-                await client.send("initialize", INIT)
-                yield Session(client, host)
+        async with (
+            Host(config, models=lambda _db: models, registry=registry) as host,
+            DirectTransport.connect(host) as client,
+        ):
+            await client.send("initialize", INIT)
+            yield Session(client, host)
 
     return opener
 
@@ -157,7 +159,7 @@ async def test_a_cut_off_write_call_pauses_uncertain_with_evidence_until_resolve
         assert done[0]["status"] == "completed"
         await wait_for(s.log, "turn.complete", 2)
     assert tool_log.names() == []  # the write never ran twice
-    result = [m for m in provider.requests[-2].messages if isinstance(m, ToolResultMessage)][0]
+    result = next(m for m in provider.requests[-2].messages if isinstance(m, ToolResultMessage))
     assert "confirmed" in result.content[0].text  # type: ignore[union-attr]
 
 
@@ -211,7 +213,7 @@ async def test_an_ask_user_question_survives_a_restart_and_is_claimed_once(
         done = await wait_for(s.log, "turn.complete", turnId=turn_id)
         assert done[0]["status"] == "completed"
         assert s.log.of("interaction.request") == []  # not asked a second time
-    result = [m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage)][0]
+    result = next(m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage))
     assert "Tuesday" in result.content[0].text  # type: ignore[union-attr]
 
 
