@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.engine.actor import Spawn, ThreadActor
+from panelot_host.engine.failpoints import Failpoints
 from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.publish import Publisher
 from panelot_host.gatekeeper.gatekeeper import Gatekeeper
@@ -45,6 +46,8 @@ class EngineContext:
         self.actors: dict[str, ThreadActor] = {}
         self.browser: BrowserBridge | None = None
         self.browser_tools: frozenset[str] = frozenset()
+        self.failpoints = Failpoints()
+        self.unstored_steering: dict[str, list[tuple[str, str]]] = {}  # failpoint only
         self.on_idle: Callable[[str], None] = _ignore
         self.on_first_turn: Callable[[str, str], None] = _ignore_two
 

@@ -11,6 +11,7 @@ from panelot_host.engine.actor import Spawn, StopCause
 from panelot_host.engine.config_ops import ConfigService, CredentialVault
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.events import EventSink
+from panelot_host.engine.failpoints import Failpoints
 from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.prompts import SYSTEM_PROMPT
 from panelot_host.engine.publish import Publisher
@@ -57,6 +58,7 @@ class Engine:
         self.threads = ThreadService(db, seq, sink, self.guard_branch_change)
         self.turns = TurnService(self.ctx)
         self.config = ConfigService(self.ctx, environ or {}, vault)
+        self.ctx.failpoints = Failpoints.from_environ(environ or {})
         self.ctx.on_idle = self._on_idle
         self.ctx.on_first_turn = self._on_first_turn
         self._spawn = spawn

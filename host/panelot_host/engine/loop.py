@@ -190,6 +190,14 @@ class RunDriver:
         db = self.ctx.db
         added: list[ItemRecord] = []
         with db.transaction() as conn:
+            for item_id, text in self.ctx.unstored_steering.pop(self.turn_id, []):
+                steering.add_steering(
+                    conn,
+                    steering_id=item_id,
+                    thread_id=self.thread_id,
+                    turn_id=self.turn_id,
+                    text=text,
+                )
             cutoff = steering.steering_cutoff(conn)
             head = threads.get(conn, self.thread_id).head_item_id
             for message in steering.pending_steering_upto(conn, self.turn_id, cutoff):

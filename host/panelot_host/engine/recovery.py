@@ -78,6 +78,8 @@ def _settle_cut_calls(ctx: EngineContext, conn: sqlite3.Connection, run: RunReco
     outcome = None
     for call in running_calls(conn, run):
         recovery = _recovery_class(ctx, call)
+        if ctx.failpoints.on("rerun_write") and recovery == "write":
+            continue  # the bug: a write whose outcome is unknown runs again on resume
         if recovery == "write":
             evidence: dict[str, Any] = {
                 "attempted": {"tool": call.name, "args": call.args},

@@ -8,6 +8,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
+import anyio
 import msgspec
 
 from panelot_host.engine.context import EngineContext, record_from_grant
@@ -177,7 +178,12 @@ class ToolStepper:
         self.ctx.publish.run_updated(self.thread_id, self.run_id, "executing_tool", self.turn_id)
         context = EngineToolContext(self.ctx, call, self.run_id, target)
         result = await bound.execute(context)
-        self._settle(call, result, "failed" if result.is_error else "succeeded")
+        status = "failed" if result.is_error else "succeeded"
+        if self.ctx.failpoints.on("split_result_state"):
+            with self.ctx.db.transaction() as conn:  # the bug: status without its result
+                items.set_tool_status(conn, call.id, status)
+            await anyio.sleep(0.05)
+        self._settle(call, result, status)
 
     def _settle(self, call: ItemRecord, result: ToolResult, status: str) -> None:
         """Store the result with the next run state (the failure streak) in one transaction."""

@@ -117,6 +117,8 @@ class TurnService:
 
     def steer(self, params: ops.TurnSteerParams, cmd: CommandContext) -> bytes:
         """Persist input for the next model call of the running Turn (durable when answered)."""
+        if self.ctx.failpoints.on("ack_before_commit"):
+            return self._steer_unstored(params)
         with command_unit(self.ctx.db, cmd) as unit:
             threads.get(unit.conn, params.thread_id)
             active = active_turn_id(unit.conn, params.thread_id)
@@ -134,6 +136,15 @@ class TurnService:
             )
             response = unit.respond(ops.TurnSteerResult(item_id=record.id))
         return response
+
+    def _steer_unstored(self, params: ops.TurnSteerParams) -> bytes:
+        """Failpoint ``ack_before_commit``: acknowledge now, store at the next model call."""
+        active = active_turn_id(self.ctx.db.conn, params.thread_id)
+        if active is None or active != params.expected_turn_id:
+            raise StaleTurn(f"Turn {params.expected_turn_id!r} is not running")
+        item_id = new_id("itm")
+        self.ctx.unstored_steering.setdefault(active, []).append((item_id, params.text))
+        return msgspec.json.encode(ops.TurnSteerResult(item_id=item_id))
 
     # ------------------------------------------------------------ interrupt
 
