@@ -24,6 +24,8 @@ from typing import Any, TextIO
 
 import anyio
 import msgspec
+from anyio.abc import TaskGroup
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 import panelot_host
 from panelot_host.cli.chat_input import Event, Inbound, lines_of, pump_lines, pump_sigint
@@ -107,11 +109,7 @@ async def chat(
     out = Renderer(io.stdout, color=wants_color(io.stdout, io.environ), interactive=io.interactive)
     try:
         async with host_factory() as host, DirectTransport.connect(host) as client:
-            try:
-                return await _converse(host, client, options, io, out, handle_sigint)
-            except StartFailed as exc:
-                _report(io, str(exc))
-                return exc.status
+            return await _converse(host, client, options, io, out, handle_sigint)
     except StartupError as exc:
         _report(io, str(exc))
         return EXIT_FAILED
@@ -131,30 +129,53 @@ async def _converse(
     handle_sigint: bool,
 ) -> int:
     send, receive = anyio.create_memory_object_stream[Inbound](math.inf)
-    async with send, receive:
+    async with send, receive, anyio.create_task_group() as tasks:
         unsubscribe = client.on_event(
             lambda method, params: send.send_nowait(Event(method, params))
         )
         try:
-            await _initialize(client, options)
-            model = _check_provider(host, options)
-            thread, snapshot = await _open_thread(client, options)
-            out.header(model, thread, hints=io.interactive)
-            session = ChatSession(
-                client, thread["id"], out, model=options.model, budget=options.budget
-            )
-            if snapshot is not None:
-                out.recap(snapshot.get("items", []))
-                session.adopt(snapshot)
-            async with anyio.create_task_group() as tasks:
-                tasks.start_soon(pump_lines, lines_of(io.stdin), send)
-                if handle_sigint:
-                    tasks.start_soon(pump_sigint, send)
-                status = await session.run(receive, options.prompt)
-                tasks.cancel_scope.cancel()
-            return status
+            if handle_sigint:  # first: a Ctrl-C while starting waits in the inbox
+                await tasks.start(pump_sigint, send)
+            status = await _run_session(host, client, options, io, out, tasks, send, receive)
         finally:
             unsubscribe()
+            tasks.cancel_scope.cancel()
+    return status
+
+
+async def _run_session(
+    host: Host,
+    client: DirectTransport,
+    options: ChatOptions,
+    io: ChatIO,
+    out: Renderer,
+    tasks: TaskGroup,
+    send: MemoryObjectSendStream[Inbound],
+    receive: MemoryObjectReceiveStream[Inbound],
+) -> int:
+    try:
+        session, snapshot = await _start_session(host, client, options, io, out)
+    except StartFailed as exc:
+        _report(io, str(exc))
+        return exc.status
+    if snapshot is not None:
+        session.adopt(snapshot)
+    tasks.start_soon(pump_lines, lines_of(io.stdin), send)
+    return await session.run(receive, options.prompt)
+
+
+async def _start_session(
+    host: Host, client: DirectTransport, options: ChatOptions, io: ChatIO, out: Renderer
+) -> tuple[ChatSession, dict[str, Any] | None]:
+    """Initialize, check the provider, open the thread and show the header (and recap)."""
+    await _initialize(client, options)
+    model = _check_provider(host, options)
+    thread, snapshot = await _open_thread(client, options)
+    out.header(model, thread, hints=io.interactive)
+    if snapshot is not None:
+        out.recap(snapshot.get("items", []))
+    session = ChatSession(client, thread["id"], out, model=options.model, budget=options.budget)
+    return session, snapshot
 
 
 async def _initialize(client: DirectTransport, options: ChatOptions) -> None:

@@ -17,6 +17,7 @@ from typing import Any, Protocol, TextIO
 import anyio
 import anyio.to_thread
 import msgspec
+from anyio.abc import TaskStatus
 from anyio.streams.memory import MemoryObjectSendStream
 
 READ_SIZE = 65536
@@ -125,12 +126,16 @@ async def pump_lines(source: LineSource, inbox: Inbox) -> None:
         await inbox.send(Line(line))
 
 
-async def pump_sigint(inbox: Inbox) -> None:
-    """Turn SIGINT into ``CtrlC`` messages (where the platform supports signal receivers)."""
+async def pump_sigint(
+    inbox: Inbox, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+) -> None:
+    """Turn SIGINT into ``CtrlC`` messages (where the platform supports signal receivers);
+    reports ``started`` once the handler is installed."""
     try:
-        receiver = anyio.open_signal_receiver(signal.SIGINT)
-        with receiver as signals:
+        with anyio.open_signal_receiver(signal.SIGINT) as signals:
+            task_status.started()
             async for _ in signals:
                 await inbox.send(CtrlC())
     except NotImplementedError:  # Windows: KeyboardInterrupt ends the program instead
+        task_status.started()
         await anyio.sleep_forever()

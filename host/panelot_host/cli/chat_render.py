@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 ONE_LINE = 120  # characters of a tool's arguments or result shown
+_FENCE = re.compile(r"<([a-z][a-z-]*)>\s*(.*?)\s*</\1>", re.DOTALL)
 
 
 def wants_color(stream: TextIO, environ: Mapping[str, str]) -> bool:
@@ -32,10 +34,16 @@ def result_text(result: Mapping[str, Any] | None) -> str:
     if not result:
         return ""
     content = result.get("content", "")
-    if isinstance(content, str):
-        return one_line(content)
-    parts = [b.get("text", "") if b.get("type") == "text" else "[image]" for b in content]
-    return one_line(" ".join(parts))
+    if not isinstance(content, str):
+        parts = [b.get("text", "") if b.get("type") == "text" else "[image]" for b in content]
+        content = " ".join(parts)
+    return one_line(_unwrap(content))
+
+
+def _unwrap(text: str) -> str:
+    """Page text without the ``<untrusted-page-content>`` fence meant for the model."""
+    fenced = _FENCE.fullmatch(text.strip())
+    return fenced.group(2) if fenced else text
 
 
 def usage_text(usage: Mapping[str, int], cost: float | None) -> str:

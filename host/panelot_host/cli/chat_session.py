@@ -68,6 +68,10 @@ class ChatSession:
         self._tasks: TaskGroup | None = None
 
     @property
+    def turn_running(self) -> bool:
+        return self.running is not None
+
+    @property
     def finished(self) -> bool:
         if self.quitting:
             return True
@@ -87,7 +91,7 @@ class ChatSession:
                 await self.handle(message)
                 if self.finished:
                     break
-            await self._stop_running_turn()
+            await self._stop_running_turn(inbox)
             tasks.cancel_scope.cancel()
         return 0
 
@@ -167,11 +171,11 @@ class ChatSession:
         if any(q.key == question.key for q in self.questions):
             return
         self.questions.append(question)
+        if len(self.questions) == 1:
+            ask(question, self.out)
         if self.input_ended:
             self.out.info("no input left to answer with: interrupting the turn")
             await self.interrupt()
-        elif len(self.questions) == 1:
-            ask(question, self.out)
 
     def _drop_question(self, key: str) -> None:
         was_first = bool(self.questions) and self.questions[0].key == key
@@ -260,13 +264,12 @@ class ChatSession:
     async def enqueue(self, text: str) -> None:
         params = {"commandId": self._command_id(), "threadId": self.thread_id, "text": text}
         try:
-            result = await self.client.send("turn.enqueue", params)
+            await self.client.send("turn.enqueue", params)
         except RemoteError as exc:
             self.out.error(exc.message)
             return
-        if self.running is not None:
-            self.queued = max(self.queued, result["position"] + 1)
-            self.out.info(f"queued as #{result['position'] + 1}: it runs after this turn")
+        # queue.updated (already in the inbox) says whether it waits or has started
+        self.out.info("the turn takes no more steering: this message runs as the next turn")
 
     async def interrupt(self) -> None:
         """``turn.interrupt`` for the running Turn (returns once the Turn has stopped)."""
@@ -279,12 +282,18 @@ class ChatSession:
         except RemoteError as exc:
             self.out.error(exc.message)
 
-    async def _stop_running_turn(self) -> None:
-        """Quitting: end the running Turn so the thread is idle when it is resumed."""
+    async def _stop_running_turn(self, inbox: MemoryObjectReceiveStream[Inbound]) -> None:
+        """Quitting: end the running Turn so the thread is idle when it is resumed, and
+        show how it ended."""
         if self.running is None:
             return
         with anyio.move_on_after(INTERRUPT_WAIT_S, shield=True):
             await self.interrupt()
+            async for message in inbox:
+                if isinstance(message, Event):
+                    await self.on_event(message.method, message.params)
+                if not self.turn_running:
+                    break
 
     # ------------------------------------------------------------ answers
 
