@@ -69,12 +69,6 @@ class Engine:
         self.ctx.browser = bridge
         self.ctx.browser_tools = tools if bridge is not None else frozenset()
 
-    def detach_browser(self, owner: object) -> None:
-        """The shim's connection closed: browser tools cannot run until one reconnects."""
-        bridge = self.ctx.browser
-        if bridge is not None and getattr(bridge, "_connection", None) is owner:
-            self.attach_browser(None, frozenset())
-
     def start(self) -> list[str]:
         """Settle what the last process left (recovery on start); nothing calls a model."""
         return settle_on_start(self.ctx)

@@ -16,6 +16,7 @@ from panelot_host.errors import JsonRpcError, MethodNotFound, NotInitialized
 from panelot_host.protocol import codec, jsonrpc
 from panelot_host.protocol.events import ErrorEvent
 from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, Response
+from panelot_host.protocol.messages import decode_message
 from panelot_host.server.errors import RpcError, to_rpc_error
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.server.routes import ROUTES, Session
@@ -109,7 +110,7 @@ class Connection(Session):
             self.notify("$/error", ErrorEvent(code=code, message=frame.message, kind=frame.code))
             return
         try:
-            message = jsonrpc.decode_message(frame)
+            message = decode_message(frame)
         except JsonRpcError as exc:
             self._send_error(exc.request_id, RpcError(exc.code, exc.message, {"kind": exc.kind}))
             return
@@ -170,7 +171,7 @@ class Connection(Session):
         if self._profile is not None:
             self._profile.bus.unsubscribe_connection(self.id)
             if self.browser_tools:
-                self._profile.engine.detach_browser(self)
+                self._profile.detach_browser(self)
         for pending in self._pending.values():
             pending.error = RpcError(jsonrpc.INTERNAL_ERROR, "the connection closed")
             pending.done.set()

@@ -18,9 +18,8 @@ SETTLE_DEADLINE_S = 1.5
 
 async def serve(config: HostConfig, channel: StdioChannel) -> int:
     """Serve frames until stdin EOF, then settle, commit and return the exit status (0)."""
-    host = Host(config)
-    connection = Connection(host, channel.send)
-    async with anyio.create_task_group() as tasks:
+    async with Host(config) as host, anyio.create_task_group() as tasks:
+        connection = Connection(host, channel.send)
         tasks.start_soon(connection.run)
         async for frame in channel:
             await connection.handle_frame(frame)
@@ -28,8 +27,6 @@ async def serve(config: HostConfig, channel: StdioChannel) -> int:
         with anyio.move_on_after(SETTLE_DEADLINE_S) as scope:
             await host.aclose()
         if scope.cancelled_caught:
-            log.warning(
-                "settling did not finish in %.1f s; recovery will continue it", SETTLE_DEADLINE_S
-            )
+            log.warning("settling took over %.1f s; recovery will finish it", SETTLE_DEADLINE_S)
         connection.close()
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -17,7 +17,9 @@ from panelot_host.protocol.ops import threads as thread_ops
 from panelot_host.protocol.ops import turns as turn_ops
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.store.receipts import command_context
-from panelot_host.tools.context import BrowserBridge
+
+if TYPE_CHECKING:
+    from panelot_host.tools.context import BrowserBridge
 
 _thread_id_of = msgspec.json.Decoder(thread_ops.ThreadResult).decode
 
@@ -66,7 +68,8 @@ async def initialize(session: Session, params: session_ops.InitializeParams) -> 
     tools = tuple(params.capabilities.browser_tools)
     session.mark_initialized(profile, tools)
     if tools:
-        profile.engine.attach_browser(session.browser_bridge(), frozenset(tools))
+        profile.attach_browser(session.browser_bridge(), frozenset(tools))
+    session.host.warm_up()
     return session_ops.InitializeResult(
         protocol_version=PROTOCOL_VERSION,
         engine=session_ops.EngineInfo(name="panelot-host", version=panelot_host.__version__),
