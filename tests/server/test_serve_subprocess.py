@@ -137,3 +137,31 @@ def test_second_host_on_the_same_profile_waits_then_refuses(tmp_path: Path) -> N
     finally:
         first.kill()
         second.kill()
+
+
+def test_a_turn_runs_over_pipes_with_the_echo_model(tmp_path: Path) -> None:
+    proc = HostProcess(tmp_path / "home", env={"PANELOT_PROVIDER": "scripted"})
+    try:
+        proc.call("initialize", initialize_params())
+        thread_id = proc.call("thread.create", {"commandId": "c"})["result"]["thread"]["id"]
+        submitted = proc.call(
+            "turn.submit", {"commandId": "s", "threadId": thread_id, "text": "ping over pipes"}
+        )
+        turn_id = submitted["result"]["turnId"]
+        deadline = time.monotonic() + 10
+        while not any(
+            e.get("method") == "turn.complete" and e["params"]["turnId"] == turn_id
+            for e in proc.events
+        ):
+            assert time.monotonic() < deadline, proc.events
+            proc.events.append(proc.next_message())
+        complete = next(e for e in proc.events if e.get("method") == "turn.complete")
+        assert complete["params"]["status"] == "completed"
+        seqs = [e["params"]["seq"] for e in proc.events if "seq" in e.get("params", {})]
+        assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+        opened = proc.call("thread.open", {"threadId": thread_id})["result"]
+        assert "ping over pipes" in opened["items"][-1]["text"]
+        proc.close_stdin()
+        assert proc.wait(5) == 0
+    finally:
+        proc.kill()
