@@ -236,3 +236,41 @@ async def test_different_threads_run_concurrently(
     await wait_for(log, "turn.complete", turnId=t1)
     await wait_for(log, "turn.complete", turnId=t2)
     assert anyio.current_time() - started < 0.55
+
+
+async def test_interrupt_cancels_the_browser_call_and_detaches_l2_tools(
+    host: Host, provider: ScriptedProvider
+) -> None:
+    release = anyio.Event()
+    invoked: list[dict] = []  # type: ignore[type-arg]
+
+    async def shim(method: str, params: dict) -> object:  # type: ignore[type-arg]
+        if method == "browser.resolveTarget":
+            return {"tabId": 3, "url": "https://site.example/", "origin": "https://site.example"}
+        invoked.append(params)
+        await release.wait()  # the screenshot takes long; the cancel releases it
+        return {"content": "too late", "isError": True}
+
+    async with DirectTransport.connect(host, shim=shim) as client:
+        log = EventLog()
+        client.on_event(log)
+        client.on_event(lambda m, p: release.set() if m == "$/cancelRequest" else None)
+        init = {"protocolVersion": 1, "client": {"name": "shim", "version": "0"}}
+        init["capabilities"] = {"browserTools": ["browser_screenshot"]}
+        await client.send("initialize", init)
+        await client.send(
+            "settings.update",
+            {
+                "commandId": "p",
+                "policyRules": [{"tool": "browser_screenshot", "decision": "allow"}],
+            },
+        )
+        provider.add([ToolCall("browser_screenshot", {"fullPage": True}, call_id="shot")])
+        thread_id = await new_thread(client)
+        turn_id = await _submit(client, thread_id, "full page please", "s1")
+        await wait_until(lambda: bool(invoked))
+        await client.send("turn.interrupt", {"threadId": thread_id})
+        done = await wait_for(log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "interrupted"
+        assert [p["turnId"] for p in log.of("browser.detach")] == [turn_id]
+        assert log.of("$/cancelRequest")

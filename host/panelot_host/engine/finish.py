@@ -49,6 +49,7 @@ class TurnFinisher:
             turns.set_turn_status(conn, self.turn_id, "interrupted")
             turns.update_run(conn, self.run_id, state="interrupted")
         self._publish_calls(settled)
+        self._detach_l2()
         self._ended("interrupted")
 
     def pause(self, reason: str) -> None:
@@ -72,6 +73,18 @@ class TurnFinisher:
         self.ctx.actor(self.thread_id).release()
 
     # ------------------------------------------------------------ helpers
+
+    def _detach_l2(self) -> None:
+        """Interrupt detaches L2 tools (seed section 2): the shim drops its debugger
+        attachment when any call of this Turn ran at L2."""
+        used_l2 = self.ctx.db.conn.execute(
+            "SELECT 1 FROM item WHERE turn_id = ? AND kind = 'toolCall' "
+            "AND json_extract(extra, '$.level') = 'L2' LIMIT 1",
+            (self.turn_id,),
+        ).fetchone()
+        detach = getattr(self.ctx.browser, "detach", None)
+        if used_l2 and detach is not None:
+            detach(self.thread_id, self.turn_id)
 
     def _settle_calls(self, conn: sqlite3.Connection, status: str, text: str) -> list[ItemRecord]:
         head = threads.get(conn, self.thread_id).head_item_id

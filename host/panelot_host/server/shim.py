@@ -21,6 +21,8 @@ INVOKE_WAIT_S = 300.0
 class Requester(Protocol):
     async def request(self, method: str, params: msgspec.Struct, wait_s: float = ...) -> Any: ...
 
+    def notify_raw(self, method: str, params: dict[str, Any]) -> None: ...
+
 
 class ConnectionBrowser:
     """Implements ``BrowserBridge`` by asking the shim; its failures become ``ToolError``."""
@@ -45,6 +47,10 @@ class ConnectionBrowser:
         result = codec.decode_result("browser.invoke", raw)
         answer: dict[str, Any] = msgspec.to_builtins(result)
         return answer
+
+    def detach(self, thread_id: str, turn_id: str) -> None:
+        """Interrupt: tell the shim to detach L2 tools (chrome.debugger) of this Turn."""
+        self._connection.notify_raw("browser.detach", {"threadId": thread_id, "turnId": turn_id})
 
     async def _ask(self, method: str, params: msgspec.Struct, wait_s: float) -> Any:
         try:
