@@ -38,6 +38,13 @@ FAST = Timing(
     backoff=Backoff(initial_s=0.05, factor=2.0, max_s=0.5, max_attempts=5),
 )
 
+PATIENT = Timing(
+    connect_s=20.0,
+    keepalive_s=0.3,
+    ping_timeout_s=2.0,
+    backoff=Backoff(initial_s=0.05, factor=2.0, max_s=0.3, max_attempts=60),
+)
+
 needs_node = pytest.mark.skipif(
     NODE is None or not EVERYTHING.exists(),
     reason="node or server-everything missing: run tests/mcp/install_node_deps.sh",
@@ -122,11 +129,11 @@ async def harness(tmp_path: Path) -> AsyncIterator[Callable[[dict[str, Any]], An
     async with anyio.create_task_group() as tg:
         managers: list[McpManager] = []
 
-        async def start(servers: dict[str, Any]) -> Harness:
+        async def start(servers: dict[str, Any], timing: Timing = FAST) -> Harness:
             store = McpConfigStore(tmp_path)
             store.write(servers)
             registry = ToolRegistry()
-            manager = McpManager(registry, store, None, tg.start_soon, timing=FAST)
+            manager = McpManager(registry, store, None, tg.start_soon, timing=timing)
             managers.append(manager)
             await manager.start()
             return Harness(tmp_path, registry, store, manager)
@@ -154,29 +161,41 @@ def free_port() -> int:
         return port
 
 
+class HttpEverything:
+    """server-everything's Streamable HTTP transport on 127.0.0.1 (killable, restartable)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self._process = subprocess.Popen(
+            [NODE or "node", str(NODE_DIR / "serve-http.mjs")],
+            cwd=NODE_DIR,
+            env={**os.environ, "PORT": str(self.port)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_listening(self.port, self._process)
+
+    def kill(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait(timeout=5)
+
+
 @pytest.fixture
-def everything_http() -> Iterator[str]:
-    """server-everything's Streamable HTTP transport on 127.0.0.1; yields its URL."""
+def everything_http() -> Iterator[HttpEverything]:
+    """A started ``HttpEverything`` (killed after the test)."""
     if NODE is None or not EVERYTHING.exists():
         pytest.skip("node or server-everything missing: run tests/mcp/install_node_deps.sh")
-    port = free_port()
-    process = subprocess.Popen(
-        [NODE, str(NODE_DIR / "serve-http.mjs")],
-        cwd=NODE_DIR,
-        env={**os.environ, "PORT": str(port)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server = HttpEverything()
+    server.start()
     try:
-        _wait_listening(port, process)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+        server.kill()
 
 
 def _wait_listening(port: int, process: subprocess.Popen[bytes]) -> None:
