@@ -38,6 +38,10 @@ def _init_frame() -> bytes:
 
 
 INIT_FRAME = _init_frame()
+LIST_PAYLOAD = json.dumps(
+    {"jsonrpc": "2.0", "id": 2, "method": "thread.list", "params": {"limit": 50}}
+).encode()
+LIST_FRAME = _HEADER.pack(len(LIST_PAYLOAD)) + LIST_PAYLOAD
 
 
 def _read_exact(stream: object, size: int) -> bytes:
@@ -50,12 +54,26 @@ def _read_exact(stream: object, size: int) -> bytes:
     return data
 
 
-def time_initialize(cmd: list[str], home: Path, extra_args: list[str] | None = None) -> float:
-    """Seconds from spawn to the initialize response frame; then stdin EOF and exit."""
+def _read_reply(stream: object, request_id: int) -> dict[str, object]:
+    """The response to ``request_id`` (skipping notifications)."""
+    while True:
+        (length,) = _HEADER.unpack(_read_exact(stream, 4))
+        message: dict[str, object] = json.loads(_read_exact(stream, length))
+        if message.get("id") == request_id and "method" not in message:
+            return message
+
+
+def time_initialize(cmd: list[str], home: Path) -> tuple[float, float]:
+    """Seconds from spawn to the initialize response frame, and to a first ``thread.list``.
+
+    The ``thread.list`` request is written once the initialize response is read (the time
+    to the first useful answer: work deferred past ``initialize`` shows up there).
+    Then stdin EOF and exit.
+    """
     env = {**python_env(), "PANELOT_HOME": str(home)}
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [*cmd, *(extra_args or [])],
+        cmd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -64,14 +82,16 @@ def time_initialize(cmd: list[str], home: Path, extra_args: list[str] | None = N
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(INIT_FRAME)
     proc.stdin.flush()
-    (length,) = _HEADER.unpack(_read_exact(proc.stdout, 4))
-    payload = _read_exact(proc.stdout, length)
+    reply = _read_reply(proc.stdout, 1)
     elapsed = time.perf_counter() - start
-    reply = json.loads(payload)
+    proc.stdin.write(LIST_FRAME)
+    proc.stdin.flush()
+    listed = _read_reply(proc.stdout, 2)
+    first_op = time.perf_counter() - start
     _, err = proc.communicate(timeout=10)  # closes stdin: the host settles and exits
-    if "result" not in reply:
-        raise RuntimeError(f"initialize failed: {reply} stderr={err.decode(errors='replace')}")
-    return elapsed
+    if "result" not in reply or "result" not in listed:
+        raise RuntimeError(f"failed: {reply} {listed} stderr={err.decode(errors='replace')}")
+    return elapsed, first_op
 
 
 SERVE_IMPORTS = (
@@ -87,12 +107,12 @@ def time_python(code: str = "pass") -> float:
     return time.perf_counter() - start
 
 
-def importtime(cmd: list[str], home: Path) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+def importtime(
+    cmd: list[str], home: Path, frames: bytes = INIT_FRAME
+) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
     """One serve run under ``-X importtime``: module -> (self us, cumulative us, depth)."""
     env = {**python_env(), "PANELOT_HOME": str(home), "PYTHONPROFILEIMPORTTIME": "1"}
-    proc = subprocess.run(
-        cmd, input=INIT_FRAME, capture_output=True, env=env, timeout=30, check=False
-    )
+    proc = subprocess.run(cmd, input=frames, capture_output=True, env=env, timeout=30, check=False)
     self_us: dict[str, int] = {}
     cumulative: dict[str, int] = {}
     depth: dict[str, int] = {}
@@ -146,6 +166,24 @@ def print_importtime(cmd: list[str], runs: int) -> None:
     print("top 15 packages by summed self time (ms; panelot_host split by subpackage):")
     for name in sorted(groups, key=lambda k: groups[k], reverse=True)[:15]:
         print(f"  {groups[name]:7.1f}  {name}")
+    later_self: dict[str, list[int]] = defaultdict(list)
+    later_cum: dict[str, list[int]] = defaultdict(list)
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="panelot-bench-") as tmp:
+            s, c, _ = importtime(cmd, Path(tmp), INIT_FRAME + LIST_FRAME)
+        for name in s.keys() - selfs.keys():
+            later_self[name].append(s[name])
+            later_cum[name].append(c[name])
+    later_total = sum(median(v) for v in later_self.values()) / 1000
+    print(
+        f"imported after that, up to the first thread.list answer: {len(later_self)} more "
+        f"modules, {later_total:.1f} ms self; top 15 by cumulative (ms):"
+    )
+    for name in sorted(later_cum, key=lambda k: median(later_cum[k]), reverse=True)[:15]:
+        print(
+            f"  {median(later_cum[name]) / 1000:7.1f}  self "
+            f"{median(later_self[name]) / 1000:5.1f}  {name}"
+        )
 
 
 def main() -> int:
@@ -173,6 +211,7 @@ def main() -> int:
             time_initialize(cmd, warm_homes[label])  # creates the database; also warms caches
         time_python()
         results: dict[str, list[float]] = defaultdict(list)
+        first_op: dict[str, list[float]] = defaultdict(list)
         baseline: list[float] = []
         imports_only: list[float] = []
         for run in range(runs):  # interleaved, so machine noise spreads over every series
@@ -180,9 +219,13 @@ def main() -> int:
             imports_only.append(time_python(SERVE_IMPORTS))
             for label, cmd in commands.items():
                 fresh = root / f"fresh-{run}-{len(results)}"
-                results[f"{label}, fresh PANELOT_HOME"].append(time_initialize(cmd, fresh))
+                init_s, first_s = time_initialize(cmd, fresh)
+                results[f"{label}, fresh PANELOT_HOME"].append(init_s)
+                first_op[f"{label}, fresh PANELOT_HOME"].append(first_s)
                 shutil.rmtree(fresh, ignore_errors=True)
-                results[f"{label}, warm database"].append(time_initialize(cmd, warm_homes[label]))
+                init_s, first_s = time_initialize(cmd, warm_homes[label])
+                results[f"{label}, warm database"].append(init_s)
+                first_op[f"{label}, warm database"].append(first_s)
         base_ms = median(baseline) * 1000
         print(f"runs: {runs} per series (interleaved); baseline p90 {p90(baseline) * 1000:.1f} ms")
         for label, values in results.items():
@@ -197,6 +240,15 @@ def main() -> int:
                 met=ms <= TARGET_MS,
                 extra=f"p90 {p90(values) * 1000:.1f} ms, min {min(values) * 1000:.1f} ms, "
                 f"over baseline +{ms - base_ms:.1f} ms",
+            )
+        for label, values in first_op.items():
+            figure(
+                f"spawn -> initialize -> first thread.list answered ({label}) median",
+                median(values) * 1000,
+                "ms",
+                baseline=base_ms,
+                baseline_name="python -c pass",
+                extra=f"p90 {p90(values) * 1000:.1f} ms (no target: what deferred work costs)",
             )
         imports_ms = median(imports_only) * 1000
         figure(
