@@ -6,7 +6,9 @@ Environment (protocol section 8): ``PANELOT_PROVIDER`` (``anthropic``, ``openai`
 ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``, ``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
 ``PANELOT_MODEL_CAPABILITIES``. Settings (``settings.update``, camelCase keys ``provider``,
 ``model``, ``taskModel``, ``baseUrl``, ``apiKeyRef``, ``modelCapabilities``) override them.
-``PANELOT_PROVIDER=scripted`` selects the scripted echo provider (demo mode).
+``PANELOT_PROVIDER=scripted`` selects the scripted echo provider (demo mode);
+``PANELOT_SCRIPTED=directives`` makes it follow directives in the messages instead
+(``providers.directives``; ``PANELOT_SCRIPTED_LOG`` records its requests).
 
 API key resolution: the settings' ``apiKeyRef`` in the credential store; else the
 provider's environment key. OpenAI-compatible servers (a non-OpenAI base URL) may have none.
@@ -60,6 +62,8 @@ class ProviderConfig(BaseModel):
     api_key_ref: str | None = None
     capabilities: Capabilities | None = None  # None: from the known-models file
     env_api_key: Secret | None = Field(default=None, exclude=True, repr=False)
+    scripted: str | None = Field(default=None, exclude=True)  # PANELOT_SCRIPTED
+    scripted_log: str | None = Field(default=None, exclude=True)  # PANELOT_SCRIPTED_LOG
 
     @field_validator("base_url")
     @classmethod
@@ -97,6 +101,8 @@ def load_provider_config(
             api_key_ref=settings.get("apiKeyRef"),
             capabilities=_capabilities(env, settings),
             env_api_key=Secret(env_key) if env_key else None,
+            scripted=env.get("PANELOT_SCRIPTED") or None,
+            scripted_log=env.get("PANELOT_SCRIPTED_LOG") or None,
         )
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
@@ -166,6 +172,10 @@ def build_provider(
     Raises ``ProviderConfigError`` when the provider needs an API key and none is found.
     """
     if config.provider == "scripted":
+        if config.scripted == "directives":
+            from panelot_host.providers.directives import directives_provider
+
+            return directives_provider(config.scripted_log)
         return ScriptedProvider.echo()
     api_key = resolve_api_key(config, credentials)
     if client is None and transport is not None:

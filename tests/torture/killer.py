@@ -1,0 +1,89 @@
+"""When to SIGKILL the host: a random delay after the n-th occurrence of a trigger.
+
+Triggers: ``start`` (the process was spawned: the kill lands during start-up, recovery or
+``initialize``), ``action`` (a workload action finished), ``steer_ack`` (a ``turn.steer``
+was acknowledged), ``invoke_answered`` (the shim answered a ``browser.invoke``: the host
+is storing the result), ``write_invoked`` (a write tool is executing in the shim). A round
+whose trigger never comes is killed after ``fallback_s`` at a random instant anyway.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Sequence
+
+import msgspec
+from tests.torture.client import HostClient
+
+TRIGGERS = ("start", "action", "steer_ack", "invoke_answered", "write_invoked")
+_WEIGHTS = {"start": 2, "action": 5, "steer_ack": 2, "invoke_answered": 2, "write_invoked": 2}
+_MAX_DELAY = {
+    "start": 0.5,
+    "action": 0.3,
+    "steer_ack": 0.04,
+    "invoke_answered": 0.05,
+    "write_invoked": 0.015,
+}
+
+
+class KillPlan(msgspec.Struct, frozen=True):
+    trigger: str
+    ordinal: int  # the n-th occurrence of the trigger in the round
+    delay_s: float
+
+    def __str__(self) -> str:
+        return f"{self.delay_s * 1000:.0f} ms after {self.trigger} #{self.ordinal}"
+
+
+def plan_kill(rng: random.Random, triggers: Sequence[str] | None = None) -> KillPlan:
+    """A random kill point among ``triggers`` (default: all, weighted)."""
+    names = list(triggers or TRIGGERS)
+    trigger = rng.choices(names, weights=[_WEIGHTS[n] for n in names])[0]
+    ordinal = 1 if trigger == "start" else rng.randint(1, 12 if trigger == "action" else 2)
+    return KillPlan(trigger, ordinal, rng.uniform(0.0, _MAX_DELAY[trigger]))
+
+
+class Killer:
+    """Arms one SIGKILL for ``client`` as ``plan`` says; thread-safe ``notify``."""
+
+    def __init__(self, plan: KillPlan, client: HostClient, rng: random.Random) -> None:
+        self.plan = plan
+        self._client = client
+        self._rng = rng
+        self._lock = threading.Lock()
+        self._seen = 0
+        self._timer: threading.Timer | None = None
+        self.fired_by = ""
+
+    def notify(self, trigger: str) -> None:
+        with self._lock:
+            if trigger != self.plan.trigger or self._timer is not None:
+                return
+            self._seen += 1
+            if self._seen >= self.plan.ordinal:
+                self._arm(self.plan.delay_s, trigger)
+
+    def fallback(self) -> None:
+        """The trigger did not come: kill at a random instant soon."""
+        with self._lock:
+            if self._timer is None:
+                self._arm(self._rng.uniform(0.0, 0.3), "fallback")
+
+    @property
+    def armed(self) -> bool:
+        return self._timer is not None
+
+    def _arm(self, delay: float, why: str) -> None:
+        self.fired_by = why
+        self._timer = threading.Timer(delay, self._client.kill)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def finish(self) -> None:
+        """Make sure the process is dead (the planned kill, or now) and the timer ended."""
+        with self._lock:
+            timer = self._timer
+        if timer is not None:
+            timer.join(5.0)
+        self._client.kill()
