@@ -99,6 +99,7 @@ class Renderer:
         self.end_line()
         if self._interactive:
             self.write(self._styled(label, "bold"))
+            self._mid_line = False  # the Enter that ends the answer ends the line
 
     def _styled(self, text: str, style: str) -> str:
         codes = {"dim": "\x1b[2m", "bold": "\x1b[1m"}

@@ -215,6 +215,7 @@ class ChatSession:
     def on_ctrl_c(self) -> None:
         if self.running is None or self._interrupt_sent:
             self.quitting = True
+            self.out.info("bye")
             return
         self.out.info("interrupting · press Ctrl-C again to quit")
         assert self._tasks is not None
