@@ -252,3 +252,31 @@ async def test_vision_false_removes_screenshot_from_a_new_runs_catalog(
         for m in provider.requests[0].messages
         for p in getattr(m, "content", [])
     )
+
+
+async def test_interrupt_withdraws_a_pending_approval_and_says_nothing_ran(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog, tool_log: ToolLog
+) -> None:
+    provider.add([ToolCall("write_note", {"text": "x"})])
+    thread_id = await new_thread(client)
+    turn_id = await _start(client, thread_id, "write")
+    request = (await wait_for(log, "approval.request"))[0]
+    await client.send("turn.interrupt", {"threadId": thread_id})
+    resolved = await wait_for(log, "approval.resolved")
+    assert resolved[0]["requestId"] == request["requestId"] and resolved[0]["cancelled"] is True
+    done = await wait_for(log, "turn.complete", turnId=turn_id)
+    assert done[0]["status"] == "interrupted"
+    call = next(p["item"] for p in log.of("item.completed") if p["item"]["kind"] == "toolCall")
+    assert call["status"] == "interrupted" and call["result"]["content"].startswith("Not run")
+    assert tool_log.calls == []
+    with pytest.raises(RemoteError) as late:
+        await client.send(
+            "approval.response",
+            {
+                "commandId": "late",
+                "requestId": request["requestId"],
+                "decision": "allow",
+                "scope": "once",
+            },
+        )
+    assert late.value.kind == "invalid_state"

@@ -15,7 +15,7 @@ from panelot_host.engine.failpoints import Failpoints
 from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.prompts import SYSTEM_PROMPT
 from panelot_host.engine.publish import Publisher
-from panelot_host.engine.recovery import settle_on_start
+from panelot_host.engine.recovery import refresh_evidence, settle_on_start
 from panelot_host.engine.threads import ThreadService
 from panelot_host.engine.titles import generate_title
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
@@ -68,6 +68,12 @@ class Engine:
         """The client that runs browser tools (``initialize.capabilities.browserTools``)."""
         self.ctx.browser = bridge
         self.ctx.browser_tools = tools if bridge is not None else frozenset()
+        if bridge is not None:
+
+            async def refresh() -> None:
+                await refresh_evidence(self.ctx, bridge)
+
+            self._spawn(refresh)
 
     def start(self) -> list[str]:
         """Settle what the last process left (recovery on start); nothing calls a model."""

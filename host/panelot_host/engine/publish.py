@@ -116,11 +116,12 @@ class Publisher:
         )
         self._sink.publish(approval.thread_id, "approval.request", event)
 
-    def approval_resolved(self, approval: ApprovalRecord) -> None:
+    def approval_resolved(self, approval: ApprovalRecord, *, cancelled: bool = False) -> None:
         view = views.approval_view(approval)
         event = events.ApprovalResolvedEvent(
             thread_id=approval.thread_id,
             seq=PENDING_SEQ,
+            cancelled=cancelled,
             decision=approval.decision or "deny",  # type: ignore[arg-type]
             scope=approval.scope or "once",  # type: ignore[arg-type]
             **_fields(view),

@@ -20,6 +20,7 @@ from panelot_host.engine.context import EngineContext
 from panelot_host.engine.cursor import dump_cursor, load_cursor
 from panelot_host.store import items, threads, turns
 from panelot_host.store.records import ItemRecord, RunRecord
+from panelot_host.tools.context import BrowserBridge
 
 log = logging.getLogger(__name__)
 
@@ -117,3 +118,28 @@ def _has_interaction(conn: sqlite3.Connection, call: ItemRecord) -> bool:
         (call.id,),
     ).fetchone()
     return row is not None
+
+
+async def refresh_evidence(ctx: EngineContext, bridge: BrowserBridge) -> None:
+    """The shim (re)connected: record the current URL and title of each uncertain browser
+    call's tab as evidence for the user's decision."""
+    rows = ctx.db.conn.execute(
+        "SELECT id FROM item WHERE kind = 'toolCall' AND status = 'uncertain'"
+    ).fetchall()
+    for (item_id,) in rows:
+        call = items.get(ctx.db.conn, item_id)
+        target = (call.extra.get("evidence") or {}).get("target") or {}
+        tab_id = target.get("tabId")
+        if tab_id is None:
+            continue
+        try:
+            now = await bridge.resolve_target(call.name or "", {"tabId": tab_id})
+        except Exception as exc:  # the tab may be gone: that is evidence too
+            last_known: dict[str, Any] = {"error": str(exc)}
+        else:
+            last_known = {"url": now.url, "title": now.title, "origin": now.origin}
+        with ctx.db.transaction() as conn:
+            evidence = {**call.extra.get("evidence", {}), "lastKnown": last_known}
+            items.merge_extra(conn, call.id, {"evidence": evidence})
+            updated = items.get(conn, call.id)
+        ctx.publish.item_completed(updated, call.turn_id or "")

@@ -88,6 +88,7 @@ def item_view(record: ItemRecord) -> items.Item:
                 label=extra.get("label"),
                 level=extra.get("level"),
                 effects=list(extra.get("effects", [])),
+                evidence=extra.get("evidence") if record.status == "uncertain" else None,
             )
         case _:
             return items.NoticeItem(

@@ -97,6 +97,9 @@ class ApprovalResolvedEvent(ApprovalRequestEvent, kw_only=True):
 
     decision: Decision
     scope: ApprovalScope
+    cancelled: bool = False
+    """Extension: the request was withdrawn (its Turn was interrupted or failed) before the
+    user decided; ``decision`` is then ``deny`` and nothing was executed."""
 
 
 class InteractionRequestEvent(InteractionRequest, kw_only=True):

@@ -81,6 +81,10 @@ class ToolCallItem(_ItemBase, tag="toolCall", kw_only=True):
     """Extension: the tool's level (L0/L1/L2)."""
     effects: list[Effect] = []
     """Extension: the tool's effects."""
+    evidence: dict[str, Any] | None = None
+    """Extension, on ``uncertain`` calls: what was attempted (``attempted {tool, args}``),
+    on which ``target``, and the tab's ``lastKnown {url, title, origin}`` as the shim
+    reported it after reconnecting, so the user can decide succeeded / failed / retry."""
 
 
 class NoticeItem(_ItemBase, tag="notice", kw_only=True):
