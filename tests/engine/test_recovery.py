@@ -293,36 +293,42 @@ async def test_an_uncertain_browser_write_gets_the_tabs_current_state_as_evidenc
 
     init = {**INIT, "capabilities": {"browserTools": ["browser_click"]}}
     provider.add([ToolCall("browser_click", {"ref": "send"}, call_id="click1")])
-    async with Host(config, models=lambda _db: models, registry=registry) as host:
-        async with DirectTransport.connect(host, shim=shim) as client:
-            await client.send("initialize", init)
-            await client.send(
-                "settings.update",
-                {"commandId": "p", "policyRules": [{"tool": "browser_click", "decision": "allow"}]},
-            )
-            thread_id = await new_thread(client)
-            await _submit(client, thread_id, "send the money", "s1")
-            await wait_until(lambda: bool(invoked))
-            await host.aclose()  # stdin EOF: the click's outcome is unknown
-            release.set()
+    async with (
+        Host(config, models=lambda _db: models, registry=registry) as host,
+        DirectTransport.connect(host, shim=shim) as client,
+    ):
+        # one process lifetime
+        await client.send("initialize", init)
+        await client.send(
+            "settings.update",
+            {"commandId": "p", "policyRules": [{"tool": "browser_click", "decision": "allow"}]},
+        )
+        thread_id = await new_thread(client)
+        await _submit(client, thread_id, "send the money", "s1")
+        await wait_until(lambda: bool(invoked))
+        await host.aclose()  # stdin EOF: the click's outcome is unknown
+        release.set()
     url["now"] = "https://bank.example/transfer/done"
-    async with Host(config, models=lambda _db: models, registry=registry) as host:
-        async with DirectTransport.connect(host, shim=shim) as client:
-            await client.send("initialize", init)
-            snapshot: dict = {}  # type: ignore[type-arg]
-            for _ in range(200):  # the evidence arrives once the shim has answered
-                snapshot = await client.send("thread.open", {"threadId": thread_id})
-                call = next(i for i in snapshot["items"] if i["kind"] == "toolCall")
-                if (call.get("evidence") or {}).get("lastKnown"):
-                    break
-                await anyio.sleep(0.01)
+    async with (
+        Host(config, models=lambda _db: models, registry=registry) as host,
+        DirectTransport.connect(host, shim=shim) as client,
+    ):
+        # the next process, on the same data
+        await client.send("initialize", init)
+        snapshot: dict = {}  # type: ignore[type-arg]
+        for _ in range(200):  # the evidence arrives once the shim has answered
+            snapshot = await client.send("thread.open", {"threadId": thread_id})
             call = next(i for i in snapshot["items"] if i["kind"] == "toolCall")
-            assert snapshot["run"]["state"] == "paused_uncertain"
-            assert call["status"] == "uncertain"
-            assert call["evidence"]["attempted"] == {
-                "tool": "browser_click",
-                "args": {"ref": "send"},
-            }
-            assert call["evidence"]["target"]["url"] == "https://bank.example/transfer"
-            assert call["evidence"]["lastKnown"]["url"] == "https://bank.example/transfer/done"
+            if (call.get("evidence") or {}).get("lastKnown"):
+                break
+            await anyio.sleep(0.01)
+        call = next(i for i in snapshot["items"] if i["kind"] == "toolCall")
+        assert snapshot["run"]["state"] == "paused_uncertain"
+        assert call["status"] == "uncertain"
+        assert call["evidence"]["attempted"] == {
+            "tool": "browser_click",
+            "args": {"ref": "send"},
+        }
+        assert call["evidence"]["target"]["url"] == "https://bank.example/transfer"
+        assert call["evidence"]["lastKnown"]["url"] == "https://bank.example/transfer/done"
     assert len(invoked) == 1
