@@ -49,18 +49,26 @@ class CredentialVault(msgspec.Struct, frozen=True):
     backend_name: Callable[[], str]
 
 
+class McpSettings(msgspec.Struct, frozen=True):
+    """The MCP side of settings: ``mcp.json`` (masked view, validated write) and status."""
+
+    public: Callable[[], dict[str, Any]]
+    write: Callable[[dict[str, Any]], object]
+    status: Callable[[], list[dict[str, Any]]]
+
+
 class ConfigService:
     def __init__(
         self,
         ctx: EngineContext,
         environ: Mapping[str, str],
         vault: CredentialVault | None,
-        mcp: Any = None,
+        mcp: McpSettings | None = None,
     ) -> None:
         self.ctx = ctx
         self._environ = environ
         self._vault = vault
-        self.mcp = mcp  # the MCP manager, when one runs: mcpServers live in mcp.json
+        self.mcp = mcp  # mcpServers live in PANELOT_HOME/mcp.json, not in the database
 
     # ------------------------------------------------------------ settings
 
@@ -78,8 +86,7 @@ class ConfigService:
         with command_unit(self.ctx.db, cmd) as unit:
             settings_store.put_settings(unit.conn, changes)
             if params.mcp_servers is not msgspec.UNSET and self.mcp is not None:
-                servers = _plain(params.mcp_servers) or {}
-                self.mcp.write_servers(servers)
+                self.mcp.write(_plain(params.mcp_servers) or {})  # rolls back if refused
             response = unit.respond(ops.SettingsResult(settings=self._effective(unit.conn)))
         return response
 
@@ -99,13 +106,13 @@ class ConfigService:
             mcp_servers=self._mcp_servers(),
             base_url=stored.get("baseUrl") or None,
             api_key_ref=stored.get("apiKeyRef") or None,
+            mcp_status=self.mcp.status() if self.mcp is not None else [],
         )
 
     def _mcp_servers(self) -> dict[str, ops.McpServer]:
         if self.mcp is None:
             return {}
-        masked: dict[str, Any] = self.mcp.masked_servers()
-        return msgspec.convert(masked, dict[str, ops.McpServer])
+        return msgspec.convert(self.mcp.public(), dict[str, ops.McpServer])
 
     # ------------------------------------------------------------ credentials
 

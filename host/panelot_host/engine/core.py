@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import anyio
 
 from panelot_host.engine.actor import Spawn, StopCause
-from panelot_host.engine.config_ops import ConfigService, CredentialVault
+from panelot_host.engine.config_ops import ConfigService, CredentialVault, McpSettings
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.events import EventSink
 from panelot_host.engine.failpoints import Failpoints
@@ -43,6 +43,7 @@ class Engine:
         spawn: Spawn,
         environ: Mapping[str, str] | None = None,
         vault: CredentialVault | None = None,
+        mcp: McpSettings | None = None,
         system_prompt: str = SYSTEM_PROMPT,
     ) -> None:
         self.db = db
@@ -57,7 +58,7 @@ class Engine:
         )
         self.threads = ThreadService(db, seq, sink, self.guard_branch_change)
         self.turns = TurnService(self.ctx)
-        self.config = ConfigService(self.ctx, environ or {}, vault)
+        self.config = ConfigService(self.ctx, environ or {}, vault, mcp)
         self.ctx.failpoints = Failpoints.from_environ(environ or {})
         self.ctx.on_idle = self._on_idle
         self.ctx.on_first_turn = self._on_first_turn

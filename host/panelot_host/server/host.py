@@ -29,10 +29,11 @@ from panelot_host.store.seq import SeqAllocator
 if TYPE_CHECKING:
     from panelot_host.credentials.secret import Secret
     from panelot_host.credentials.store import CredentialStore
-    from panelot_host.engine.config_ops import CredentialVault
+    from panelot_host.engine.config_ops import CredentialVault, McpSettings
     from panelot_host.engine.core import Engine
     from panelot_host.engine.models import ModelAccess
     from panelot_host.tools.context import BrowserBridge
+    from panelot_host.tools.mcp.manager import McpManager
     from panelot_host.tools.registry import ToolRegistry
 
 log = logging.getLogger(__name__)
@@ -168,6 +169,7 @@ class Host:
         self._opening = anyio.Lock()
         self._tasks: TaskGroup | None = None
         self._credentials = LazyCredentials(config.home, config.key_dir)
+        self._mcp: McpManager | None = None
 
     async def __aenter__(self) -> Host:
         self._tasks = anyio.create_task_group()
@@ -223,7 +225,42 @@ class Host:
             spawn=self.spawn,
             environ=self.config.environ,
             vault=self._credentials.vault(),
+            mcp=self._mcp_settings(),
         )
+
+    def _mcp_settings(self) -> McpSettings:
+        from panelot_host.engine.config_ops import McpSettings
+        from panelot_host.tools.mcp.config import McpConfigStore
+
+        store = McpConfigStore(self.config.home)
+
+        def status() -> list[dict[str, Any]]:
+            mcp = self._mcp
+            listed: list[dict[str, Any]] = (
+                [msgspec.to_builtins(s) for s in mcp.status()] if mcp is not None else []
+            )
+            return listed
+
+        return McpSettings(public=store.public, write=store.write, status=status)
+
+    async def start_mcp(self) -> None:
+        """Connect the MCP servers of ``mcp.json`` (each in its own task)."""
+        if self._mcp is not None:
+            return
+        from panelot_host.tools.mcp.config import McpConfigStore
+        from panelot_host.tools.mcp.manager import McpManager
+
+        self._mcp = McpManager(
+            self.registry, McpConfigStore(self.config.home), self._credentials.store(), self.spawn
+        )
+        await self._mcp.start()
+
+    async def reload_mcp(self) -> None:
+        """Apply ``mcp.json`` again after ``settings.update`` changed ``mcpServers``."""
+        if self._mcp is None:
+            await self.start_mcp()
+        else:
+            await self._mcp.reload()
 
     async def open_profile(self, profile_id: str | None) -> OpenProfile:
         """Take the profile's writer lease and open its store (migrating it); settle what
@@ -264,6 +301,7 @@ class Host:
             await anyio.sleep(WARM_UP_DELAY_S)
             if profile is not None and self._profile is profile:
                 profile.engine  # noqa: B018 - building it is the point
+                await self.start_mcp()
 
         if profile is not None and not profile.engine_built:
             self.spawn(warm)
@@ -276,5 +314,8 @@ class Host:
         with anyio.CancelScope(shield=True):
             if profile.engine_built:
                 await profile.engine.aclose()
+            if self._mcp is not None:
+                with anyio.move_on_after(1.0):
+                    await self._mcp.aclose()
             profile.db.close()
             profile.lease.release()

@@ -183,7 +183,10 @@ async def settings_get(session: Session, params: config_ops.SettingsGetParams) -
 
 async def settings_update(session: Session, params: config_ops.SettingsUpdateParams) -> Any:
     ctx = _command("settings.update", params)
-    return msgspec.Raw(session.profile.engine.config.update(params, ctx))
+    response = session.profile.engine.config.update(params, ctx)
+    if params.mcp_servers is not msgspec.UNSET:
+        await session.host.reload_mcp()
+    return msgspec.Raw(response)
 
 
 async def credentials_set(session: Session, params: config_ops.CredentialsSetParams) -> Any:

@@ -50,6 +50,16 @@ class McpServer(Params, omit_defaults=True, kw_only=True):
     url: Annotated[str, Meta(pattern=r"^https?://")] | None = None
     headers: dict[str, SecretOrRef] = {}
     type: Literal["stdio", "sse", "http", "streamable-http"] | None = None
+    cwd: str | None = None
+    """Extension: the working directory of a ``command`` server."""
+    disabled: bool = False
+    """Extension: keep the entry but do not start the server."""
+    allow_sampling: bool = False
+    """Extension: let this server ask for model samples (declined otherwise)."""
+    timeout: Annotated[float, Meta(gt=0)] | None = None
+    """Extension: seconds a call may go without progress (default 120)."""
+    max_timeout: Annotated[float, Meta(gt=0)] | None = None
+    """Extension: hard limit of one call in seconds (default 1800)."""
 
     def __post_init__(self) -> None:
         if (self.command is None) == (self.url is None):
@@ -95,6 +105,9 @@ class Settings(Result, kw_only=True):
     """Extension: the provider's base URL (OpenAI-compatible servers)."""
     api_key_ref: str | None = None
     """Extension: the credential reference the provider's key is read from."""
+    mcp_status: list[dict[str, Any]] = []
+    """Extension: per MCP server ``{name, transport, state, toolCount, reason?, ...}``
+    (``state``: connecting, connected, reconnecting, failed, disabled)."""
 
 
 class SettingsGetParams(Params, kw_only=True):
