@@ -7,12 +7,12 @@ from pathlib import Path
 
 import anyio
 import pytest
+from tests.conftest import EventLog
+from tests.engine.helpers import new_thread, run_turn
 
 from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
 from panelot_host.providers.types import ToolResultMessage
 from panelot_host.server.transport import DirectTransport
-from tests.conftest import EventLog
-from tests.engine.helpers import new_thread, run_turn
 
 pytestmark = pytest.mark.anyio
 
