@@ -280,3 +280,21 @@ async def test_interrupt_withdraws_a_pending_approval_and_says_nothing_ran(
             },
         )
     assert late.value.kind == "invalid_state"
+
+
+async def test_tool_result_images_become_a_note_for_a_model_without_vision(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    from panelot_host.engine.history import IMAGE_OMITTED
+    from panelot_host.providers.types import TextPart
+
+    provider.add([ToolCall("photo", {})], [Text("I cannot see it, but it is a cat")])
+    thread_id = await new_thread(client)
+    done = await run_turn(client, log, thread_id, "look")
+    assert done["status"] == "completed"
+    result = provider.requests[1].messages[-1]
+    assert isinstance(result, ToolResultMessage)
+    assert [p.text for p in result.content if isinstance(p, TextPart)] == [
+        "a photo of a cat",
+        IMAGE_OMITTED,
+    ]

@@ -9,7 +9,7 @@ import anyio
 from panelot_host.errors import ToolError
 from panelot_host.tools.context import ToolContext
 from panelot_host.tools.descriptor import AgentTool, BuiltinBinding
-from panelot_host.tools.result import ToolResult
+from panelot_host.tools.result import ImageBlock, TextBlock, ToolResult
 
 OBJECT = {"type": "object", "properties": {}, "additionalProperties": False}
 
@@ -44,6 +44,11 @@ def make_test_tools(log: ToolLog) -> list[AgentTool]:
         await log.release.wait()
         return ToolResult(content="slow done")
 
+    async def photo(args: dict[str, Any], context: ToolContext) -> ToolResult:
+        log.calls.append(("photo", args))
+        image = ImageBlock(media_type="image/png", data="iVBORw0KGgo=")
+        return ToolResult(content=[TextBlock(text="a photo of a cat"), image])
+
     key_schema = {
         "type": "object",
         "properties": {"key": {"type": "string"}},
@@ -61,6 +66,7 @@ def make_test_tools(log: ToolLog) -> list[AgentTool]:
         _tool("flaky", "A tool that always fails", OBJECT, flaky, {"read"}, "read"),
         _tool("write_note", "Save a note", text_schema, write_note, {"write"}, "write"),
         _tool("slow", "Waits until released", OBJECT, slow, {"read"}, "idempotent"),
+        _tool("photo", "Returns a picture", OBJECT, photo, {"read"}, "read"),
     ]
 
 

@@ -123,3 +123,25 @@ def result_content(content: Any) -> list[UserContent]:
         else:
             parts.append(TextPart(block.get("text", "")))
     return parts or [TextPart("(empty result)")]
+
+
+IMAGE_OMITTED = "[an image was returned here; this model cannot see images]"
+
+
+def without_result_images(messages: list[Message]) -> list[Message]:
+    """For a model without vision: images in tool results become a short note (images the
+    user attached are still refused, with a ``capability`` error, before the call)."""
+    cleaned: list[Message] = []
+    for message in messages:
+        if isinstance(message, ToolResultMessage) and any(
+            isinstance(part, ImagePart) for part in message.content
+        ):
+            parts: list[UserContent] = [
+                TextPart(IMAGE_OMITTED) if isinstance(part, ImagePart) else part
+                for part in message.content
+            ]
+            message = ToolResultMessage(
+                call_id=message.call_id, name=message.name, content=parts, is_error=message.is_error
+            )
+        cleaned.append(message)
+    return cleaned

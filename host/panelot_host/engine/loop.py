@@ -23,7 +23,7 @@ from panelot_host.engine.cursor import (
     load_cursor,
 )
 from panelot_host.engine.finish import TurnFinisher
-from panelot_host.engine.history import build_messages
+from panelot_host.engine.history import build_messages, without_result_images
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
@@ -273,6 +273,8 @@ class RunDriver:
         nudge = _nudge(cursor)
         if nudge:
             messages.append(UserMessage(content=[TextPart(nudge)]))
+        if not model.capabilities.vision:
+            messages = without_result_images(messages)  # e.g. an MCP tool returned one
         reject_image_history(messages, model.capabilities)
         tools = [] if cursor.tools_disabled else self._run_catalog(cursor).specs()
         max_tokens = model.info.max_output_tokens or 8192

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
+
 from panelot_host.engine.context import EngineContext
 from panelot_host.errors import ToolError
 from panelot_host.store import approvals, turns
@@ -54,11 +56,15 @@ class EngineToolContext:
         """
         interaction_id = self._existing() or self._open(prompt, schema)
         actor = self._ctx.actor(self.thread_id)
-        while True:
-            record = approvals.get_interaction(self._ctx.db.conn, interaction_id)
-            if record.state != "pending":
-                break
-            await actor.wait_for_change()
+        try:
+            while True:
+                record = approvals.get_interaction(self._ctx.db.conn, interaction_id)
+                if record.state != "pending":
+                    break
+                await actor.wait_for_change()
+        except anyio.get_cancelled_exc_class():
+            self._withdraw(interaction_id)
+            raise
         with self._ctx.db.transaction() as conn:
             turns.update_run(conn, self._run_id, state="executing_tool")
         self._ctx.publish.run_updated(self.thread_id, self._run_id, "executing_tool", self.turn_id)
@@ -67,6 +73,21 @@ class EngineToolContext:
             raise ToolError("the user declined to answer")
         values: dict[str, Any] = response.get("values", {})
         return values
+
+    def _withdraw(self, interaction_id: str) -> None:
+        """The call ended while its question was open (e.g. an MCP call timed out): the
+        question is withdrawn, and every client is told. Synchronous: safe while cancelled."""
+        record = approvals.get_interaction(self._ctx.db.conn, interaction_id)
+        if record.state != "pending" or self._ctx.actor(self.thread_id).stop_cause.value != "none":
+            return  # answered, or the Turn's own stop withdraws it with the Turn
+        with self._ctx.db.transaction() as conn:
+            conn.execute(
+                "UPDATE interaction SET state = 'cancelled' WHERE id = ? AND state = 'pending'",
+                (interaction_id,),
+            )
+        self._ctx.publish.interaction_resolved(
+            approvals.get_interaction(self._ctx.db.conn, interaction_id), "cancel"
+        )
 
     def _existing(self) -> str | None:
         """After a restart the call runs again: its stored interaction (claimed once) is
