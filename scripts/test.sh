@@ -6,6 +6,19 @@ cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
 
+# What the tests need beyond Python: node for the MCP reference server, tmux for the
+# terminal-client test. Installed here so a fresh machine (and CI) has them.
+if ! command -v tmux >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "== installing tmux" >&2
+    (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) || echo "tmux could not be installed; its test will be skipped" >&2
+fi
+if ! command -v npm >/dev/null 2>&1; then
+    echo "npm is required for the MCP tests (Debian: apt-get install nodejs npm)" >&2
+    exit 1
+fi
+echo "== npm ci (MCP reference server)" >&2
+sh tests/mcp/install_node_deps.sh >/dev/null
+
 echo "== ruff check" >&2
 .venv/bin/ruff check host tests bench
 echo "== ruff format --check" >&2
