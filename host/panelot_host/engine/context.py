@@ -14,6 +14,7 @@ from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.publish import Publisher
 from panelot_host.gatekeeper.gatekeeper import Gatekeeper
 from panelot_host.gatekeeper.models import Grant, GrantProvenance, PolicyRule
+from panelot_host.providers.types import Message
 from panelot_host.store import grants as grant_store
 from panelot_host.store import settings as settings_store
 from panelot_host.store.db import Database
@@ -47,6 +48,8 @@ class EngineContext:
         self.browser: BrowserBridge | None = None
         self.browser_tools: frozenset[str] = frozenset()
         self.failpoints = Failpoints()
+        # thread -> (last item before the running Turn, its messages); see RunDriver._history
+        self.history_cache: dict[str, tuple[str | None, list[Message]]] = {}
         self.unstored_steering: dict[str, list[tuple[str, str]]] = {}  # failpoint only
         self.on_idle: Callable[[str], None] = _ignore
         self.on_first_turn: Callable[[str, str], None] = _ignore_two

@@ -91,10 +91,9 @@ class TurnFinisher:
             detach(self.thread_id, self.turn_id)
 
     def _settle_calls(self, conn: sqlite3.Connection, status: str, text: str) -> list[ItemRecord]:
-        head = threads.get(conn, self.thread_id).head_item_id
         settled = []
-        for item in items.branch(conn, head):
-            if item.kind == "toolCall" and item.turn_id == self.turn_id and item.result is None:
+        for item in items.of_turn(conn, self.thread_id, self.turn_id):
+            if item.kind == "toolCall" and item.result is None:
                 dispatched = item.status in ("running", "uncertain")
                 said = text if dispatched or status != "interrupted" else NOT_RUN_RESULT
                 result: dict[str, Any] = {"content": said, "isError": True}

@@ -60,6 +60,7 @@ class RunDriver:
         self._draft_item_id: str | None = None
         self._model: ResolvedModel | None = None
         self._catalog: RunCatalog | None = None
+        self._pending_cursor: RunCursor | None = None  # advanced, stored with the response
 
     async def __call__(self) -> None:
         actor = self.ctx.actor(self.thread_id)
@@ -92,7 +93,10 @@ class RunDriver:
             if draft is None:
                 return
             catalog = dict(self._run_catalog(cursor).tools)
-            outcome = store_response(self.ctx, self._ids(), draft, self._resolved(cursor), catalog)
+            outcome = store_response(
+                self.ctx, self._ids(), draft, self._resolved(cursor), catalog, self._pending_cursor
+            )
+            self._pending_cursor = None
             self._draft = None
             if outcome in ("tools", "continue"):
                 continue
@@ -124,13 +128,7 @@ class RunDriver:
         return self._catalog
 
     def _unsettled_calls(self) -> list[ItemRecord]:
-        head = threads.get(self.ctx.db.conn, self.thread_id).head_item_id
-        branch = items.branch(self.ctx.db.conn, head)
-        return [
-            i
-            for i in branch
-            if i.kind == "toolCall" and i.turn_id == self.turn_id and i.status in UNSETTLED
-        ]
+        return items.of_turn(self.ctx.db.conn, self.thread_id, self.turn_id, statuses=UNSETTLED)
 
     def _budget_reached(self, cursor: RunCursor) -> bool:
         if cursor.budget is None:
@@ -186,11 +184,22 @@ class RunDriver:
         self._add_notice("provider_retry", text)
 
     def _admit_steering(self, cursor: RunCursor) -> RunCursor:
-        """Capture the admission cutoff and materialise the steering admitted up to it."""
+        """Capture the admission cutoff and materialise the steering admitted up to it.
+
+        Without steering or a notice to store, nothing is written here: the advanced cursor
+        is stored with the model call's response (one commit per model call)."""
         db = self.ctx.db
+        conn = db.conn
+        unstored = self.ctx.unstored_steering.pop(self.turn_id, [])  # failpoint only
+        cutoff = steering.steering_cutoff(conn)
+        admitted = steering.pending_steering_upto(conn, self.turn_id, cutoff)
+        cursor = self._next_call_cursor(cursor, cutoff)
+        if not (unstored or admitted or self._needs_notice(cursor)):
+            self._pending_cursor = cursor
+            return cursor
         added: list[ItemRecord] = []
         with db.transaction() as conn:
-            for item_id, text in self.ctx.unstored_steering.pop(self.turn_id, []):
+            for item_id, text in unstored:
                 steering.add_steering(
                     conn,
                     steering_id=item_id,
@@ -211,19 +220,33 @@ class RunDriver:
                     text=message.text,
                 )
                 items.insert(conn, item)
-                steering.mark_admitted(conn, message.id, cursor.calls + 1)
+                steering.mark_admitted(conn, message.id, cursor.calls)
                 head = item.id
                 added.append(item)
             added.extend(self._streak_notices(cursor, head))
             if added:
                 threads.set_head(conn, self.thread_id, added[-1].id)
-            cursor = self._next_call_cursor(cursor, cutoff)
+            cursor = msgspec.structs.replace(cursor, steering_cutoff=cutoff)
             turns.update_run(conn, self.run_id, state="streaming", cursor=dump_cursor(cursor))
+        self._pending_cursor = None
         for item in added:
             self.ctx.publish.item_started(item, self.turn_id)
             self.ctx.publish.item_completed(item, self.turn_id)
-        self.ctx.publish.run_updated(self.thread_id, self.run_id, "streaming", self.turn_id)
         return cursor
+
+    def _needs_notice(self, cursor: RunCursor) -> bool:
+        streak = cursor.failure_streak
+        return (streak >= DISABLE_TOOLS_AFTER and not self._notice_given("tools_disabled")) or (
+            streak == CHANGE_APPROACH_AFTER and not self._notice_given("change_approach")
+        )
+
+    def _notice_given(self, code: str) -> bool:
+        row = self.ctx.db.conn.execute(
+            "SELECT 1 FROM item WHERE thread_id = ? AND turn_id = ? AND kind = 'notice' "
+            "AND json_extract(extra, '$.code') = ? LIMIT 1",
+            (self.thread_id, self.turn_id, code),
+        ).fetchone()
+        return row is not None
 
     def _next_call_cursor(self, cursor: RunCursor, cutoff: int) -> RunCursor:
         disable = cursor.failure_streak >= DISABLE_TOOLS_AFTER
@@ -236,9 +259,9 @@ class RunDriver:
 
     def _streak_notices(self, cursor: RunCursor, head: str | None) -> list[ItemRecord]:
         streak = cursor.failure_streak
-        if streak >= DISABLE_TOOLS_AFTER and not cursor.tools_disabled:
+        if streak >= DISABLE_TOOLS_AFTER and not self._notice_given("tools_disabled"):
             code, text = "tools_disabled", prompts.TOOLS_DISABLED.format(n=streak)
-        elif streak == CHANGE_APPROACH_AFTER:
+        elif streak == CHANGE_APPROACH_AFTER and not self._notice_given("change_approach"):
             code, text = "change_approach", prompts.CHANGE_APPROACH.format(n=streak)
         else:
             return []
@@ -268,8 +291,7 @@ class RunDriver:
         self.ctx.publish.item_completed(notice, self.turn_id)
 
     def _request(self, cursor: RunCursor, model: ResolvedModel) -> ModelRequest:
-        head = threads.get(self.ctx.db.conn, self.thread_id).head_item_id
-        messages = build_messages(items.branch(self.ctx.db.conn, head))
+        messages = self._history()
         nudge = _nudge(cursor)
         if nudge:
             messages.append(UserMessage(content=[TextPart(nudge)]))
@@ -285,6 +307,31 @@ class RunDriver:
             tools=tools,
             max_tokens=min(max_tokens, 16384),
         )
+
+    def _history(self) -> list[Message]:
+        """The branch as messages: the part before this Turn comes from a cache keyed by its
+        last item (items are never rewritten), so each model call only rebuilds this Turn's
+        own items and its cost stays flat as the thread grows."""
+        conn = self.ctx.db.conn
+        user_item_id = turns.get_turn(conn, self.turn_id).user_item_id
+        prefix_end = items.get(conn, user_item_id).parent_id if user_item_id else None
+        cached = self.ctx.history_cache.get(self.thread_id)
+        if cached is None or cached[0] != prefix_end:
+            cached = (prefix_end, self._prefix_messages(prefix_end, cached))
+            self.ctx.history_cache[self.thread_id] = cached
+        return [*cached[1], *build_messages(items.of_turn(conn, self.thread_id, self.turn_id))]
+
+    def _prefix_messages(
+        self, prefix_end: str | None, cached: tuple[str | None, list[Message]] | None
+    ) -> list[Message]:
+        """Extend the cached prefix by the items stored after it when they continue it
+        (the previous Turn); else rebuild the branch (another branch was selected)."""
+        conn = self.ctx.db.conn
+        if cached is not None and cached[0] is not None and prefix_end is not None:
+            delta = items.continuation(conn, self.thread_id, cached[0], prefix_end)
+            if delta is not None:
+                return [*cached[1], *build_messages(delta)]
+        return build_messages(items.branch(conn, prefix_end))
 
     # ------------------------------------------------------------ stop
 

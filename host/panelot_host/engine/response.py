@@ -7,6 +7,7 @@ import sqlite3
 from typing import Any, Literal
 
 from panelot_host.engine.context import EngineContext
+from panelot_host.engine.cursor import RunCursor, dump_cursor
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, ToolCallDraft
@@ -26,6 +27,7 @@ def store_response(
     draft: AssistantDraft,
     model: ResolvedModel,
     catalog: dict[str, RegisteredTool] | None = None,
+    cursor: RunCursor | None = None,
 ) -> Outcome:
     """Persist one complete model response; what the loop does next.
 
@@ -43,7 +45,7 @@ def store_response(
         threads.set_head(conn, thread_id, (records[-1] if records else assistant).id)
         _record_usage(conn, ids, draft, model)
         state = "executing_tool" if records else "streaming"
-        turns.update_run(conn, run_id, state=state)
+        turns.update_run(conn, run_id, state=state, cursor=dump_cursor(cursor) if cursor else None)
         thread = threads.get(conn, thread_id)
     ctx.publish.item_completed(assistant, turn_id)
     for record in records:

@@ -99,6 +99,8 @@ class TurnService:
 
     def start_next_queued(self, thread_id: str) -> None:
         """When a Turn ends, the next queued entry starts (one transaction)."""
+        if not steering.queue(self.ctx.db.conn, thread_id):
+            return
         with self.ctx.db.transaction() as conn:
             if not threads.exists(conn, thread_id) or active_turn_id(conn, thread_id):
                 return

@@ -101,18 +101,45 @@ def find_in_thread(conn: sqlite3.Connection, thread_id: str, item_id: str) -> It
 
 
 def branch(conn: sqlite3.Connection, head_item_id: str | None) -> list[ItemRecord]:
-    """The items from the root to ``head_item_id``, oldest first (empty for no head)."""
+    """The items from the root to ``head_item_id``, oldest first (empty for no head).
+
+    Reads the thread's (id, parent) pairs in one pass and walks the parent links in
+    Python, then loads only the branch's rows: cheaper than a recursive query for long
+    threads, and other branches' rows are never decoded.
+    """
     if head_item_id is None:
         return []
-    prefixed = ", ".join(f"item.{c.strip()}" for c in _COLUMNS.split(","))
+    found = conn.execute("SELECT thread_id FROM item WHERE id = ?", (head_item_id,)).fetchone()
+    if found is None:
+        return []
+    parents = dict(
+        conn.execute("SELECT id, parent_id FROM item WHERE thread_id = ?", (found[0],)).fetchall()
+    )
+    path: list[str] = []
+    current: str | None = head_item_id
+    while current is not None and current in parents:
+        path.append(current)
+        current = parents[current]
+    wanted = set(path)
     rows = conn.execute(
-        "WITH RECURSIVE path(id, depth) AS (SELECT ?, 0 UNION ALL "
-        "SELECT item.parent_id, path.depth + 1 FROM item JOIN path ON item.id = path.id "
-        f"WHERE item.parent_id IS NOT NULL) SELECT {prefixed} FROM path "
-        "JOIN item ON item.id = path.id ORDER BY path.depth DESC",
-        (head_item_id,),
+        f"SELECT {_COLUMNS} FROM item WHERE thread_id = ? ORDER BY ord", (found[0],)
     ).fetchall()
-    return [_row(r) for r in rows]
+    by_id = {row[0]: row for row in rows if row[0] in wanted}
+    return [_row(by_id[item_id]) for item_id in reversed(path)]
+
+
+def of_turn(
+    conn: sqlite3.Connection, thread_id: str, turn_id: str, *, statuses: tuple[str, ...] = ()
+) -> list[ItemRecord]:
+    """The items a Turn added to its thread, in the order they were stored (a running
+    Turn's items are one chain, so this is their branch order); optionally only tool
+    calls in ``statuses``."""
+    query = f"SELECT {_COLUMNS} FROM item WHERE thread_id = ? AND turn_id = ?"
+    args: tuple[str, ...] = (thread_id, turn_id)
+    if statuses:
+        query += f" AND kind = 'toolCall' AND status IN ({', '.join('?' * len(statuses))})"
+        args += statuses
+    return [_row(r) for r in conn.execute(query + " ORDER BY ord", args).fetchall()]
 
 
 def set_text(
@@ -185,3 +212,28 @@ def merge_extra(conn: sqlite3.Connection, item_id: str, values: dict[str, Any]) 
     """Add keys to an item's ``extra`` (evidence, the target a call ran against...)."""
     current = get(conn, item_id).extra
     conn.execute("UPDATE item SET extra = ? WHERE id = ?", (_dump({**current, **values}), item_id))
+
+
+def continuation(
+    conn: sqlite3.Connection, thread_id: str, start_id: str, end_id: str
+) -> list[ItemRecord] | None:
+    """The items after ``start_id`` up to ``end_id`` on ``end_id``'s branch, oldest first;
+    None when ``start_id`` is not an ancestor of ``end_id``. Reads only the rows stored
+    after ``start_id``, so extending a cached history costs what was added, not the thread.
+    """
+    start = conn.execute("SELECT ord FROM item WHERE id = ?", (start_id,)).fetchone()
+    if start is None:
+        return None
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM item WHERE thread_id = ? AND ord > ? ORDER BY ord",
+        (thread_id, start[0]),
+    ).fetchall()
+    by_id = {row[0]: row for row in rows}
+    path: list[str] = []
+    current: str | None = end_id
+    while current != start_id:
+        if current is None or current not in by_id:
+            return None
+        path.append(current)
+        current = by_id[current][2]  # parent_id
+    return [_row(by_id[item_id]) for item_id in reversed(path)]
