@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +42,13 @@ class EventLog:
 
 
 @pytest.fixture
-def provider() -> ScriptedProvider:
-    """The scripted model every engine test talks to; tests add scripts to it."""
-    return ScriptedProvider()
+def provider() -> Iterator[ScriptedProvider]:
+    """The scripted model every engine test talks to; tests add scripts to it. The
+    request invariants are checked on every request it received, whatever host used it."""
+    scripted = ScriptedProvider()
+    yield scripted
+    for request in scripted.requests:
+        check_request(request)
 
 
 @pytest.fixture
@@ -72,8 +76,6 @@ async def host(
     config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
     async with Host(config, models=lambda _db: models, registry=registry) as host:
         yield host
-    for request in provider.requests:
-        check_request(request)  # the request invariants hold for every call in the suite
 
 
 @pytest.fixture

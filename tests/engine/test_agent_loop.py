@@ -267,3 +267,18 @@ async def test_failure_after_streaming_keeps_partial_text_marked_interrupted(
     assistant = next(i for i in await _items(client, thread_id) if i["kind"] == "assistant")
     assert assistant["text"] == "partial ans" and assistant["interrupted"] is True
     assert provider.attempts == 1  # not retried silently
+
+
+async def test_deltas_are_coalesced_and_no_text_is_lost(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    from panelot_host.providers.scripted import Pause
+
+    text = "".join(f"word{n} " for n in range(400))
+    provider.add([Text(text[:1000], chunks=200), Pause(0.05), Text(text[1000:], chunks=200)])
+    thread_id = await new_thread(client)
+    done = await run_turn(client, log, thread_id, "talk")
+    assert done["status"] == "completed"
+    deltas = [p["delta"]["text"] for p in log.of("item.delta") if "text" in p["delta"]]
+    assert "".join(deltas) == text
+    assert 2 <= len(deltas) < 50  # 400 provider deltas, far fewer events
