@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import anyio
 import pytest
 from tests.conftest import EventLog
 from tests.engine.helpers import new_thread, run_turn, wait_for
@@ -131,3 +132,34 @@ async def test_permissions_list_revoke_and_export(
 
 def _files_holding(folder: Path, text: str) -> list[Path]:
     return [p for p in folder.rglob("*") if p.is_file() and text.encode() in p.read_bytes()]
+
+
+async def test_the_grant_ledger_exports_from_the_command_line(
+    client: DirectTransport, provider: ScriptedProvider, home: Path
+) -> None:
+    import json
+    import os
+    import sys
+
+    log = EventLog()
+    client.on_event(log)
+    provider.add([ToolCall("write_note", {"text": "a"})], [Text("ok")])
+    thread_id = await new_thread(client)
+    turn = await client.send("turn.submit", {"commandId": "t", "threadId": thread_id, "text": "x"})
+    request = (await wait_for(log, "approval.request"))[0]
+    await client.send(
+        "approval.response",
+        {
+            "commandId": "a",
+            "requestId": request["requestId"],
+            "decision": "allow",
+            "scope": "thread",
+        },
+    )
+    await wait_for(log, "turn.complete", turnId=turn["turnId"])
+    done = await anyio.run_process(
+        [sys.executable, "-m", "panelot_host", "permissions", "export"],
+        env={**os.environ, "PANELOT_HOME": str(home)},
+    )
+    ledger = json.loads(done.stdout)
+    assert request["requestId"] in json.dumps(ledger)

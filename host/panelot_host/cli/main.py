@@ -49,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
         "--budget", type=int, metavar="TOKENS", help="token budget per turn (pauses when used up)"
     )
     chat.set_defaults(command="chat", run=_run_chat)
+    permissions = sub.add_parser("permissions", help="the grant ledger")
+    permissions.add_argument("action", choices=["export"], help="export: print it as JSON")
+    permissions.add_argument("--profile", help="Chrome profile id (default profile if absent)")
+    permissions.set_defaults(command="permissions", run=_run_permissions)
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(command="version", run=_run_version)
     return parser
@@ -96,6 +100,12 @@ def _serve(*, verbose: bool) -> int:
     configure_logging(home, verbose=verbose)
     config = HostConfig(home=home, environ=dict(os.environ))
     return anyio.run(serve, config, channel)
+
+
+def _run_permissions(options: argparse.Namespace) -> int:
+    from panelot_host.cli.permissions import run_permissions
+
+    return run_permissions(options)
 
 
 def _run_chat(options: argparse.Namespace) -> int:
