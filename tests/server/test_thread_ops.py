@@ -197,3 +197,19 @@ async def test_list_paginates_and_searches(client: DirectTransport) -> None:
     assert len(page["threads"]) == 4 and len(rest["threads"]) == 2
     found = await client.send("thread.list", {"query": "grocer"})
     assert [t["title"] for t in found["threads"]] == ["Groceries"]
+
+
+async def test_reopening_shows_every_change_made_since_the_last_open(
+    host: Host, client: DirectTransport
+) -> None:
+    thread = (await client.send("thread.create", {"commandId": "c"}))["thread"]
+    ids = _add_items(host, thread["id"], ["q1", "a1"])
+    first = await client.send("thread.open", {"threadId": thread["id"]})
+    assert [i["text"] for i in first["items"]] == ["q1", "a1"]
+    profile = host.profile
+    assert profile is not None
+    with profile.db.transaction() as conn:
+        item_store.set_text(conn, ids[1], text="a1 edited")
+    again = await client.send("thread.open", {"threadId": thread["id"]})
+    assert [i["text"] for i in again["items"]] == ["q1", "a1 edited"]
+    assert again["items"][0] == first["items"][0]

@@ -104,3 +104,22 @@ def test_item_rows_round_trip(tmp_path: Path) -> None:
         )
         items.insert(conn, record)
     assert items.get(db.conn, record.id) == record
+
+
+def test_any_change_to_an_item_drops_its_cached_wire_json(tmp_path: Path) -> None:
+    from panelot_host.store import item_wire
+
+    db = Database.open(tmp_path / "p.db")
+    with db.transaction() as conn:
+        thread = threads.create(conn, title="t")
+        record = ItemRecord(
+            id="itm_1", thread_id=thread.id, parent_id=None, turn_id="trn", kind="toolCall",
+            created_at=now_ms(), call_id="c", name="x", args={}, status="running",
+        )  # fmt: skip
+        items.insert(conn, record)
+        item_wire.store(conn, thread.id, 1, [("itm_1", b'{"old": true}')])
+    assert item_wire.cached(db.conn, thread.id, 1) == {"itm_1": b'{"old": true}'}
+    assert item_wire.cached(db.conn, thread.id, 2) == {}  # another wire format: re-render
+    with db.transaction() as conn:
+        conn.execute("UPDATE item SET status = 'succeeded' WHERE id = 'itm_1'")
+    assert item_wire.cached(db.conn, thread.id, 1) == {}

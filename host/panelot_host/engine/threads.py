@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from typing import cast
+
+import msgspec
 
 from panelot_host.engine import views
 from panelot_host.engine.commands import command_unit
 from panelot_host.engine.events import PENDING_SEQ, EventSink
 from panelot_host.errors import NotFound
 from panelot_host.protocol import entities, events
+from panelot_host.protocol.items import Item
 from panelot_host.protocol.ops import threads as ops
 from panelot_host.protocol.ops._base import EmptyResult
-from panelot_host.store import approvals, items, steering, threads, turns
+from panelot_host.store import approvals, item_wire, items, steering, threads, turns
 from panelot_host.store.db import Database
 from panelot_host.store.ids import new_id
 from panelot_host.store.receipts import CommandContext
@@ -62,7 +66,7 @@ class ThreadService:
 
     def open(self, thread_id: str) -> entities.ThreadSnapshot:
         """The snapshot of a live thread; raises ``NotFound``."""
-        return snapshot(self._db.conn, thread_id, self._seq.current(thread_id))
+        return snapshot(self._db, self._db.conn, thread_id, self._seq.current(thread_id))
 
     def rename(self, params: ops.ThreadRenameParams, ctx: CommandContext) -> bytes:
         with command_unit(self._db, ctx) as unit:
@@ -110,12 +114,16 @@ class ThreadService:
             threads.get(unit.conn, params.thread_id)
             items.find_in_thread(unit.conn, params.thread_id, params.item_id)
             threads.set_head(unit.conn, params.thread_id, params.item_id)
-            result = snapshot(unit.conn, params.thread_id, self._seq.current(params.thread_id))
+            result = snapshot(
+                self._db, unit.conn, params.thread_id, self._seq.current(params.thread_id)
+            )
             response = unit.respond(result)
         return response
 
 
-def snapshot(conn: sqlite3.Connection, thread_id: str, last_seq: int) -> entities.ThreadSnapshot:
+def snapshot(
+    db: Database, conn: sqlite3.Connection, thread_id: str, last_seq: int
+) -> entities.ThreadSnapshot:
     """Everything a client needs to render and continue a thread (``thread.open``)."""
     record = threads.get(conn, thread_id)
     last = turns.last_turn(conn, thread_id)
@@ -123,7 +131,7 @@ def snapshot(conn: sqlite3.Connection, thread_id: str, last_seq: int) -> entitie
     pending = steering.pending_steering(conn, last.id) if last else []
     return entities.ThreadSnapshot(
         thread=views.thread_view(record),
-        items=[views.item_view(i) for i in items.branch(conn, record.head_item_id)],
+        items=branch_wire(db, thread_id, record.head_item_id),
         turn=views.turn_view(last) if last else None,
         run=views.run_view(run) if run else None,
         pending_approvals=[
@@ -136,6 +144,33 @@ def snapshot(conn: sqlite3.Connection, thread_id: str, last_seq: int) -> entitie
         pending_steering=[views.steering_view(s) for s in pending],
         last_seq=last_seq,
     )
+
+
+WIRE_FORMAT = 1
+"""Bump when ``views.item_view`` changes what it renders: cached item JSON is re-rendered."""
+_encode_item = msgspec.json.Encoder().encode
+
+
+def branch_wire(db: Database, thread_id: str, head: str | None) -> list[Item]:
+    """The branch's items as their wire JSON, rendered once per item and cached (schema
+    4): reopening a long thread reads stored JSON instead of rebuilding every item."""
+    conn = db.conn
+    ids = item_wire.branch_ids(conn, thread_id, head)
+    rendered = item_wire.cached(conn, thread_id, WIRE_FORMAT)
+    missing = {item_id for item_id in ids if item_id not in rendered}
+    if missing:
+        records = (
+            items.branch(conn, head) if len(missing) > 32 else [items.get(conn, i) for i in missing]
+        )
+        fresh = [(r.id, _encode_item(views.item_view(r))) for r in records if r.id in missing]
+        if db.in_transaction:
+            item_wire.store(conn, thread_id, WIRE_FORMAT, fresh)
+        else:
+            with db.transaction() as write:
+                item_wire.store(write, thread_id, WIRE_FORMAT, fresh)
+        rendered.update(fresh)
+    # Raw JSON stands in for the Item structs: msgspec writes it out as it is.
+    return cast(list[Item], [msgspec.Raw(rendered[item_id]) for item_id in ids])
 
 
 def require_thread(conn: sqlite3.Connection, thread_id: str) -> None:
