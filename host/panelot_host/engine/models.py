@@ -80,20 +80,33 @@ class ConfiguredModels:
         self._settings = settings
         self._credentials = credentials
         self._catalog = catalog or ModelCatalog.load()
-        self._providers: dict[tuple[str, str | None, str | None], Provider] = {}
+        self._providers: dict[tuple[str, str], Provider] = {}
 
     def resolve(self, model: str | None) -> ResolvedModel:
-        from panelot_host.providers.config import build_provider, load_provider_config
+        from panelot_host.providers.config import (
+            build_provider,
+            load_provider_config,
+            resolve_api_key,
+        )
 
         config = load_provider_config(self._env, self._settings())
-        chosen = model or config.model
-        info = self._catalog.lookup(chosen, config.capabilities)
-        key = (config.provider, config.base_url, config.api_key_ref)
+        if model:
+            config = config.model_copy(update={"model": model})
+        info = self._catalog.lookup(config.model, config.capabilities)
+        secret = resolve_api_key(config, self._credentials)
+        # A rotated key (same reference, new secret) gets a new client; so does any change
+        # of the configuration. The fingerprint, never the key, is part of the cache key.
+        key = (
+            repr((config.provider, config.model, config.base_url, config.api_key_ref)),
+            repr(config.capabilities) + (secret.fingerprint if secret else ""),
+        )
         provider = self._providers.get(key)
         if provider is None:
             provider = build_provider(config, self._credentials, catalog=self._catalog)
             self._providers[key] = provider
-        return ResolvedModel(provider, info, f"{config.provider}:{config.base_url or 'default'}")
+        ref = config.api_key_ref or f"env:{config.provider}"
+        transport = f"{config.provider}:{config.base_url or 'default'}:key={ref}"
+        return ResolvedModel(provider, info, transport)
 
     def task_model(self) -> ResolvedModel | None:
         from panelot_host.providers.config import load_provider_config
