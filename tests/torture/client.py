@@ -13,6 +13,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from queue import Empty, Queue
@@ -53,6 +54,7 @@ class HostClient:
             if key not in env:
                 environ.pop(key, None)
         self._stderr = (home / "host-stderr.log").open("ab")
+        self.spawned_at = time.monotonic()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "panelot_host", "serve"],
             stdin=subprocess.PIPE,

@@ -158,7 +158,8 @@ def run_torture(
     torture = Torture(seed, failpoints, home)
     started = time.monotonic()
     for kill_no in range(1, n_kills + 1):
-        torture.round(plan_kill(torture.rng, triggers), fallback_s)
+        plan = plan_kill(torture.rng, triggers, torture.world.start_s)
+        torture.round(plan, fallback_s)
         torture.ledger.kill_no = kill_no
         torture.check()
     torture.final_restart()

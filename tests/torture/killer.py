@@ -1,7 +1,8 @@
 """When to SIGKILL the host: a random delay after the n-th occurrence of a trigger.
 
-Triggers: ``start`` (the process was spawned: the kill lands during start-up, recovery or
-``initialize``), ``action`` (a workload action finished), ``steer_ack`` (a ``turn.steer``
+Triggers: ``start`` (the process was spawned: the kill lands within the time the last
+start took, from spawn through imports, the engine's recovery in ``initialize`` and the
+harness's recovery pass), ``action`` (a workload action finished), ``steer_ack`` (a ``turn.steer``
 was acknowledged), ``invoke_answered`` (the shim answered a ``browser.invoke``: the host
 is storing the result), ``write_invoked`` (a write tool is executing in the shim). A round
 whose trigger never comes is killed after ``fallback_s`` at a random instant anyway.
@@ -19,7 +20,6 @@ from tests.torture.client import HostClient
 TRIGGERS = ("start", "action", "steer_ack", "invoke_answered", "write_invoked")
 _WEIGHTS = {"start": 2, "action": 5, "steer_ack": 2, "invoke_answered": 2, "write_invoked": 2}
 _MAX_DELAY = {
-    "start": 0.5,
     "action": 0.3,
     "steer_ack": 0.04,
     "invoke_answered": 0.05,
@@ -36,11 +36,16 @@ class KillPlan(msgspec.Struct, frozen=True):
         return f"{self.delay_s * 1000:.0f} ms after {self.trigger} #{self.ordinal}"
 
 
-def plan_kill(rng: random.Random, triggers: Sequence[str] | None = None) -> KillPlan:
-    """A random kill point among ``triggers`` (default: all, weighted)."""
+def plan_kill(
+    rng: random.Random, triggers: Sequence[str] | None = None, start_s: float = 0.5
+) -> KillPlan:
+    """A random kill point among ``triggers`` (default: all, weighted); ``start_s``: how
+    long the last start took (spawn to the end of the recovery pass)."""
     names = list(triggers or TRIGGERS)
     trigger = rng.choices(names, weights=[_WEIGHTS[n] for n in names])[0]
-    ordinal = 1 if trigger == "start" else rng.randint(1, 12 if trigger == "action" else 2)
+    if trigger == "start":
+        return KillPlan(trigger, 1, rng.uniform(0.0, start_s))
+    ordinal = rng.randint(1, 12 if trigger == "action" else 2)
     return KillPlan(trigger, ordinal, rng.uniform(0.0, _MAX_DELAY[trigger]))
 
 

@@ -39,6 +39,7 @@ class World(msgspec.Struct):
     threads: dict[str, ThreadState] = {}
     counter: int = 0
     policy_acked: bool = False
+    start_s: float = 0.5  # spawn to the end of the last full recovery pass
 
     def next(self) -> int:
         self.counter += 1
@@ -88,6 +89,7 @@ class Driver:
             done = self._command("settings.update", {"policyRules": POLICY}, "policy")
             self.world.policy_acked = done is not None
         self.recovery_pass()
+        self.world.start_s = time.monotonic() - self.client.spawned_at
 
     def recovery_pass(self) -> None:
         """Open every thread (each must open) and settle what recovery left waiting."""
