@@ -54,6 +54,7 @@ def main_run(kills: int, seed: int) -> Report:
         trigger = point.split(" after ")[1].split(" #")[0]
         triggers[trigger] = triggers.get(trigger, 0) + 1
     print("kill points by trigger:", dict(sorted(triggers.items())))
+    print("acknowledged commands:", dict(sorted(report.acks_by_method.items())))
     return report
 
 

@@ -44,6 +44,7 @@ class Report(msgspec.Struct):
     seconds: float = 0.0
     home: str = ""
     kill_points: list[str] = []
+    acks_by_method: dict[str, int] = {}
     violations: list[Violation] = []
 
     def kinds(self) -> set[str]:
@@ -169,6 +170,9 @@ def run_torture(
     failed_kills = {v.kill_no for v in torture.ledger.violations if v.kill_no >= 1}
     report.kills_survived = n_kills - len(failed_kills)
     report.acks_checked = len(torture.ledger.acks)
+    for ack in torture.ledger.acks:
+        key = ack.method + (f" {ack.params['outcome']}" if ack.method == "recovery.resolve" else "")
+        report.acks_by_method[key] = report.acks_by_method.get(key, 0) + 1
     report.requests_checked = torture.requests.checked
     report.executions = len(torture.shim.executions)
     report.violations = list(torture.ledger.violations)
