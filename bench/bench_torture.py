@@ -44,6 +44,7 @@ def main_run(kills: int, seed: int) -> Report:
     )
     print(f"FIGURE provider requests checked: {report.requests_checked}")
     print(f"FIGURE tool executions in the shim: {report.executions}")
+    print(f"FIGURE writes re-run after a chosen retry: {report.writes_rerun}")
     print(
         f"FIGURE violations: {len(report.violations)} | target 0 "
         f"{'MET' if not report.violations else 'MISSED'}"

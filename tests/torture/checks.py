@@ -54,16 +54,20 @@ class RequestLog:
 
 def check_store(db: Path, ledger: Ledger, shim: Shim, report: Report) -> int:
     """Every check on the store; returns how many acknowledgements were verified."""
-    with closing(open_readonly(db)) as conn:
-        rows = conn.execute("PRAGMA integrity_check").fetchall()
-        if rows != [("ok",)]:
-            report("integrity", f"PRAGMA integrity_check: {rows[:5]}")
-            return 0
-        verified = check_acks(conn, ledger, report)
-        check_tool_calls(conn, report)
-        check_writes(conn, ledger, shim, report)
-        check_usage(conn, report)
-        check_steering_reached_model(conn, report)
+    try:
+        with closing(open_readonly(db)) as conn:
+            rows = conn.execute("PRAGMA integrity_check").fetchall()
+            if rows != [("ok",)]:
+                report("integrity", f"PRAGMA integrity_check: {rows[:5]}")
+                return 0
+            verified = check_acks(conn, ledger, report)
+            check_tool_calls(conn, report)
+            check_writes(conn, ledger, shim, report)
+            check_usage(conn, report)
+            check_steering_reached_model(conn, report)
+    except sqlite3.DatabaseError as exc:
+        report("integrity", f"the database cannot be read: {exc}")
+        return 0
     return verified
 
 

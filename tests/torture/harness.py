@@ -41,6 +41,7 @@ class Report(msgspec.Struct):
     ack_verifications: int = 0
     requests_checked: int = 0
     executions: int = 0  # browser.invoke calls the shim ran
+    writes_rerun: int = 0  # write calls the shim ran more than once (after a chosen retry)
     seconds: float = 0.0
     home: str = ""
     kill_points: list[str] = []
@@ -56,7 +57,8 @@ class Report(msgspec.Struct):
             f"{self.kills_survived}/{self.kills} kills survived, "
             f"{self.acks_checked} acknowledgements checked ({self.ack_verifications} "
             f"verifications), {self.requests_checked} provider requests checked, "
-            f"{self.executions} tool executions, {len(self.violations)} violations, "
+            f"{self.executions} tool executions ({self.writes_rerun} writes re-run after a "
+            f"retry), {len(self.violations)} violations, "
             f"{self.seconds:.1f} s"
         ]
         lines += [f"  {v}" for v in self.violations[:20]]
@@ -83,6 +85,7 @@ class Torture:
     def __init__(self, seed: int, failpoints: Sequence[str], home: Path) -> None:
         self.rng = random.Random(seed)
         self.home = home
+        home.mkdir(parents=True, exist_ok=True)
         self.router = KillRouter()
         self.shim = Shim(seed, self.router.on_invoke)
         self.ledger = Ledger()
@@ -155,7 +158,6 @@ def run_torture(
     """Kill the host ``n_kills`` times; the report lists every violation found."""
     owned = home is None
     home = home or Path(tempfile.mkdtemp(prefix="panelot-torture-"))
-    home.mkdir(parents=True, exist_ok=True)
     torture = Torture(seed, failpoints, home)
     started = time.monotonic()
     for kill_no in range(1, n_kills + 1):
@@ -175,6 +177,7 @@ def run_torture(
         report.acks_by_method[key] = report.acks_by_method.get(key, 0) + 1
     report.requests_checked = torture.requests.checked
     report.executions = len(torture.shim.executions)
+    report.writes_rerun = sum(1 for n in torture.shim.write_counts().values() if n > 1)
     report.violations = list(torture.ledger.violations)
     report.seconds = time.monotonic() - started
     if owned and not report.violations:

@@ -3,10 +3,14 @@ failpoint (a bug put in on purpose) must be caught by the check of its class."""
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
+import msgspec
 import pytest
-from tests.torture.harness import run_torture
+from tests.torture.harness import DB_PATH, Torture, run_torture
+from tests.torture.killer import KillPlan
 
 from panelot_host.providers.directives import STEERING_SEEN, parse_directives, respond
 from panelot_host.providers.scripted import Pause, Stop, Text, ToolCall
@@ -82,3 +86,44 @@ def test_each_failpoint_is_caught(tmp_path: Path, failpoint: str, trigger: str, 
     report = run_torture(6, 7, [failpoint], tmp_path / "home", triggers=[trigger])
     assert kind in report.kinds(), report.summary()
     assert report.kills_survived < report.kills
+
+
+def _tampered(torture: Torture, sql: str) -> set[str]:
+    """The violation kinds the checks report after ``sql`` changed the killed host's store."""
+    with closing(sqlite3.connect(torture.home / DB_PATH)) as conn, conn:
+        conn.execute(sql)
+    before = len(torture.ledger.violations)
+    torture.check()
+    return {v.kind for v in torture.ledger.violations[before:]}
+
+
+@pytest.mark.slow
+def test_the_other_checks_see_a_tampered_store(tmp_path: Path) -> None:
+    torture = Torture(3, (), tmp_path / "home")
+    for _ in range(2):
+        torture.round(KillPlan("action", 14, 0.1), fallback_s=3.0)
+        torture.ledger.kill_no += 1
+    torture.check()
+    assert torture.ledger.violations == []
+    assert "usage" in _tampered(torture, "UPDATE thread SET turns = turns + 1")
+    assert "receipt_missing" in _tampered(
+        torture, "DELETE FROM command_receipt WHERE method = 'thread.create'"
+    )
+    assert "ack_lost" in _tampered(torture, "DELETE FROM turn")
+    assert "tool_result" in _tampered(torture, "UPDATE item SET result = NULL")
+    with torture.requests.path.open("ab") as log:
+        orphan = ModelRequest("m", "", [ToolResultMessage("c9", "browser_read", [])])
+        log.write(msgspec.json.encode(orphan) + b"\n")
+    torture.requests.check_new(torture.violation)
+    assert torture.ledger.violations[-1].kind == "request"
+    _corrupt(torture.home / DB_PATH)
+    torture.check()
+    assert torture.ledger.violations[-1].kind == "integrity"
+
+
+def _corrupt(db: Path) -> None:
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(db.read_bytes())
+    data[4096 * 2 : 4096 * 4] = b"\xa5" * (4096 * 2)
+    db.write_bytes(bytes(data))
