@@ -47,6 +47,9 @@ class EngineContext:
         self.actors: dict[str, ThreadActor] = {}
         self.browser: BrowserBridge | None = None
         self.browser_tools: frozenset[str] = frozenset()
+        self._settings: dict[str, Any] | None = None
+        self._gatekeeper: Gatekeeper | None = None
+        self._grants: list[Grant] | None = None
         self.failpoints = Failpoints()
         # thread -> (last item before the running Turn, its messages); see RunDriver._history
         self.history_cache: dict[str, tuple[str | None, list[Message]]] = {}
@@ -60,15 +63,32 @@ class EngineContext:
             actor = self.actors[thread_id] = ThreadActor(thread_id, self.spawn)
         return actor
 
+    # This process is the database's only writer (the lease), and settings and grants are
+    # written only by the engine's own commands, which invalidate these caches; so the
+    # Gatekeeper is not rebuilt from the database for every tool call.
+
     def settings(self) -> dict[str, Any]:
-        return settings_store.all_settings(self.db.conn)
+        if self._settings is None:
+            self._settings = settings_store.all_settings(self.db.conn)
+        return self._settings
 
     def gatekeeper(self) -> Gatekeeper:
-        rules = msgspec.convert(self.settings().get("policyRules", []), list[PolicyRule])
-        return Gatekeeper(rules)
+        if self._gatekeeper is None:
+            rules = msgspec.convert(self.settings().get("policyRules", []), list[PolicyRule])
+            self._gatekeeper = Gatekeeper(rules)
+        return self._gatekeeper
 
     def grants(self) -> list[Grant]:
-        return [grant_from_record(r) for r in grant_store.active(self.db.conn)]
+        if self._grants is None:
+            self._grants = [grant_from_record(r) for r in grant_store.active(self.db.conn)]
+        return self._grants
+
+    def settings_changed(self) -> None:
+        self._settings = None
+        self._gatekeeper = None
+
+    def grants_changed(self) -> None:
+        self._grants = None
 
 
 def _ignore(_: str) -> None:

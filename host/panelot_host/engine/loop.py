@@ -8,6 +8,7 @@ state, in one transaction; events follow the commit.
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 import anyio
 import msgspec
@@ -45,6 +46,7 @@ from panelot_host.tools.catalog import RunCatalog, recovered_run_catalog
 log = logging.getLogger(__name__)
 
 UNSETTLED = ("pending", "awaiting_approval", "running")
+_UNKNOWN = object()
 
 
 class RunDriver:
@@ -61,6 +63,8 @@ class RunDriver:
         self._model: ResolvedModel | None = None
         self._catalog: RunCatalog | None = None
         self._pending_cursor: RunCursor | None = None  # advanced, stored with the response
+        self._prefix_end: object = _UNKNOWN  # the item before this Turn's user message
+        self._checked_prefix: tuple[list[Message], list[Message]] | None = None
 
     async def __call__(self) -> None:
         actor = self.ctx.actor(self.thread_id)
@@ -291,13 +295,11 @@ class RunDriver:
         self.ctx.publish.item_completed(notice, self.turn_id)
 
     def _request(self, cursor: RunCursor, model: ResolvedModel) -> ModelRequest:
-        messages = self._history()
+        prefix, current = self._history()
         nudge = _nudge(cursor)
         if nudge:
-            messages.append(UserMessage(content=[TextPart(nudge)]))
-        if not model.capabilities.vision:
-            messages = without_result_images(messages)  # e.g. an MCP tool returned one
-        reject_image_history(messages, model.capabilities)
+            current.append(UserMessage(content=[TextPart(nudge)]))
+        messages = [*self._checked_prefix_of(prefix, model), *_fitted(current, model)]
         tools = [] if cursor.tools_disabled else self._run_catalog(cursor).specs()
         max_tokens = model.info.max_output_tokens or 8192
         return ModelRequest(
@@ -308,18 +310,28 @@ class RunDriver:
             max_tokens=min(max_tokens, 16384),
         )
 
-    def _history(self) -> list[Message]:
+    def _checked_prefix_of(self, prefix: list[Message], model: ResolvedModel) -> list[Message]:
+        """The part before this Turn, fitted to the model once per run (see ``_fitted``),
+        so a model call costs what this Turn added, not the whole thread."""
+        cached = self._checked_prefix
+        if cached is None or cached[0] is not prefix:
+            cached = self._checked_prefix = (prefix, _fitted(prefix, model))
+        return cached[1]
+
+    def _history(self) -> tuple[list[Message], list[Message]]:
         """The branch as messages: the part before this Turn comes from a cache keyed by its
         last item (items are never rewritten), so each model call only rebuilds this Turn's
         own items and its cost stays flat as the thread grows."""
         conn = self.ctx.db.conn
-        user_item_id = turns.get_turn(conn, self.turn_id).user_item_id
-        prefix_end = items.get(conn, user_item_id).parent_id if user_item_id else None
+        if self._prefix_end is _UNKNOWN:
+            user_item_id = turns.get_turn(conn, self.turn_id).user_item_id
+            self._prefix_end = items.get(conn, user_item_id).parent_id if user_item_id else None
+        prefix_end = cast(str | None, self._prefix_end)
         cached = self.ctx.history_cache.get(self.thread_id)
         if cached is None or cached[0] != prefix_end:
             cached = (prefix_end, self._prefix_messages(prefix_end, cached))
             self.ctx.history_cache[self.thread_id] = cached
-        return [*cached[1], *build_messages(items.of_turn(conn, self.thread_id, self.turn_id))]
+        return cached[1], build_messages(items.of_turn(conn, self.thread_id, self.turn_id))
 
     def _prefix_messages(
         self, prefix_end: str | None, cached: tuple[str | None, list[Message]] | None
@@ -354,6 +366,15 @@ class RunDriver:
 
 def _stored(ctx: EngineContext, item_id: str) -> bool:
     return ctx.db.conn.execute("SELECT 1 FROM item WHERE id = ?", (item_id,)).fetchone() is not None
+
+
+def _fitted(messages: list[Message], model: ResolvedModel) -> list[Message]:
+    """Fit history to the model's capabilities before the provider call: images in tool
+    results become a note for a model without vision (e.g. an MCP tool returned one);
+    images the user sent are refused with ``CapabilityError``."""
+    fitted = messages if model.capabilities.vision else without_result_images(messages)
+    reject_image_history(fitted, model.capabilities)
+    return fitted
 
 
 def _nudge(cursor: RunCursor) -> str | None:

@@ -172,8 +172,7 @@ class ToolStepper:
             evidence: dict[str, Any] = {"recovery": bound.tool.descriptor.recovery}
             if target is not None:
                 evidence["target"] = msgspec.to_builtins(target)
-            items.merge_extra(conn, call.id, evidence)
-            items.set_tool_status(conn, call.id, "running")
+            items.start_call(conn, call.id, evidence)
             turns.update_run(conn, self.run_id, state="executing_tool")
         self.ctx.publish.run_updated(self.thread_id, self.run_id, "executing_tool", self.turn_id)
         context = EngineToolContext(self.ctx, call, self.run_id, target)
@@ -219,6 +218,7 @@ def record_approval_grants(ctx: EngineContext, approval: ApprovalRecord, scope: 
         new_id=lambda: new_id("grt"),
     ):
         grant_store.add(ctx.db.conn, record_from_grant(grant))
+    ctx.grants_changed()
 
 
 def _wire_result(result: ToolResult) -> dict[str, Any]:

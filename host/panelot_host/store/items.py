@@ -237,3 +237,13 @@ def continuation(
         path.append(current)
         current = by_id[current][2]  # parent_id
     return [_row(by_id[item_id]) for item_id in reversed(path)]
+
+
+def start_call(conn: sqlite3.Connection, item_id: str, extra: dict[str, Any]) -> None:
+    """Mark a tool call ``running`` and record with it what recovery needs (its recovery
+    class, its target), in one statement."""
+    conn.execute(
+        "UPDATE item SET status = 'running', extra = json_patch(coalesce(extra, '{}'), ?) "
+        "WHERE id = ?",
+        (_dump(extra), item_id),
+    )
