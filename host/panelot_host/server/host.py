@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from panelot_host.engine.config_ops import CredentialVault, McpSettings
     from panelot_host.engine.core import Engine
     from panelot_host.engine.models import ModelAccess
+    from panelot_host.engine.threads import ThreadService
     from panelot_host.tools.context import BrowserBridge
     from panelot_host.tools.mcp.manager import McpManager
     from panelot_host.tools.registry import ToolRegistry
@@ -77,6 +78,7 @@ class OpenProfile:
         self.bus = EventBus(self.seq)
         self._build_engine = build_engine
         self._engine: Engine | None = None
+        self._threads: ThreadService | None = None
         self._browser: tuple[BrowserBridge | None, frozenset[str]] = (None, frozenset())
 
     @property
@@ -85,6 +87,20 @@ class OpenProfile:
             self._engine = self._build_engine(self.db, self.seq, self.bus)
             self._engine.attach_browser(*self._browser)
         return self._engine
+
+    @property
+    def threads(self) -> ThreadService:
+        """Thread ops need only the store: served before the engine is built (the side
+        panel lists and opens threads right after ``initialize``)."""
+        if self._threads is None:
+            from panelot_host.engine.threads import ThreadService
+
+            self._threads = ThreadService(self.db, self.seq, self.bus, self._guard)
+        return self._threads
+
+    def _guard(self, thread_id: str, op: str) -> None:
+        if self._engine is not None or self.has_unfinished_runs():
+            self.engine.guard_branch_change(thread_id, op)
 
     @property
     def engine_built(self) -> bool:
@@ -113,6 +129,12 @@ def default_registry() -> ToolRegistry:
     registry = ToolRegistry()
     registry.update(add=[*builtin_tools(), *browser_tools(BROWSER_TOOL_NAMES)])
     return registry
+
+
+def _preload_engine() -> None:
+    import panelot_host.engine.core
+    import panelot_host.tools.browser
+    import panelot_host.tools.builtin  # noqa: F401
 
 
 class LazyCredentials:
@@ -299,9 +321,12 @@ class Host:
 
         async def warm() -> None:
             await anyio.sleep(WARM_UP_DELAY_S)
+            # import the engine's modules in a worker thread: the loop keeps serving
+            await anyio.to_thread.run_sync(_preload_engine)
             if profile is not None and self._profile is profile:
                 profile.engine  # noqa: B018 - building it is the point
-                await self.start_mcp()
+                if (self.config.home / "mcp.json").exists():
+                    await self.start_mcp()
 
         if profile is not None and not profile.engine_built:
             self.spawn(warm)

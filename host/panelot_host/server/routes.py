@@ -79,17 +79,17 @@ async def initialize(session: Session, params: session_ops.InitializeParams) -> 
 
 async def thread_create(session: Session, params: thread_ops.ThreadCreateParams) -> Any:
     ctx = command_context(params.command_id, "thread.create", params)
-    response = session.profile.engine.threads.create(params, ctx)
+    response = session.profile.threads.create(params, ctx)
     session.subscribe(_thread_id_of(response).thread.id)
     return msgspec.Raw(response)
 
 
 async def thread_list(session: Session, params: thread_ops.ThreadListParams) -> Any:
-    return session.profile.engine.threads.list(params)
+    return session.profile.threads.list(params)
 
 
 async def thread_open(session: Session, params: thread_ops.ThreadOpenParams) -> Any:
-    snapshot = session.profile.engine.threads.open(params.thread_id)
+    snapshot = session.profile.threads.open(params.thread_id)
     session.subscribe(params.thread_id)  # no await since the snapshot: seq > lastSeq holds
     return snapshot
 
@@ -97,17 +97,17 @@ async def thread_open(session: Session, params: thread_ops.ThreadOpenParams) -> 
 async def thread_rename(session: Session, params: thread_ops.ThreadRenameParams) -> Any:
     session.subscribe(params.thread_id)
     ctx = command_context(params.command_id, "thread.rename", params)
-    return msgspec.Raw(session.profile.engine.threads.rename(params, ctx))
+    return msgspec.Raw(session.profile.threads.rename(params, ctx))
 
 
 async def thread_delete(session: Session, params: thread_ops.ThreadDeleteParams) -> Any:
     ctx = command_context(params.command_id, "thread.delete", params)
-    return msgspec.Raw(session.profile.engine.threads.delete(params, ctx))
+    return msgspec.Raw(session.profile.threads.delete(params, ctx))
 
 
 async def thread_fork(session: Session, params: thread_ops.ThreadForkParams) -> Any:
     ctx = command_context(params.command_id, "thread.fork", params)
-    response = session.profile.engine.threads.fork(params, ctx)
+    response = session.profile.threads.fork(params, ctx)
     session.subscribe(_thread_id_of(response).thread.id)
     return msgspec.Raw(response)
 
@@ -117,7 +117,7 @@ async def thread_select_branch(
 ) -> Any:
     session.subscribe(params.thread_id)
     ctx = command_context(params.command_id, "thread.selectBranch", params)
-    return msgspec.Raw(session.profile.engine.threads.select_branch(params, ctx))
+    return msgspec.Raw(session.profile.threads.select_branch(params, ctx))
 
 
 def _command(method: str, params: Any) -> Any:
