@@ -162,7 +162,7 @@ def explain_peak(home: Path, thread_id: str) -> None:
             base = tracemalloc.take_snapshot()
             head = threads.get(conn, thread_id).head_item_id
             records = items.branch(conn, head)
-            snap = engine_snapshot(conn, thread_id, 0)
+            snap = engine_snapshot(host.profile.db, conn, thread_id, 0)
             import msgspec
 
             payload = msgspec.json.encode(snap)

@@ -34,23 +34,47 @@ SYNTHETIC_RESULT = (
 
 
 def build_messages(branch: Iterable[ItemRecord]) -> list[Message]:
-    """The conversation of a branch (oldest first) as provider messages."""
-    items = list(branch)
-    calls_by_batch: dict[str, list[ItemRecord]] = {}
-    for item in items:
-        if item.kind == "toolCall" and item.batch_item_id:
-            calls_by_batch.setdefault(item.batch_item_id, []).append(item)
+    """The conversation of a branch (oldest first) as provider messages.
+
+    One pass, holding only the open batch: an assistant item's tool calls (found by
+    ``batch_item_id``, in ``batch_index`` order, wherever they sit after it) are emitted
+    with it, then their results, then whatever else was stored meanwhile (steering).
+    """
     messages: list[Message] = []
-    for item in items:
+    batch: _Batch | None = None
+    for item in branch:
         match item.kind:
-            case "user" | "steering":
-                messages.append(UserMessage(content=_user_content(item)))
             case "assistant":
-                calls = sorted(calls_by_batch.get(item.id, []), key=_batch_position)
-                messages.extend(_assistant_turn(item, calls))
+                if batch is not None:
+                    batch.flush(messages)
+                batch = _Batch(item)
+            case "toolCall" if batch is not None and item.batch_item_id == batch.assistant.id:
+                batch.calls.append(item)
+            case "user" | "steering":
+                message = UserMessage(content=_user_content(item))
+                if batch is not None:
+                    batch.after.append(message)
+                else:
+                    messages.append(message)
             case _:
-                pass  # tool calls go with their batch; notices are for the UI only
+                pass  # notices are for the UI only; a call without its batch is dropped
+    if batch is not None:
+        batch.flush(messages)
     return messages
+
+
+class _Batch:
+    """An assistant message whose tool calls and results are still being collected."""
+
+    def __init__(self, assistant: ItemRecord) -> None:
+        self.assistant = assistant
+        self.calls: list[ItemRecord] = []
+        self.after: list[Message] = []
+
+    def flush(self, messages: list[Message]) -> None:
+        calls = sorted(self.calls, key=_batch_position)
+        messages.extend(_assistant_turn(self.assistant, calls))
+        messages.extend(self.after)
 
 
 def _batch_position(item: ItemRecord) -> int:

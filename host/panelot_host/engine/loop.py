@@ -343,7 +343,7 @@ class RunDriver:
             delta = items.continuation(conn, self.thread_id, cached[0], prefix_end)
             if delta is not None:
                 return [*cached[1], *build_messages(delta)]
-        return build_messages(items.branch(conn, prefix_end))
+        return build_messages(items.iter_branch(conn, prefix_end))
 
     # ------------------------------------------------------------ stop
 

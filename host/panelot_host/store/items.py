@@ -8,6 +8,7 @@ it, so a parallel batch rebuilds as one message however its rows were interleave
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -126,6 +127,35 @@ def branch(conn: sqlite3.Connection, head_item_id: str | None) -> list[ItemRecor
     ).fetchall()
     by_id = {row[0]: row for row in rows if row[0] in wanted}
     return [_row(by_id[item_id]) for item_id in reversed(path)]
+
+
+def iter_branch(
+    conn: sqlite3.Connection, head_item_id: str | None, *, chunk: int = 500
+) -> Iterator[ItemRecord]:
+    """``branch`` as a stream, oldest first, holding ``chunk`` rows at a time (rebuilding
+    a long thread's history for a model call without keeping every row in memory)."""
+    if head_item_id is None:
+        return
+    found = conn.execute("SELECT thread_id FROM item WHERE id = ?", (head_item_id,)).fetchone()
+    if found is None:
+        return
+    parents = dict(
+        conn.execute("SELECT id, parent_id FROM item WHERE thread_id = ?", (found[0],)).fetchall()
+    )
+    path: list[str] = []
+    current: str | None = head_item_id
+    while current is not None and current in parents:
+        path.append(current)
+        current = parents[current]
+    del parents
+    path.reverse()
+    for start in range(0, len(path), chunk):
+        ids = path[start : start + chunk]
+        marks = ", ".join("?" * len(ids))
+        rows = conn.execute(f"SELECT {_COLUMNS} FROM item WHERE id IN ({marks})", ids).fetchall()
+        by_id = {row[0]: row for row in rows}
+        for item_id in ids:
+            yield _row(by_id[item_id])
 
 
 def of_turn(
