@@ -98,22 +98,7 @@ async def test_credentials_never_leave_the_vault(
 async def test_permissions_list_revoke_and_export(
     client: DirectTransport, provider: ScriptedProvider, host: Host
 ) -> None:
-    log = EventLog()
-    client.on_event(log)
-    provider.add([ToolCall("write_note", {"text": "a"})], [Text("ok")])
-    thread_id = await new_thread(client)
-    turn = await client.send("turn.submit", {"commandId": "t", "threadId": thread_id, "text": "x"})
-    request = (await wait_for(log, "approval.request"))[0]
-    await client.send(
-        "approval.response",
-        {
-            "commandId": "a",
-            "requestId": request["requestId"],
-            "decision": "allow",
-            "scope": "thread",
-        },
-    )
-    await wait_for(log, "turn.complete", turnId=turn["turnId"])
+    thread_id, request = await _allow_for_the_thread(client, provider)
     grants = (await client.send("permissions.list", {}))["grants"]
     assert [(g["scope"], g["tool"], g["decision"]) for g in grants] == [
         ("thread", "write_note", "allow")
@@ -130,6 +115,22 @@ async def test_permissions_list_revoke_and_export(
     assert request["requestId"].encode() in ledger and b"revokedAt" in ledger
 
 
+async def _allow_for_the_thread(
+    client: DirectTransport, provider: ScriptedProvider
+) -> tuple[str, dict]:  # type: ignore[type-arg]
+    """A turn whose write call the user allows for the whole thread (creates a grant)."""
+    log = EventLog()
+    client.on_event(log)
+    provider.add([ToolCall("write_note", {"text": "a"})], [Text("ok")])
+    thread_id = await new_thread(client)
+    turn = await client.send("turn.submit", {"commandId": "t", "threadId": thread_id, "text": "x"})
+    request = (await wait_for(log, "approval.request"))[0]
+    answer = {"commandId": "a", "requestId": request["requestId"], "decision": "allow"}
+    await client.send("approval.response", {**answer, "scope": "thread"})
+    await wait_for(log, "turn.complete", turnId=turn["turnId"])
+    return thread_id, request
+
+
 def _files_holding(folder: Path, text: str) -> list[Path]:
     return [p for p in folder.rglob("*") if p.is_file() and text.encode() in p.read_bytes()]
 
@@ -141,22 +142,7 @@ async def test_the_grant_ledger_exports_from_the_command_line(
     import os
     import sys
 
-    log = EventLog()
-    client.on_event(log)
-    provider.add([ToolCall("write_note", {"text": "a"})], [Text("ok")])
-    thread_id = await new_thread(client)
-    turn = await client.send("turn.submit", {"commandId": "t", "threadId": thread_id, "text": "x"})
-    request = (await wait_for(log, "approval.request"))[0]
-    await client.send(
-        "approval.response",
-        {
-            "commandId": "a",
-            "requestId": request["requestId"],
-            "decision": "allow",
-            "scope": "thread",
-        },
-    )
-    await wait_for(log, "turn.complete", turnId=turn["turnId"])
+    _, request = await _allow_for_the_thread(client, provider)
     done = await anyio.run_process(
         [sys.executable, "-m", "panelot_host", "permissions", "export"],
         env={**os.environ, "PANELOT_HOME": str(home)},
