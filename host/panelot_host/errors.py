@@ -24,6 +24,7 @@ not exceptions.
     │   ├── ProviderConfigError       (no provider, no key)
     │   └── ProtocolViolation         (tool calls with a non-tool_use stop reason)
     ├── ToolError                     tool
+    │   └── OutcomeUnknown            (dispatched, answer lost: decided by recovery class)
     │   └── InvalidToolDescriptor     (ToolRegistry.register refused a descriptor)
     ├── InvalidParams                 (JSON-RPC -32602, with a list of violations)
     ├── InvalidResult                 (a peer's response result failed validation)
@@ -137,6 +138,11 @@ class ProtocolViolation(ProviderError):
 
 class ToolError(PanelotError):
     kind = "tool"
+
+
+class OutcomeUnknown(ToolError):
+    """The tool was dispatched but its answer was lost (the shim's connection closed): it
+    may or may not have acted. Not a result: the engine decides by recovery class."""
 
 
 class InvalidToolDescriptor(ToolError):

@@ -332,3 +332,54 @@ async def test_an_uncertain_browser_write_gets_the_tabs_current_state_as_evidenc
         assert call["evidence"]["target"]["url"] == "https://bank.example/transfer"
         assert call["evidence"]["lastKnown"]["url"] == "https://bank.example/transfer/done"
     assert len(invoked) == 1
+
+
+async def test_a_write_whose_answer_is_lost_with_the_shim_pauses_uncertain(
+    host: Host, provider: ScriptedProvider, tool_log: ToolLog
+) -> None:
+    import anyio
+
+    invoked = anyio.Event()
+    reloaded = anyio.Event()
+
+    async def shim(method: str, params: dict) -> object:  # type: ignore[type-arg]
+        if method == "browser.resolveTarget":
+            return {"tabId": 2, "url": "https://shop.example/", "origin": "https://shop.example"}
+        invoked.set()
+        await reloaded.wait()  # the extension reloads before it answers
+        return {"content": "never seen"}
+
+    init = {**INIT, "capabilities": {"browserTools": ["browser_click"]}}
+    provider.add([ToolCall("browser_click", {"ref": "buy"}, call_id="buy1")], [Text("bought")])
+    async with DirectTransport.connect(host, shim=shim) as shim_client:
+        await shim_client.send("initialize", init)
+        await shim_client.send(
+            "settings.update",
+            {"commandId": "p", "policyRules": [{"tool": "browser_click", "decision": "allow"}]},
+        )
+        thread_id = await new_thread(shim_client)
+        turn_id = await _submit(shim_client, thread_id, "buy it", "s1")
+        await invoked.wait()
+        shim_client.connection.close()  # the Port closes: the click's outcome is unknown
+        with anyio.fail_after(5):
+            while True:
+                run = host.profile.engine.ctx.db.conn.execute(  # type: ignore[union-attr]
+                    "SELECT state FROM run WHERE turn_id = ?", (turn_id,)
+                ).fetchone()
+                if run[0] == "paused_uncertain":
+                    break
+                await anyio.sleep(0.01)
+        reloaded.set()
+    async with DirectTransport.connect(host) as panel:
+        log = EventLog()
+        panel.on_event(log)
+        await panel.send("initialize", INIT)
+        snapshot = await panel.send("thread.open", {"threadId": thread_id})
+        call = next(i for i in snapshot["items"] if i["kind"] == "toolCall")
+        assert call["status"] == "uncertain" and snapshot["turn"]["status"] == "paused"
+        assert call["evidence"]["target"]["origin"] == "https://shop.example"
+        await panel.send(
+            "recovery.resolve", {"commandId": "r", "toolCallId": call["id"], "outcome": "succeeded"}
+        )
+        done = await wait_for(log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "completed"

@@ -28,7 +28,7 @@ from panelot_host.engine.history import build_messages, without_result_images
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
-from panelot_host.engine.tool_step import ToolStepper
+from panelot_host.engine.tool_step import RunPaused, ToolStepper
 from panelot_host.errors import PanelotError, ProviderError
 from panelot_host.providers.types import (
     Message,
@@ -70,6 +70,8 @@ class RunDriver:
         actor = self.ctx.actor(self.thread_id)
         try:
             await self._loop()
+        except RunPaused:
+            return  # already paused and released, with its events sent
         except anyio.get_cancelled_exc_class():
             self._settle_stopped(actor.stop_cause)  # synchronous: no await to cancel
             raise

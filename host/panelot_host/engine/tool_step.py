@@ -13,8 +13,9 @@ import msgspec
 
 from panelot_host.engine.context import EngineContext, record_from_grant
 from panelot_host.engine.cursor import after_tool_result, dump_cursor, load_cursor
+from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.tool_context import EngineToolContext
-from panelot_host.errors import ToolError
+from panelot_host.errors import OutcomeUnknown, ToolError
 from panelot_host.gatekeeper.denials import decision_denial, user_denial
 from panelot_host.gatekeeper.gatekeeper import resolve_target
 from panelot_host.gatekeeper.grants import grants_from_approval
@@ -32,6 +33,12 @@ log = logging.getLogger(__name__)
 
 _decision_decoder = msgspec.json.Decoder(Decision)
 _target_decoder = msgspec.json.Decoder(Target)
+
+
+class RunPaused(Exception):
+    """The run paused itself (an uncertain write); its driver stops without settling."""
+
+
 TOOLS_DISABLED_RESULT = "Tools are disabled for the rest of this turn; nothing was executed."
 
 
@@ -176,13 +183,35 @@ class ToolStepper:
             turns.update_run(conn, self.run_id, state="executing_tool")
         self.ctx.publish.run_updated(self.thread_id, self.run_id, "executing_tool", self.turn_id)
         context = EngineToolContext(self.ctx, call, self.run_id, target)
-        result = await bound.execute(context)
+        try:
+            result = await bound.execute(context)
+        except OutcomeUnknown as exc:
+            await self._outcome_unknown(call, bound, exc)
+            return
         status = "failed" if result.is_error else "succeeded"
         if self.ctx.failpoints.on("split_result_state"):
             with self.ctx.db.transaction() as conn:  # the bug: status without its result
                 items.set_tool_status(conn, call.id, status)
             await anyio.sleep(0.05)
         self._settle(call, result, status)
+
+    async def _outcome_unknown(
+        self, call: ItemRecord, bound: BoundCall, exc: OutcomeUnknown
+    ) -> None:
+        """The browser's answer was lost after dispatch. A read or idempotent call gets an
+        error result (the model may repeat it); a write pauses the run as uncertain until
+        the user says what happened (``recovery.resolve``), as after a crash."""
+        if bound.tool.descriptor.recovery in ("read", "idempotent"):
+            self._settle(call, error_result(f"The browser did not answer: {exc.message}"), "failed")
+            return
+        with self.ctx.db.transaction() as conn:
+            evidence = {"attempted": {"tool": call.name, "args": call.args},
+                        "target": items.get(conn, call.id).extra.get("target")}  # fmt: skip
+            items.merge_extra(conn, call.id, {"evidence": evidence})
+            items.set_tool_status(conn, call.id, "uncertain")
+        self.ctx.publish.item_completed(items.get(self.ctx.db.conn, call.id), self.turn_id)
+        TurnFinisher(self.ctx, self.thread_id, self.turn_id, self.run_id).pause("uncertain")
+        raise RunPaused
 
     def _settle(self, call: ItemRecord, result: ToolResult, status: str) -> None:
         """Store the result with the next run state (the failure streak) in one transaction."""

@@ -17,7 +17,7 @@ from panelot_host.protocol import codec, jsonrpc
 from panelot_host.protocol.events import ErrorEvent
 from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, Response
 from panelot_host.protocol.messages import decode_message
-from panelot_host.server.errors import RpcError, to_rpc_error
+from panelot_host.server.errors import ConnectionLost, RpcError, to_rpc_error
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.server.routes import ROUTES, Session
 from panelot_host.server.shim import ConnectionBrowser
@@ -173,7 +173,7 @@ class Connection(Session):
             if self.browser_tools:
                 self._profile.detach_browser(self)
         for pending in self._pending.values():
-            pending.error = RpcError(jsonrpc.INTERNAL_ERROR, "the connection closed")
+            pending.error = ConnectionLost(jsonrpc.INTERNAL_ERROR, "the connection closed")
             pending.done.set()
         self._outbox_in.close()
 

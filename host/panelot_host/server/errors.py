@@ -21,6 +21,10 @@ class RpcError(Exception):
         self.data = data
 
 
+class ConnectionLost(RpcError):
+    """The client went away before answering a request the host had sent it."""
+
+
 def to_rpc_error(exc: BaseException) -> RpcError:
     """Map any exception raised while handling a request to the error the client sees.
 

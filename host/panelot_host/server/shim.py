@@ -8,10 +8,10 @@ from typing import Any, Protocol
 
 import msgspec
 
-from panelot_host.errors import InvalidResult, ToolError
+from panelot_host.errors import InvalidResult, OutcomeUnknown, ToolError
 from panelot_host.protocol import codec
 from panelot_host.protocol.ops import browser as browser_ops
-from panelot_host.server.errors import RpcError
+from panelot_host.server.errors import ConnectionLost, RpcError
 from panelot_host.tools.target import Target
 
 RESOLVE_WAIT_S = 15.0
@@ -43,7 +43,14 @@ class ConnectionBrowser:
         params = browser_ops.BrowserInvokeParams(
             call_id=call_id, tool=tool, args=dict(args), target=_browser_target(target)
         )
-        raw = await self._ask("browser.invoke", params, INVOKE_WAIT_S)
+        try:
+            raw = await self._ask("browser.invoke", params, INVOKE_WAIT_S)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, TimeoutError | ConnectionLost):
+                raise OutcomeUnknown(
+                    f"{tool}: {exc.message}; it may or may not have acted"
+                ) from exc
+            raise
         result = codec.decode_result("browser.invoke", raw)
         answer: dict[str, Any] = msgspec.to_builtins(result)
         return answer

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from panelot_host.errors import ToolError
+from panelot_host.errors import OutcomeUnknown, ToolError
 from panelot_host.tools.context import ToolContext
 from panelot_host.tools.descriptor import Level
 from panelot_host.tools.frozen import deep_freeze, thaw
@@ -41,10 +41,13 @@ class BoundCall(msgspec.Struct, frozen=True):
         """Run the tool. Its errors become error results; cancellation propagates.
 
         ``errors.ToolError`` and any other ``Exception`` from the tool become an error
-        result (a failure for the streak); anyio cancellation (interrupt) is re-raised.
+        result (a failure for the streak); anyio cancellation (interrupt) and
+        ``errors.OutcomeUnknown`` (the answer was lost after dispatch) are re-raised.
         """
         try:
             result: object = await self.tool.execute(self.arguments(), context)
+        except OutcomeUnknown:
+            raise  # not a result: the engine decides (uncertain for a write)
         except ToolError as exc:
             return error_result(f"Tool `{self.name}` failed: {exc.message}")
         except Exception as exc:
