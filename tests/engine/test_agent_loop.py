@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from tests.conftest import EventLog
-from tests.engine.helpers import new_thread, run_turn
+from tests.engine.helpers import new_thread, run_turn, wait_for
 from tests.support.tools import ToolLog
 
 from panelot_host.errors import ProviderHTTPError, ProviderStreamError
@@ -282,3 +282,28 @@ async def test_deltas_are_coalesced_and_no_text_is_lost(
     deltas = [p["delta"]["text"] for p in log.of("item.delta") if "text" in p["delta"]]
     assert "".join(deltas) == text
     assert 2 <= len(deltas) < 50  # 400 provider deltas, far fewer events
+
+
+async def test_turn_admission_stores_context_message_and_run_in_one_transaction(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog, host: Host
+) -> None:
+    provider.add([Text("ok")])
+    thread_id = await new_thread(client)
+    profile = host.profile
+    assert profile is not None
+    statements: list[str] = []
+    profile.db.conn.set_trace_callback(statements.append)
+    try:
+        turn = await client.send(
+            "turn.submit", {"commandId": "adm", "threadId": thread_id, "text": "hello"}
+        )
+    finally:
+        profile.db.conn.set_trace_callback(None)
+    begin = next(i for i, s in enumerate(statements) if s.startswith("BEGIN"))
+    commit = next(i for i, s in enumerate(statements) if s.startswith("COMMIT") and i > begin)
+    unit = statements[begin:commit]
+    assert any(s.startswith("INSERT INTO item") for s in unit)  # the user message
+    assert any(s.startswith("INSERT INTO turn") and "catalogDigest" in s for s in unit)
+    assert any(s.startswith("INSERT INTO run") and "'streaming'" in s for s in unit)
+    assert any(s.startswith("INSERT INTO command_receipt") for s in unit)
+    await wait_for(log, "turn.complete", turnId=turn["turnId"])

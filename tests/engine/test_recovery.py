@@ -383,3 +383,32 @@ async def test_a_write_whose_answer_is_lost_with_the_shim_pauses_uncertain(
         )
         done = await wait_for(log, "turn.complete", turnId=turn_id)
         assert done[0]["status"] == "completed"
+
+
+async def test_recovery_reads_acknowledged_steering_from_the_store(
+    open_host: Callable[..., object], provider: ScriptedProvider
+) -> None:
+    provider.add([Text("working on it", chunks=2), Hang()])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn_id = await _submit(s.client, thread_id, "start", "s1")
+        await wait_for(s.log, "item.delta")
+        await s.client.send(
+            "turn.steer",
+            {
+                "commandId": "st",
+                "threadId": thread_id,
+                "expectedTurnId": turn_id,
+                "text": "use EUR",
+            },
+        )
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert [m["text"] for m in snapshot["pendingSteering"]] == ["use EUR"]
+        provider.add([Text("in EUR then")])
+        await s.client.send(
+            "run.resume", {"commandId": "r", "threadId": thread_id, "runId": snapshot["run"]["id"]}
+        )
+        await wait_for(s.log, "turn.complete", turnId=turn_id)
+    last_user = [m for m in provider.requests[-1].messages if type(m).__name__ == "UserMessage"]
+    assert last_user[-1].content[0].text == "use EUR"  # type: ignore[union-attr]
