@@ -236,7 +236,6 @@ async def test_submit_right_after_turn_complete_never_gets_turn_active(
 
     submitted: list[bool] = []
     client.on_event(submit_on_complete)
-    from tests.engine.helpers import wait_for
 
     await wait_for(log, "turn.complete", turnId=first["turnId"])
     second = await client.send(
