@@ -412,3 +412,29 @@ async def test_recovery_reads_acknowledged_steering_from_the_store(
         await wait_for(s.log, "turn.complete", turnId=turn_id)
     last_user = [m for m in provider.requests[-1].messages if type(m).__name__ == "UserMessage"]
     assert last_user[-1].content[0].text == "use EUR"  # type: ignore[union-attr]
+
+
+async def test_a_lost_remote_call_is_not_resumed_and_the_model_is_told(
+    open_host: Callable[..., object], provider: ScriptedProvider, tool_log: ToolLog
+) -> None:
+    from panelot_host.engine.recovery import REMOTE_LOST
+
+    provider.add([ToolCall("remote_wait", {}, call_id="rem1")])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn_id = await _submit(s.client, thread_id, "ask the server", "s1")
+        await wait_until(lambda: tool_log.names() == ["slow"])
+    tool_log.release.set()
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        call = next(i for i in snapshot["items"] if i["kind"] == "toolCall")
+        assert call["status"] == "failed" and call["result"]["content"] == REMOTE_LOST
+        assert snapshot["run"]["state"] == "interrupted"
+        provider.add([Text("I will ask again only if safe")])
+        await s.client.send(
+            "run.resume", {"commandId": "r", "threadId": thread_id, "runId": snapshot["run"]["id"]}
+        )
+        await wait_for(s.log, "turn.complete", turnId=turn_id)
+    assert tool_log.names() == ["slow"]  # not run again
+    result = next(m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage))
+    assert result.content[0].text == REMOTE_LOST  # type: ignore[union-attr]

@@ -67,6 +67,14 @@ def make_test_tools(log: ToolLog) -> list[AgentTool]:
         _tool("write_note", "Save a note", text_schema, write_note, {"write"}, "write"),
         _tool("slow", "Waits until released", OBJECT, slow, {"read"}, "idempotent"),
         _tool("photo", "Returns a picture", OBJECT, photo, {"read"}, "read"),
+        _tool(
+            "remote_wait",
+            "A remote call (like an MCP elicitation)",
+            OBJECT,
+            slow,
+            {"read"},
+            "remote",
+        ),
     ]
 
 
