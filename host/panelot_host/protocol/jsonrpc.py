@@ -8,11 +8,12 @@ method is known (``codec.decode_params``). No I/O.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, get_args
 
 import msgspec
 
 from panelot_host.errors import InvalidRequest, ParseError
+from panelot_host.protocol.common import ErrorKind
 
 JSONRPC_VERSION: Final = "2.0"
 
@@ -53,21 +54,10 @@ ERROR_CODES: Final = MappingProxyType(
 )
 """``data.kind`` -> JSON-RPC ``code``. Every error response carries ``data.kind``."""
 
-ENGINE_ERROR_KINDS: Final = (
-    "not_initialized",
-    "not_found",
-    "invalid_state",
-    "stale_turn",
-    "turn_active",
-    "queue_full",
-    "conflict",
-    "thread_busy",
-    "capability",
-    "drift",
-    "too_large",
-    "provider",
-    "tool",
+ENGINE_ERROR_KINDS: Final[tuple[str, ...]] = tuple(
+    kind for kind in get_args(ErrorKind) if kind != "internal"
 )
+"""The engine kinds of protocol.md section 2 (``ErrorKind`` without its extension)."""
 
 
 def code_for_kind(kind: str) -> int:
