@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import anyio
@@ -54,6 +55,56 @@ async def test_an_mcp_server_added_in_settings_serves_a_turn(
     assert "mcp__calc__add" in {t.name for t in provider.requests[0].tools}
     removed = await client.send("settings.update", {"commandId": "m2", "mcpServers": {}})
     assert removed["settings"]["mcpServers"] == {}
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    with anyio.fail_after(15):
+        while not condition():  # noqa: ASYNC110 - events land in a list, polled
+            await anyio.sleep(0.01)
+
+
+async def _connect_calc(client: DirectTransport) -> None:
+    await client.send(
+        "settings.update",
+        {
+            "commandId": "m1",
+            "mcpServers": {"calc": {"command": sys.executable, "args": [str(SERVER)]}},
+        },
+    )
+    statuses: list[dict] = []  # type: ignore[type-arg]
+    with anyio.fail_after(15):
+        while not (statuses and statuses[0]["state"] == "connected"):
+            await anyio.sleep(0.025)
+            statuses = await _status(client)
+
+
+async def test_an_mcp_elicitation_is_answered_through_the_protocol(
+    client: DirectTransport, provider: ScriptedProvider
+) -> None:
+    await _connect_calc(client)
+    log = EventLog()
+    client.on_event(log)
+    provider.add([ToolCall("mcp__calc__ask_name", {})], [Text("greeted")])
+    thread_id = await new_thread(client)
+    turn = await client.send("turn.submit", {"commandId": "s", "threadId": thread_id, "text": "hi"})
+    await _until(lambda: bool(log.of("approval.request")))  # no annotations: a write, asked
+    request = log.of("approval.request")[0]
+    assert request["tool"]["name"] == "mcp__calc__ask_name"
+    await client.send(
+        "approval.response",
+        {"commandId": "a", "requestId": request["requestId"], "decision": "allow", "scope": "once"},
+    )
+    await _until(lambda: bool(log.of("interaction.request")))
+    asked = log.of("interaction.request")[0]
+    assert asked["prompt"].endswith("What is your name?") and "calc" in asked["prompt"]
+    assert "name" in asked["schema"]["properties"]
+    await client.send(
+        "interaction.response",
+        {"commandId": "i", "interactionId": asked["interactionId"], "values": {"name": "Ada"}},
+    )
+    await _until(lambda: any(p["turnId"] == turn["turnId"] for p in log.of("turn.complete")))
+    result = next(m for m in provider.requests[1].messages if isinstance(m, ToolResultMessage))
+    assert "hello Ada" in result.content[0].text  # type: ignore[union-attr]
 
 
 async def test_an_invalid_mcp_entry_is_refused_and_nothing_is_written(
