@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Union
 
 import msgspec
 
@@ -105,6 +105,15 @@ def _envelope_type(params: type[msgspec.Struct]) -> Any:
     )
 
 
+def _call_type(method: str, params: type[msgspec.Struct]) -> Any:
+    return msgspec.defstruct(
+        f"Call_{method}",
+        [("jsonrpc", str), ("params", params), ("id", int)],
+        tag_field="method",
+        tag=method,
+    )
+
+
 def _rate(fn: Callable[[], Any], n: int) -> float:
     """Messages per second, best of 3 runs of ``n`` calls (each call handles 5 messages)."""
     best = float("inf")
@@ -158,6 +167,16 @@ def main() -> None:
         for decoder, data in typed:
             decoder.decode(data)
 
+    # What a server must decode: one decoder for every op, dispatched on ``method`` (a
+    # tagged union of the same envelope + params structs), as bare msgspec offers it.
+    union = msgspec.json.Decoder(
+        Union[tuple(_call_type(m, type(p)) for m, p in OPS)]  # type: ignore[valid-type]  # noqa: UP007
+    )
+
+    def bare_union_decode() -> None:
+        for payload in payloads:
+            union.decode(payload)
+
     n = N // 5
     rows = [
         ("encode framed events/s", ours_encode, bare_encode),
@@ -165,6 +184,7 @@ def main() -> None:
         ("encode vs whole message", codec_encode, bare_whole_encode),
         ("decode op requests/s", ours_decode, bare_decode),
         ("decode vs whole message", ours_decode, bare_whole_decode),
+        ("decode vs method union", ours_decode, bare_union_decode),
     ]
     print(f"framing: {FRAMING}")
     for label, ours, bare_fn in rows:

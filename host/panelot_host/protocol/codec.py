@@ -8,6 +8,7 @@ jsonschema-based reporter (``panelot_host.protocol.validation``) to list every v
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Final
 
 import msgspec
@@ -42,6 +43,7 @@ def _decoders(table: Mapping[str, type[Any]]) -> dict[str, msgspec.json.Decoder[
 
 
 _HOST_PARAMS: Final = _decoders({**{m: s.params for m, s in OPS.items()}, **CONTROL_NOTIFICATIONS})
+_HOST_PARAM_TYPES: Final = MappingProxyType({m: d.type for m, d in _HOST_PARAMS.items()})
 _SHIM_PARAMS: Final = _decoders(
     {**{m: s.params for m, s in SHIM_REQUESTS.items()}, **CONTROL_NOTIFICATIONS}
 )
@@ -63,11 +65,11 @@ def decode_params(
         InvalidParams: the params violate the op's schema; ``errors`` lists every
             violation as ``{"path": "$.params.field[0].sub", "message": ...}``.
     """
+    if type(raw) is _HOST_PARAM_TYPES.get(method):  # decoded in one pass by decode_message
+        return raw  # type: ignore[return-value]
     decoder = _HOST_PARAMS.get(method)
     if decoder is None:
         raise MethodNotFound(method, request_id)
-    if type(raw) is decoder.type:  # decoded in one pass by decode_message
-        return raw  # type: ignore[return-value]
     return _decode_params_with(decoder, raw)
 
 
