@@ -41,14 +41,14 @@ STOP_REASONS: dict[str, StopReason] = {
 RETRYABLE_ERRORS = frozenset({"overloaded_error", "api_error", "rate_limit_error"})
 
 
-class _Usage(msgspec.Struct):
+class _Usage(msgspec.Struct, gc=False):
     input_tokens: int | None = None
     output_tokens: int | None = None
     cache_read_input_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
 
 
-class _Block(msgspec.Struct):
+class _Block(msgspec.Struct, gc=False):
     type: str
     id: str = ""
     name: str = ""
@@ -58,7 +58,7 @@ class _Block(msgspec.Struct):
     data: str = ""
 
 
-class _Delta(msgspec.Struct):
+class _Delta(msgspec.Struct, gc=False):
     type: str = ""
     text: str = ""
     partial_json: str = ""
@@ -67,17 +67,17 @@ class _Delta(msgspec.Struct):
     stop_reason: str | None = None
 
 
-class _Message(msgspec.Struct):
+class _Message(msgspec.Struct, gc=False):
     model: str = ""
     usage: _Usage | None = None
 
 
-class _Error(msgspec.Struct):
+class _Error(msgspec.Struct, gc=False):
     type: str = ""
     message: str = ""
 
 
-class _Event(msgspec.Struct):
+class _Event(msgspec.Struct, gc=False):
     type: str
     index: int = 0
     message: _Message | None = None
@@ -90,7 +90,7 @@ class _Event(msgspec.Struct):
 _decoder = msgspec.json.Decoder(_Event)
 
 
-class _ToolBlock(msgspec.Struct):
+class _ToolBlock(msgspec.Struct, gc=False):
     ordinal: int
     name: str
     json: list[str]

@@ -17,7 +17,7 @@ import msgspec
 _BOM = b"\xef\xbb\xbf"
 
 
-class ServerSentEvent(msgspec.Struct, frozen=True):
+class ServerSentEvent(msgspec.Struct, frozen=True, gc=False):
     """One event; ``raw`` is its data as UTF-8 bytes (decoders parse JSON from it directly)."""
 
     raw: bytes
