@@ -114,23 +114,59 @@ async def test_a_cut_off_read_call_runs_again_on_resume(
     assert [r.call_id for r in results] == ["r1"]
 
 
-async def test_a_cut_off_write_call_pauses_uncertain_with_evidence_until_resolved(
-    open_host: Callable[..., object], provider: ScriptedProvider, tool_log: ToolLog, home: Path
-) -> None:
+async def _leave_a_write_running(
+    open_host: Callable[..., object], provider: ScriptedProvider
+) -> tuple[str, str]:
+    """A host that stopped with an approved write call marked running and no result, as a
+    process killed right after dispatching it leaves the store."""
     provider.add([ToolCall("write_note", {"text": "pay rent"}, call_id="w1")])
     async with open_host() as s:  # type: ignore[attr-defined]
         thread_id = await new_thread(s.client)
         turn_id = await _submit(s.client, thread_id, "write it", "s1")
         request = (await wait_for(s.log, "approval.request"))[0]
-        profile = s.host.profile
-        # the process dies right after marking the call running, before its result
-        with profile.db.transaction() as conn:
+        with s.host.profile.db.transaction() as conn:
             conn.execute("UPDATE item SET status = 'running' WHERE call_id = 'w1'")
             conn.execute("UPDATE run SET state = 'executing_tool' WHERE turn_id = ?", (turn_id,))
             conn.execute(
                 "UPDATE approval SET state = 'decided', decision = 'allow' WHERE id = ?",
                 (request["requestId"],),
             )
+    return thread_id, turn_id
+
+
+async def test_retry_runs_an_uncertain_write_again_through_the_gatekeeper(
+    open_host: Callable[..., object], provider: ScriptedProvider, tool_log: ToolLog
+) -> None:
+    thread_id, turn_id = await _leave_a_write_running(open_host, provider)
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        call = next(i for i in snapshot["items"] if i["kind"] == "toolCall")
+        provider.add([Text("written now")])
+        await s.client.send(
+            "recovery.resolve", {"commandId": "rr", "toolCallId": call["id"], "outcome": "retry"}
+        )
+        asked = (await wait_for(s.log, "approval.request"))[0]  # a write asks again
+        assert asked["toolCallId"] == call["id"]
+        await s.client.send(
+            "approval.response",
+            {
+                "commandId": "a",
+                "requestId": asked["requestId"],
+                "decision": "allow",
+                "scope": "once",
+            },
+        )
+        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "completed"
+    assert tool_log.names() == ["write_note"]  # ran once: the user chose to retry
+    result = next(m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage))
+    assert "saved note" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_a_cut_off_write_call_pauses_uncertain_with_evidence_until_resolved(
+    open_host: Callable[..., object], provider: ScriptedProvider, tool_log: ToolLog, home: Path
+) -> None:
+    thread_id, turn_id = await _leave_a_write_running(open_host, provider)
     async with open_host() as s:  # type: ignore[attr-defined]
         snapshot = await s.client.send("thread.open", {"threadId": thread_id})
         assert snapshot["run"]["state"] == "paused_uncertain"

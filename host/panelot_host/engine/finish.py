@@ -81,11 +81,7 @@ class TurnFinisher:
     def _detach_l2(self) -> None:
         """Interrupt detaches L2 tools (seed section 2): the shim drops its debugger
         attachment when any call of this Turn ran at L2."""
-        used_l2 = self.ctx.db.conn.execute(
-            "SELECT 1 FROM item WHERE turn_id = ? AND kind = 'toolCall' "
-            "AND json_extract(extra, '$.level') = 'L2' LIMIT 1",
-            (self.turn_id,),
-        ).fetchone()
+        used_l2 = items.turn_ran_level(self.ctx.db.conn, self.turn_id, "L2")
         detach = getattr(self.ctx.browser, "detach", None)
         if used_l2 and detach is not None:
             detach(self.thread_id, self.turn_id)

@@ -7,8 +7,8 @@ state, in one transaction; events follow the commit.
 
 from __future__ import annotations
 
+import functools
 import logging
-from typing import cast
 
 import anyio
 import msgspec
@@ -46,7 +46,6 @@ from panelot_host.tools.catalog import RunCatalog, recovered_run_catalog
 log = logging.getLogger(__name__)
 
 UNSETTLED = ("pending", "awaiting_approval", "running")
-_UNKNOWN = object()
 
 
 class RunDriver:
@@ -63,7 +62,6 @@ class RunDriver:
         self._model: ResolvedModel | None = None
         self._catalog: RunCatalog | None = None
         self._pending_cursor: RunCursor | None = None  # advanced, stored with the response
-        self._prefix_end: object = _UNKNOWN  # the item before this Turn's user message
         self._checked_prefix: tuple[list[Message], list[Message]] | None = None
 
     async def __call__(self) -> None:
@@ -139,14 +137,7 @@ class RunDriver:
     def _budget_reached(self, cursor: RunCursor) -> bool:
         if cursor.budget is None:
             return False
-        usage = turns.get_turn(self.ctx.db.conn, self.turn_id).usage
-        used = (
-            usage.input_tokens
-            + usage.output_tokens
-            + usage.cache_read_tokens
-            + usage.cache_write_tokens
-        )
-        return used >= cursor.budget
+        return turns.get_turn(self.ctx.db.conn, self.turn_id).usage.total >= cursor.budget
 
     def _pending_steering(self) -> bool:
         return bool(steering.pending_steering(self.ctx.db.conn, self.turn_id))
@@ -200,7 +191,7 @@ class RunDriver:
         cutoff = steering.steering_cutoff(conn)
         admitted = steering.pending_steering_upto(conn, self.turn_id, cutoff)
         cursor = self._next_call_cursor(cursor, cutoff)
-        if not (unstored or admitted or self._needs_notice(cursor)):
+        if not (unstored or admitted or self._due_notice(cursor)):
             self._pending_cursor = cursor
             return cursor
         added: list[ItemRecord] = []
@@ -240,19 +231,17 @@ class RunDriver:
             self.ctx.publish.item_completed(item, self.turn_id)
         return cursor
 
-    def _needs_notice(self, cursor: RunCursor) -> bool:
+    def _due_notice(self, cursor: RunCursor) -> tuple[str, str] | None:
+        """The failure-streak notice this model call owes the user (once per Turn each)."""
         streak = cursor.failure_streak
-        return (streak >= DISABLE_TOOLS_AFTER and not self._notice_given("tools_disabled")) or (
-            streak == CHANGE_APPROACH_AFTER and not self._notice_given("change_approach")
-        )
-
-    def _notice_given(self, code: str) -> bool:
-        row = self.ctx.db.conn.execute(
-            "SELECT 1 FROM item WHERE thread_id = ? AND turn_id = ? AND kind = 'notice' "
-            "AND json_extract(extra, '$.code') = ? LIMIT 1",
-            (self.thread_id, self.turn_id, code),
-        ).fetchone()
-        return row is not None
+        if streak >= DISABLE_TOOLS_AFTER:
+            code, text = "tools_disabled", prompts.TOOLS_DISABLED.format(n=streak)
+        elif streak == CHANGE_APPROACH_AFTER:
+            code, text = "change_approach", prompts.CHANGE_APPROACH.format(n=streak)
+        else:
+            return None
+        given = items.has_notice(self.ctx.db.conn, self.thread_id, self.turn_id, code)
+        return None if given else (code, text)
 
     def _next_call_cursor(self, cursor: RunCursor, cutoff: int) -> RunCursor:
         disable = cursor.failure_streak >= DISABLE_TOOLS_AFTER
@@ -264,14 +253,10 @@ class RunDriver:
         )
 
     def _streak_notices(self, cursor: RunCursor, head: str | None) -> list[ItemRecord]:
-        streak = cursor.failure_streak
-        if streak >= DISABLE_TOOLS_AFTER and not self._notice_given("tools_disabled"):
-            code, text = "tools_disabled", prompts.TOOLS_DISABLED.format(n=streak)
-        elif streak == CHANGE_APPROACH_AFTER and not self._notice_given("change_approach"):
-            code, text = "change_approach", prompts.CHANGE_APPROACH.format(n=streak)
-        else:
+        due = self._due_notice(cursor)
+        if due is None:
             return []
-        notice = self._notice_record(code, text, head)
+        notice = self._notice_record(*due, head)
         items.insert(self.ctx.db.conn, notice)
         return [notice]
 
@@ -325,15 +310,19 @@ class RunDriver:
         last item (items are never rewritten), so each model call only rebuilds this Turn's
         own items and its cost stays flat as the thread grows."""
         conn = self.ctx.db.conn
-        if self._prefix_end is _UNKNOWN:
-            user_item_id = turns.get_turn(conn, self.turn_id).user_item_id
-            self._prefix_end = items.get(conn, user_item_id).parent_id if user_item_id else None
-        prefix_end = cast(str | None, self._prefix_end)
+        prefix_end = self._prefix_end
         cached = self.ctx.history_cache.get(self.thread_id)
         if cached is None or cached[0] != prefix_end:
             cached = (prefix_end, self._prefix_messages(prefix_end, cached))
             self.ctx.history_cache[self.thread_id] = cached
         return cached[1], build_messages(items.of_turn(conn, self.thread_id, self.turn_id))
+
+    @functools.cached_property
+    def _prefix_end(self) -> str | None:
+        """The item before this Turn's user message: the end of the cached prefix."""
+        conn = self.ctx.db.conn
+        user_item_id = turns.get_turn(conn, self.turn_id).user_item_id
+        return items.get(conn, user_item_id).parent_id if user_item_id else None
 
     def _prefix_messages(
         self, prefix_end: str | None, cached: tuple[str | None, list[Message]] | None
@@ -351,23 +340,15 @@ class RunDriver:
 
     def _settle_stopped(self, cause: StopCause) -> None:
         """Keep what streamed; settle the run for the user's interrupt or for recovery."""
-        draft, item_id = self._draft, self._draft_item_id
-        if (
-            draft is not None
-            and item_id is not None
-            and draft.started
-            and not _stored(self.ctx, item_id)
-        ):
+        # ``_draft`` is cleared as soon as the response is stored: a draft here never was
+        draft = self._draft
+        if draft is not None and self._draft_item_id is not None and draft.started:
             stopped = StreamFailed(ProviderError("stopped"), draft)
             store_stream_failure(self.ctx, self._ids(), stopped)
         if cause is StopCause.INTERRUPT:
             self.finish.interrupted()
         else:
             self.finish.suspend()
-
-
-def _stored(ctx: EngineContext, item_id: str) -> bool:
-    return ctx.db.conn.execute("SELECT 1 FROM item WHERE id = ?", (item_id,)).fetchone() is not None
 
 
 def _fitted(messages: list[Message], model: ResolvedModel) -> list[Message]:

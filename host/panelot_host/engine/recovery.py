@@ -18,7 +18,7 @@ from typing import Any
 
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.cursor import dump_cursor, load_cursor
-from panelot_host.store import items, threads, turns
+from panelot_host.store import approvals, items, threads, turns
 from panelot_host.store.records import ItemRecord, RunRecord
 from panelot_host.tools.context import BrowserBridge
 
@@ -89,7 +89,9 @@ def _settle_cut_calls(ctx: EngineContext, conn: sqlite3.Connection, run: RunReco
             items.merge_extra(conn, call.id, {"evidence": evidence})
             items.set_tool_status(conn, call.id, "uncertain")
             outcome = "paused_uncertain"
-        elif recovery == "remote" and not _has_interaction(conn, call):
+        elif recovery == "remote" and not approvals.interaction_of_call(
+            conn, call.id, origin="ask_user"
+        ):
             result: dict[str, Any] = {"content": REMOTE_LOST, "isError": True}
             items.set_tool_status(conn, call.id, "failed", result)
     return outcome
@@ -112,22 +114,10 @@ def _recovery_class(ctx: EngineContext, call: ItemRecord) -> str:
     return tool.descriptor.recovery if tool is not None else "write"
 
 
-def _has_interaction(conn: sqlite3.Connection, call: ItemRecord) -> bool:
-    row = conn.execute(
-        "SELECT 1 FROM interaction WHERE tool_call_item_id = ? AND origin = 'ask_user'",
-        (call.id,),
-    ).fetchone()
-    return row is not None
-
-
 async def refresh_evidence(ctx: EngineContext, bridge: BrowserBridge) -> None:
     """The shim (re)connected: record the current URL and title of each uncertain browser
     call's tab as evidence for the user's decision."""
-    rows = ctx.db.conn.execute(
-        "SELECT id FROM item WHERE kind = 'toolCall' AND status = 'uncertain'"
-    ).fetchall()
-    for (item_id,) in rows:
-        call = items.get(ctx.db.conn, item_id)
+    for call in items.with_status(ctx.db.conn, "uncertain"):
         target = (call.extra.get("evidence") or {}).get("target") or {}
         tab_id = target.get("tabId")
         if tab_id is None:

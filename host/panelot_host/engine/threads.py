@@ -15,7 +15,6 @@ import msgspec
 from panelot_host.engine import views
 from panelot_host.engine.commands import command_unit
 from panelot_host.engine.events import PENDING_SEQ, EventSink
-from panelot_host.errors import NotFound
 from panelot_host.protocol import entities, events
 from panelot_host.protocol.items import Item
 from panelot_host.protocol.ops import threads as ops
@@ -171,8 +170,3 @@ def branch_wire(db: Database, thread_id: str, head: str | None) -> list[Item]:
         rendered.update(fresh)
     # Raw JSON stands in for the Item structs: msgspec writes it out as it is.
     return cast(list[Item], [msgspec.Raw(rendered[item_id]) for item_id in ids])
-
-
-def require_thread(conn: sqlite3.Connection, thread_id: str) -> None:
-    if not threads.exists(conn, thread_id):
-        raise NotFound(f"no thread {thread_id!r}")

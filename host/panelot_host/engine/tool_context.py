@@ -6,6 +6,7 @@ from typing import Any
 
 import anyio
 
+from panelot_host.engine.actor import StopCause
 from panelot_host.engine.context import EngineContext
 from panelot_host.errors import ToolError
 from panelot_host.store import approvals, turns
@@ -54,7 +55,9 @@ class EngineToolContext:
 
         Raises ``ToolError`` when the user declines or cancels.
         """
-        interaction_id = self._existing() or self._open(prompt, schema)
+        # after a restart the call runs again: its stored question (claimed once) is reused
+        existing = approvals.interaction_of_call(self._ctx.db.conn, self._call.id)
+        interaction_id = existing.id if existing else self._open(prompt, schema)
         actor = self._ctx.actor(self.thread_id)
         try:
             while True:
@@ -77,27 +80,15 @@ class EngineToolContext:
     def _withdraw(self, interaction_id: str) -> None:
         """The call ended while its question was open (e.g. an MCP call timed out): the
         question is withdrawn, and every client is told. Synchronous: safe while cancelled."""
-        record = approvals.get_interaction(self._ctx.db.conn, interaction_id)
-        if record.state != "pending" or self._ctx.actor(self.thread_id).stop_cause.value != "none":
-            return  # answered, or the Turn's own stop withdraws it with the Turn
+        if self._ctx.actor(self.thread_id).stop_cause is not StopCause.NONE:
+            return  # the Turn's own stop withdraws its questions with the Turn
         with self._ctx.db.transaction() as conn:
-            conn.execute(
-                "UPDATE interaction SET state = 'cancelled' WHERE id = ? AND state = 'pending'",
-                (interaction_id,),
-            )
+            withdrawn = approvals.withdraw_interaction(conn, interaction_id)
+        if not withdrawn:
+            return  # answered meanwhile
         self._ctx.publish.interaction_resolved(
             approvals.get_interaction(self._ctx.db.conn, interaction_id), "cancel"
         )
-
-    def _existing(self) -> str | None:
-        """After a restart the call runs again: its stored interaction (claimed once) is
-        reused instead of asking the user a second time."""
-        row = self._ctx.db.conn.execute(
-            "SELECT id FROM interaction WHERE tool_call_item_id = ? AND state != 'cancelled' "
-            "ORDER BY created_at DESC LIMIT 1",
-            (self._call.id,),
-        ).fetchone()
-        return str(row[0]) if row else None
 
     def _open(self, prompt: str, schema: dict[str, Any]) -> str:
         interaction_id = new_id("int")

@@ -128,7 +128,7 @@ class ToolStepper:
     async def _await_approval(self, call: ItemRecord, bound: BoundCall) -> None:
         actor = self.ctx.actor(self.thread_id)
         while True:
-            approval = self._latest_approval(call.id)
+            approval = approvals.latest_approval_of_call(self.ctx.db.conn, call.id)
             if approval is None:  # the request was lost: decide afresh
                 await self._decide_and_run(call, bound)
                 return
@@ -139,14 +139,6 @@ class ToolStepper:
             self._settle(call, user_denial(bound.name, approval.message), "denied")
             return
         await self._revalidate_and_run(call, bound, approval)
-
-    def _latest_approval(self, item_id: str) -> ApprovalRecord | None:
-        row = self.ctx.db.conn.execute(
-            "SELECT id FROM approval WHERE tool_call_item_id = ? AND state != 'cancelled' "
-            "ORDER BY created_at DESC, rowid DESC LIMIT 1",
-            (item_id,),
-        ).fetchone()
-        return approvals.get_approval(self.ctx.db.conn, row[0]) if row else None
 
     async def _revalidate_and_run(
         self, call: ItemRecord, bound: BoundCall, approval: ApprovalRecord

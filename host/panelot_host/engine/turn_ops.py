@@ -82,7 +82,7 @@ class TurnService:
             if params.text is not None:
                 steering.update_entry(unit.conn, params.thread_id, params.entry_id, params.text)
             if params.position is not None:
-                _move_entry(unit.conn, params.thread_id, params.entry_id, params.position)
+                steering.move_entry(unit.conn, params.thread_id, params.entry_id, params.position)
             entries = steering.queue(unit.conn, params.thread_id)
             response = unit.respond(ops.QueueResult(queue=views.queue_view(entries)))
         self._queue_changed(params.thread_id)
@@ -219,8 +219,7 @@ class TurnService:
             cursor.recovered = False  # this is the continuation claim
             if run.state == "budget_paused":
                 extra = params.token_budget or cursor.budget or 0
-                used = _tokens_used(turn.usage)
-                cursor = msgspec.structs.replace(cursor, budget=used + extra)
+                cursor = msgspec.structs.replace(cursor, budget=turn.usage.total + extra)
             turns.update_run(unit.conn, run.id, state="streaming", cursor=dump_cursor(cursor))
             turns.set_turn_status(unit.conn, turn.id, "running")
             response = unit.respond(EmptyResult())
@@ -273,12 +272,15 @@ class TurnService:
             call = items.get(unit.conn, params.tool_call_id)
             if call.kind != "toolCall" or call.status != "uncertain":
                 raise InvalidState(f"tool call {params.tool_call_id!r} is not awaiting a decision")
-            items.set_tool_status(unit.conn, call.id, *_resolution(params.outcome))
             if params.outcome == "retry":
-                unit.conn.execute("UPDATE item SET result = NULL WHERE id = ?", (call.id,))
+                items.reset_call(unit.conn, call.id)
+            else:
+                items.set_tool_status(unit.conn, call.id, *_resolution(params.outcome))
             run = turns.run_of_turn(unit.conn, call.turn_id or "")
             assert run is not None
-            still_uncertain = _uncertain_calls(unit.conn, run)
+            still_uncertain = items.of_turn(
+                unit.conn, call.thread_id, run.turn_id, statuses=("uncertain",)
+            )
             if not still_uncertain:
                 turns.update_run(unit.conn, run.id, state="executing_tool")
                 turns.set_turn_status(unit.conn, run.turn_id, "running")
@@ -314,48 +316,18 @@ def recovered_owner(ctx: EngineContext, thread_id: str) -> str | None:
     return None
 
 
-def _resolution(outcome: str) -> tuple[str, dict[str, Any] | None]:
-    match outcome:
-        case "succeeded":
-            return "succeeded", {
-                "content": "The user confirmed that this call succeeded.",
-                "isError": False,
-            }
-        case "failed":
-            return "failed", {
-                "content": "The user reported that this call failed; it had no effect.",
-                "isError": True,
-            }
-        case _:
-            return "pending", None
-
-
-def _uncertain_calls(conn: Any, run: RunRecord) -> list[str]:
-    rows = conn.execute(
-        "SELECT id FROM item WHERE turn_id = ? AND kind = 'toolCall' AND status = 'uncertain'",
-        (run.turn_id,),
-    ).fetchall()
-    return [row[0] for row in rows]
-
-
-def _tokens_used(usage: Any) -> int:
-    return int(
-        usage.input_tokens
-        + usage.output_tokens
-        + usage.cache_read_tokens
-        + usage.cache_write_tokens
-    )
-
-
-def _move_entry(conn: Any, thread_id: str, entry_id: str, position: int) -> None:
-    entries = steering.queue(conn, thread_id)
-    ids = [e.id for e in entries]
-    if entry_id not in ids:
-        raise NotFound(f"no queued entry {entry_id!r} in this thread")
-    ids.remove(entry_id)
-    ids.insert(min(position, len(ids)), entry_id)
-    for index, moved in enumerate(ids):
-        conn.execute("UPDATE queue_entry SET position = ? WHERE id = ?", (index, moved))
+def _resolution(outcome: str) -> tuple[str, dict[str, Any]]:
+    """The status and result of an uncertain call the user settled (``succeeded`` or
+    ``failed``; ``retry`` resets the call instead)."""
+    if outcome == "succeeded":
+        return "succeeded", {
+            "content": "The user confirmed that this call succeeded.",
+            "isError": False,
+        }
+    return "failed", {
+        "content": "The user reported that this call failed; it had no effect.",
+        "isError": True,
+    }
 
 
 def _validate_values(schema: dict[str, Any], values: dict[str, Any]) -> None:

@@ -21,6 +21,7 @@ from anyio.abc import TaskGroup
 
 from panelot_host.errors import InvalidState
 from panelot_host.server.bus import EventBus
+from panelot_host.store import turns
 from panelot_host.store.db import Database
 from panelot_host.store.lease import DEFAULT_WAIT_S, WriterLease
 from panelot_host.store.profiles import database_path
@@ -41,10 +42,6 @@ log = logging.getLogger(__name__)
 
 ModelsFactory = Callable[[Database], "ModelAccess"]
 WARM_UP_DELAY_S = 0.05
-_UNFINISHED = (
-    "SELECT 1 FROM run WHERE state NOT IN ('completed', 'failed') "
-    "AND turn_id IN (SELECT id FROM turn WHERE status IN ('running', 'paused')) LIMIT 1"
-)
 
 
 class HostConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -117,7 +114,7 @@ class OpenProfile:
             self.attach_browser(None, frozenset())
 
     def has_unfinished_runs(self) -> bool:
-        return self.db.conn.execute(_UNFINISHED).fetchone() is not None
+        return turns.has_unfinished_runs(self.db.conn)
 
 
 def default_registry() -> ToolRegistry:

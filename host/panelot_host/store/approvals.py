@@ -184,3 +184,38 @@ def pending_interactions(conn: sqlite3.Connection, thread_id: str) -> list[Inter
         (thread_id,),
     ).fetchall()
     return [_interaction(r) for r in rows]
+
+
+def latest_approval_of_call(
+    conn: sqlite3.Connection, tool_call_item_id: str
+) -> ApprovalRecord | None:
+    """The call's most recent approval request that was not withdrawn."""
+    row = conn.execute(
+        f"SELECT {_APPROVAL_COLUMNS} FROM approval WHERE tool_call_item_id = ? "
+        "AND state != 'cancelled' ORDER BY created_at DESC, rowid DESC LIMIT 1",
+        (tool_call_item_id,),
+    ).fetchone()
+    return _approval(row) if row else None
+
+
+def interaction_of_call(
+    conn: sqlite3.Connection, tool_call_item_id: str, *, origin: str | None = None
+) -> InteractionRecord | None:
+    """The call's most recent question that was not withdrawn (optionally of ``origin``)."""
+    row = conn.execute(
+        f"SELECT {_INTERACTION_COLUMNS} FROM interaction WHERE tool_call_item_id = ? "
+        "AND state != 'cancelled' AND (? IS NULL OR origin = ?) "
+        "ORDER BY created_at DESC, rowid DESC LIMIT 1",
+        (tool_call_item_id, origin, origin),
+    ).fetchone()
+    return _interaction(row) if row else None
+
+
+def withdraw_interaction(conn: sqlite3.Connection, interaction_id: str) -> bool:
+    """Cancel a still pending question; False when it was answered meanwhile."""
+    cur = conn.execute(
+        "UPDATE interaction SET state = 'cancelled', answered_at = ? "
+        "WHERE id = ? AND state = 'pending'",
+        (now_ms(), interaction_id),
+    )
+    return cur.rowcount > 0

@@ -277,3 +277,36 @@ def start_call(conn: sqlite3.Connection, item_id: str, extra: dict[str, Any]) ->
         "WHERE id = ?",
         (_dump(extra), item_id),
     )
+
+
+def reset_call(conn: sqlite3.Connection, item_id: str) -> None:
+    """Back to ``pending`` with no result (the user chose to retry an uncertain call)."""
+    conn.execute("UPDATE item SET status = 'pending', result = NULL WHERE id = ?", (item_id,))
+
+
+def with_status(conn: sqlite3.Connection, status: str) -> list[ItemRecord]:
+    """Every tool call in ``status``, whatever its thread (e.g. the uncertain ones)."""
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM item WHERE kind = 'toolCall' AND status = ? ORDER BY ord",
+        (status,),
+    ).fetchall()
+    return [_row(r) for r in rows]
+
+
+def has_notice(conn: sqlite3.Connection, thread_id: str, turn_id: str, code: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM item WHERE thread_id = ? AND turn_id = ? AND kind = 'notice' "
+        "AND json_extract(extra, '$.code') = ? LIMIT 1",
+        (thread_id, turn_id, code),
+    ).fetchone()
+    return row is not None
+
+
+def turn_ran_level(conn: sqlite3.Connection, turn_id: str, level: str) -> bool:
+    """Whether a tool call of the Turn ran at ``level`` (L2: a debugger was attached)."""
+    row = conn.execute(
+        "SELECT 1 FROM item WHERE turn_id = ? AND kind = 'toolCall' "
+        "AND json_extract(extra, '$.level') = ? LIMIT 1",
+        (turn_id, level),
+    ).fetchone()
+    return row is not None

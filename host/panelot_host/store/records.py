@@ -56,6 +56,16 @@ class TurnUsage(msgspec.Struct, frozen=True):
     cache_write_tokens: int = 0
     cost_usd: float | None = 0.0
 
+    @property
+    def total(self) -> int:
+        """What a token budget counts: input, output and cache tokens."""
+        return (
+            self.input_tokens
+            + self.output_tokens
+            + self.cache_read_tokens
+            + self.cache_write_tokens
+        )
+
 
 class TurnRecord(msgspec.Struct, frozen=True):
     id: str

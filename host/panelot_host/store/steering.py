@@ -136,3 +136,13 @@ def pop_front(conn: sqlite3.Connection, thread_id: str) -> QueueEntryRecord | No
         return None
     conn.execute("DELETE FROM queue_entry WHERE id = ?", (entries[0].id,))
     return entries[0]
+
+
+def move_entry(conn: sqlite3.Connection, thread_id: str, entry_id: str, position: int) -> None:
+    """Move a queued entry to ``position`` (clamped); raises ``NotFound``."""
+    ids = [e.id for e in queue(conn, thread_id)]
+    if entry_id not in ids:
+        raise NotFound(f"no queued entry {entry_id!r} in this thread")
+    ids.remove(entry_id)
+    ids.insert(min(position, len(ids)), entry_id)
+    conn.executemany("UPDATE queue_entry SET position = ? WHERE id = ?", list(enumerate(ids)))

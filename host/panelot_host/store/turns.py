@@ -218,3 +218,12 @@ def usage_of_thread(conn: sqlite3.Connection, thread_id: str) -> tuple[int, int,
         (thread_id,),
     ).fetchone()
     return int(row[0]), int(row[1]), int(row[2]), int(row[3])
+
+
+def has_unfinished_runs(conn: sqlite3.Connection) -> bool:
+    """Whether a run of a running or paused Turn was left for recovery to settle."""
+    row = conn.execute(
+        "SELECT 1 FROM run WHERE state NOT IN ('completed', 'failed') AND turn_id IN "
+        "(SELECT id FROM turn WHERE status IN ('running', 'paused')) LIMIT 1"
+    ).fetchone()
+    return row is not None
