@@ -8,12 +8,16 @@ import sys
 
 _PROBE = """
 import sys, time
+import msgspec  # with whatever it needs itself
+before = set(sys.modules)
 t = time.perf_counter()
 import panelot_host.protocol
 elapsed = time.perf_counter() - t
 heavy = sorted(m for m in sys.modules if m.split('.')[0] in
     {'jsonschema', 'anyio', 'httpx', 'pydantic', 'referencing', 'rpds'})
-print(repr((elapsed, heavy)))
+foreign = sorted({m.split('.')[0] for m in set(sys.modules) - before}
+    - set(sys.stdlib_module_names) - {'panelot_host'})
+print(repr((elapsed, heavy, foreign)))
 """
 
 
@@ -21,8 +25,9 @@ def test_import_loads_no_heavy_dependency() -> None:
     out = subprocess.run(
         [sys.executable, "-c", _PROBE], capture_output=True, check=True, text=True
     ).stdout
-    elapsed, heavy = ast.literal_eval(out)
+    elapsed, heavy, foreign = ast.literal_eval(out)
     assert heavy == []
+    assert foreign == []  # nothing beyond msgspec and the stdlib
     assert elapsed < 0.5  # generous for slow CI; ~50 ms locally
 
 
