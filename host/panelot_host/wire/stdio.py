@@ -33,7 +33,7 @@ import anyio.to_thread
 
 from panelot_host.wire.chunking import split_message
 from panelot_host.wire.errors import FrameError
-from panelot_host.wire.framing import MAX_INBOUND_FRAME, FrameDecoder, encode_frame
+from panelot_host.wire.framing import MAX_INBOUND_FRAME, FrameDecoder, encode_frames
 
 READ_SIZE = 64 * 1024
 
@@ -243,6 +243,6 @@ class StdioChannel:
             OSError: writing failed (``BrokenPipeError`` once the browser closed the Port).
         """
         chunk_id = f"{self._chunk_prefix}-{next(self._chunk_seq)}"
-        stream = b"".join(encode_frame(p) for p in split_message(payload, chunk_id))
+        stream = encode_frames(split_message(payload, chunk_id))
         async with self._send_lock:
             await anyio.to_thread.run_sync(self._write, stream)
