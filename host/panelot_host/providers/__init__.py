@@ -1,7 +1,9 @@
 """Model providers: one streaming interface over Anthropic, OpenAI(-compatible) and scripts.
 
 Import the submodules you need; this package imports nothing by itself so that the host's
-cold start (which loads ``providers.types``) does not pay for httpx.
+cold start (which loads ``providers.types``) does not pay for httpx. Reading the configuration
+(``config.load_provider_config``) does not either: the adapters are imported when
+``build_provider`` builds one (``tests/providers/test_import_cost.py``).
 
 - ``types``: the normalised protocol (``ModelRequest``, ``ProviderEvent``s, ``Provider``)
 - ``config``: ``load_provider_config(env, settings)``, ``build_provider(config, credentials)``

@@ -13,10 +13,10 @@ from panelot_host.credentials.secret import Secret
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.anthropic_stream import AnthropicDecoder
 from panelot_host.providers.base import HTTPProvider, StreamDecoder
+from panelot_host.providers.endpoints import ANTHROPIC_BASE_URL
 from panelot_host.providers.retry import RetryPolicy, Sleep
 from panelot_host.providers.types import ModelRequest
 
-DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
 
 
@@ -35,7 +35,7 @@ class AnthropicProvider(HTTPProvider):
         self,
         *,
         api_key: Secret | None,
-        base_url: str = DEFAULT_BASE_URL,
+        base_url: str = ANTHROPIC_BASE_URL,
         client: httpx.AsyncClient | None = None,
         retry: RetryPolicy | None = None,
         sleep: Sleep = anyio.sleep,

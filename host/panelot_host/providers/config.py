@@ -18,24 +18,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import anyio
-import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from panelot_host.credentials.secret import Secret
-from panelot_host.credentials.store import CredentialStore
 from panelot_host.errors import ProviderConfigError
-from panelot_host.providers.anthropic import DEFAULT_BASE_URL as ANTHROPIC_URL
-from panelot_host.providers.anthropic import AnthropicProvider
 from panelot_host.providers.catalog import Capabilities, ModelCatalog, ModelInfo, parse_capabilities
-from panelot_host.providers.httpio import DEFAULT_TIMEOUT
-from panelot_host.providers.openai import DEFAULT_BASE_URL as OPENAI_URL
-from panelot_host.providers.openai import OpenAIProvider, is_official
+from panelot_host.providers.endpoints import ANTHROPIC_BASE_URL, OPENAI_BASE_URL, is_official
 from panelot_host.providers.retry import RetryPolicy, Sleep
-from panelot_host.providers.scripted import ScriptedProvider
 from panelot_host.providers.types import Provider
+
+if TYPE_CHECKING:  # the adapters (httpx) are imported only when a provider is built
+    import httpx
+
+    from panelot_host.credentials.store import CredentialStore
 
 log = logging.getLogger(__name__)
 
@@ -172,24 +170,24 @@ def build_provider(
     Raises ``ProviderConfigError`` when the provider needs an API key and none is found.
     """
     if config.provider == "scripted":
-        if config.scripted == "directives":
-            from panelot_host.providers.directives import directives_provider
+        return _scripted_provider(config)
+    from panelot_host.providers.anthropic import AnthropicProvider
+    from panelot_host.providers.httpio import default_client
+    from panelot_host.providers.openai import OpenAIProvider
 
-            return directives_provider(config.scripted_log)
-        return ScriptedProvider.echo()
     api_key = resolve_api_key(config, credentials)
     if client is None and transport is not None:
-        client = httpx.AsyncClient(transport=transport, timeout=DEFAULT_TIMEOUT)
+        client = default_client(transport)
     if config.provider == "anthropic":
         _require_key(api_key, "anthropic")
         return AnthropicProvider(
             api_key=api_key,
-            base_url=config.base_url or ANTHROPIC_URL,
+            base_url=config.base_url or ANTHROPIC_BASE_URL,
             client=client,
             retry=retry,
             sleep=sleep,
         )
-    base = config.base_url or OPENAI_URL
+    base = config.base_url or OPENAI_BASE_URL
     if is_official(base):
         _require_key(api_key, "openai")
     return OpenAIProvider(
@@ -200,6 +198,16 @@ def build_provider(
         retry=retry,
         sleep=sleep,
     )
+
+
+def _scripted_provider(config: ProviderConfig) -> Provider:
+    if config.scripted == "directives":
+        from panelot_host.providers.directives import directives_provider
+
+        return directives_provider(config.scripted_log)
+    from panelot_host.providers.scripted import ScriptedProvider
+
+    return ScriptedProvider.echo()
 
 
 def _require_key(api_key: Secret | None, provider: str) -> None:

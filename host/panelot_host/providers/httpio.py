@@ -173,6 +173,9 @@ async def post_sse(
 DEFAULT_TIMEOUT = httpx.Timeout(connect=10.0, read=300.0, write=60.0, pool=10.0)
 
 
-def default_client() -> httpx.AsyncClient:
-    """An HTTP client for model calls: bounded connect, generous read (long thinking)."""
-    return httpx.AsyncClient(timeout=DEFAULT_TIMEOUT)
+def default_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+    """An HTTP client for model calls: bounded connect, generous read (long thinking).
+
+    ``transport`` replaces the network (tests pass an ``httpx.MockTransport``).
+    """
+    return httpx.AsyncClient(transport=transport, timeout=DEFAULT_TIMEOUT)

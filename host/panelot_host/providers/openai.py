@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from urllib.parse import urlsplit
 
 import anyio
 import httpx
@@ -13,16 +12,11 @@ import msgspec
 from panelot_host.credentials.secret import Secret
 from panelot_host.errors import ProviderStreamError
 from panelot_host.providers.base import HTTPProvider, StreamDecoder
+from panelot_host.providers.endpoints import OPENAI_BASE_URL, is_official
 from panelot_host.providers.openai_request import OpenAIOptions, build_body
 from panelot_host.providers.openai_stream import OpenAIDecoder
 from panelot_host.providers.retry import RetryPolicy, Sleep
 from panelot_host.providers.types import ModelRequest, ProviderEvent
-
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
-
-
-def is_official(base_url: str) -> bool:
-    return urlsplit(base_url).hostname == "api.openai.com"
 
 
 class OpenAIProvider(HTTPProvider):
@@ -36,7 +30,7 @@ class OpenAIProvider(HTTPProvider):
         self,
         *,
         api_key: Secret | None,
-        base_url: str = DEFAULT_BASE_URL,
+        base_url: str = OPENAI_BASE_URL,
         tool_use: bool = True,
         client: httpx.AsyncClient | None = None,
         retry: RetryPolicy | None = None,
