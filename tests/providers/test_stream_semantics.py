@@ -9,7 +9,9 @@ import pytest
 
 from panelot_host.errors import ProviderStreamError
 from panelot_host.providers.anthropic_stream import AnthropicDecoder
+from panelot_host.providers.openai import OpenAIProvider
 from panelot_host.providers.openai_stream import OpenAIDecoder
+from panelot_host.providers.retry import RetryPolicy
 from panelot_host.providers.types import (
     MessageStop,
     ProviderEvent,
@@ -18,6 +20,9 @@ from panelot_host.providers.types import (
     ToolCallStart,
     Usage,
 )
+
+from .fixtures import OPENAI
+from .streams import collect, mock_client, openai_sse
 
 
 def feed_openai(*chunks: dict[str, Any] | str) -> list[ProviderEvent]:
@@ -88,6 +93,25 @@ def test_openai_usage_subtracts_cached_tokens_from_prompt_tokens() -> None:
     ]
     assert isinstance(stop, MessageStop)
     assert stop.usage == Usage(input_tokens=464, output_tokens=10, cache_read_tokens=1536)
+
+
+@pytest.mark.anyio
+async def test_openai_stream_ending_after_a_finish_reason_without_done_is_complete() -> None:
+    body, expected = OPENAI["text"]
+    without_done = body[: body.rindex(b"data: [DONE]")]
+    provider = OpenAIProvider(api_key=None, client=mock_client([without_done]))
+    assert await collect(provider) == expected
+
+
+@pytest.mark.anyio
+async def test_openai_stream_ending_before_a_finish_reason_is_truncated() -> None:
+    body = openai_sse(choice({"content": "Once"}))
+    provider = OpenAIProvider(
+        api_key=None, client=mock_client([body]), retry=RetryPolicy(max_attempts=1)
+    )
+    with pytest.raises(ProviderStreamError, match="ended the stream before") as info:
+        await collect(provider)
+    assert info.value.retryable
 
 
 def feed_anthropic(*events: dict[str, Any]) -> list[ProviderEvent]:

@@ -12,7 +12,7 @@ import msgspec
 from panelot_host.credentials.secret import Secret
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.anthropic_stream import AnthropicDecoder
-from panelot_host.providers.base import HTTPProvider, StreamDecoder
+from panelot_host.providers.base import STREAM_HEADERS, HTTPProvider, StreamDecoder
 from panelot_host.providers.endpoints import ANTHROPIC_BASE_URL
 from panelot_host.providers.retry import RetryPolicy, Sleep
 from panelot_host.providers.types import ModelRequest
@@ -54,11 +54,7 @@ class AnthropicProvider(HTTPProvider):
         return msgspec.json.encode(build_body(request))
 
     def headers(self) -> dict[str, str]:
-        headers = {
-            "anthropic-version": API_VERSION,
-            "content-type": "application/json",
-            "accept": "text/event-stream",
-        }
+        headers = {**STREAM_HEADERS, "anthropic-version": API_VERSION}
         if self._api_key:
             headers["x-api-key"] = self._api_key.reveal()
         return headers

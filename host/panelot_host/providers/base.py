@@ -15,6 +15,8 @@ from panelot_host.providers.httpio import HTTPTarget, default_client, post_sse
 from panelot_host.providers.retry import RetryPolicy, Sleep, stream_with_retries
 from panelot_host.providers.types import MessageStop, ModelRequest, ProviderEvent
 
+STREAM_HEADERS = {"content-type": "application/json", "accept": "text/event-stream"}
+
 
 class StreamDecoder(Protocol):
     stop: MessageStop | None
@@ -84,6 +86,7 @@ class HTTPProvider:
         raise NotImplementedError
 
     def headers(self) -> dict[str, str]:
+        """``STREAM_HEADERS`` and the adapter's own (the key, a version)."""
         raise NotImplementedError
 
     def decoder(self, request: ModelRequest) -> StreamDecoder:

@@ -10,8 +10,7 @@ import httpx
 import msgspec
 
 from panelot_host.credentials.secret import Secret
-from panelot_host.errors import ProviderStreamError
-from panelot_host.providers.base import HTTPProvider, StreamDecoder
+from panelot_host.providers.base import STREAM_HEADERS, HTTPProvider, StreamDecoder
 from panelot_host.providers.endpoints import OPENAI_BASE_URL, is_official
 from panelot_host.providers.openai_request import OpenAIOptions, build_body
 from panelot_host.providers.openai_stream import OpenAIDecoder
@@ -56,7 +55,7 @@ class OpenAIProvider(HTTPProvider):
         return msgspec.json.encode(build_body(request, self._options))
 
     def headers(self) -> dict[str, str]:
-        headers = {"content-type": "application/json", "accept": "text/event-stream"}
+        headers = dict(STREAM_HEADERS)
         if self._api_key:
             headers["authorization"] = f"Bearer {self._api_key.reveal()}"
         return headers
@@ -67,6 +66,4 @@ class OpenAIProvider(HTTPProvider):
     def end_of_stream(self, decoder: StreamDecoder) -> list[ProviderEvent]:
         if isinstance(decoder, OpenAIDecoder) and decoder.finished:
             return decoder.close()  # some servers send no [DONE] after the finish reason
-        raise ProviderStreamError(
-            f"{self.label} ended the stream before the message was complete", retryable=True
-        )
+        return super().end_of_stream(decoder)
