@@ -17,11 +17,12 @@ from panelot_host.protocol import codec, jsonrpc
 from panelot_host.protocol.events import ErrorEvent
 from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, Response
 from panelot_host.protocol.messages import decode_message
+from panelot_host.protocol.registry import OPS
 from panelot_host.server.errors import ConnectionLost, RpcError, to_rpc_error
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.server.routes import ROUTES, Session
 from panelot_host.server.shim import ConnectionBrowser
-from panelot_host.store.receipts import Replay
+from panelot_host.store.receipts import Replay, command_context
 from panelot_host.wire.errors import FrameError
 
 log = logging.getLogger(__name__)
@@ -96,8 +97,8 @@ class Connection(Session):
         return pending.result
 
     def notify_raw(self, method: str, params: dict[str, Any]) -> None:
-        payload = {"jsonrpc": "2.0", "method": method, "params": params}
-        self._outbox_in.send_nowait(msgspec.json.encode(payload))
+        """A notification without a struct (``$/cancelRequest``, ``browser.detach``)."""
+        self._outbox_in.send_nowait(codec.encode_notification(method, params))
 
     # ------------------------------------------------------------ frames in
 
@@ -123,14 +124,20 @@ class Connection(Session):
                 log.debug("ignoring client notification %s", message.method)
 
     async def _handle_request(self, request: Request) -> None:
-        route = ROUTES.get(request.method)
+        route, spec = ROUTES.get(request.method), OPS.get(request.method)
         try:
-            if route is None:
+            if route is None or spec is None:
                 raise MethodNotFound(request.method, request.id)
-            if route.needs_initialize and not self._initialized:
+            if not spec.before_initialize and not self._initialized:
                 raise NotInitialized(f"{request.method} before initialize")
             params = codec.decode_params(request.method, request.params, request.id)
-            result = await route.handler(self, params)
+            if spec.names_thread:  # any op naming a thread subscribes (protocol section 10)
+                self.subscribe(params.thread_id)  # type: ignore[attr-defined]
+            ctx = None
+            if spec.command:
+                digested = route.digest(params) if route.digest else params
+                ctx = command_context(params.command_id, request.method, digested)  # type: ignore[attr-defined]
+            result = await route.handler(self, params, ctx)
         except Replay as replay:
             result = msgspec.Raw(replay.response)
         except Exception as exc:

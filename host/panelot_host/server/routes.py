@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -14,9 +15,8 @@ from panelot_host.protocol.common import PROTOCOL_VERSION
 from panelot_host.protocol.ops import config as config_ops
 from panelot_host.protocol.ops import session as session_ops
 from panelot_host.protocol.ops import threads as thread_ops
-from panelot_host.protocol.ops import turns as turn_ops
 from panelot_host.server.host import Host, OpenProfile
-from panelot_host.store.receipts import command_context
+from panelot_host.store.receipts import CommandContext
 
 if TYPE_CHECKING:
     from panelot_host.tools.context import BrowserBridge
@@ -40,15 +40,43 @@ class Session(Protocol):
     def browser_bridge(self) -> BrowserBridge: ...
 
 
-Handler = Callable[[Session, Any], Awaitable[Any]]
+Handler = Callable[[Session, Any, CommandContext | None], Awaitable[Any]]
+"""``(session, params, receipt identity)``: the connection decodes the params, subscribes
+the session to a named thread and builds the receipt identity of a command (see
+``protocol.registry.OPS``) before calling it."""
 
 
 class Route(msgspec.Struct, frozen=True):
     handler: Handler
-    needs_initialize: bool = True
+    digest: Callable[[Any], object] | None = None
+    """What the receipt digest covers, when not the params themselves."""
 
 
-async def initialize(session: Session, params: session_ops.InitializeParams) -> Any:
+Service = Callable[[OpenProfile], Callable[..., Any]]
+
+
+def command(service: Service) -> Route:
+    """A command whose service stores its receipt and returns the encoded response."""
+
+    async def handle(session: Session, params: Any, ctx: CommandContext | None) -> Any:
+        return msgspec.Raw(service(session.profile)(params, ctx))
+
+    return Route(handle)
+
+
+def query(service: Service) -> Route:
+    """A read (or ``turn.interrupt``): the service's result is the response."""
+
+    async def handle(session: Session, params: Any, ctx: CommandContext | None) -> Any:
+        result = service(session.profile)(params)
+        return await result if inspect.isawaitable(result) else result
+
+    return Route(handle)
+
+
+async def initialize(
+    session: Session, params: session_ops.InitializeParams, ctx: CommandContext | None
+) -> Any:
     if params.protocol_version != PROTOCOL_VERSION:
         raise InvalidParams(
             "unsupported protocol version",
@@ -77,135 +105,24 @@ async def initialize(session: Session, params: session_ops.InitializeParams) -> 
     )
 
 
-async def thread_create(session: Session, params: thread_ops.ThreadCreateParams) -> Any:
-    ctx = command_context(params.command_id, "thread.create", params)
-    response = session.profile.threads.create(params, ctx)
+async def creates_thread(session: Session, params: Any, ctx: CommandContext | None) -> Any:
+    """``thread.create`` and ``thread.fork``: the new thread's events go to this session."""
+    assert ctx is not None  # a command: the connection built its receipt identity
+    threads = session.profile.threads
+    create = threads.create if isinstance(params, thread_ops.ThreadCreateParams) else threads.fork
+    response = create(params, ctx)
     session.subscribe(_thread_id_of(response).thread.id)
     return msgspec.Raw(response)
 
 
-async def thread_list(session: Session, params: thread_ops.ThreadListParams) -> Any:
-    return session.profile.threads.list(params)
-
-
-async def thread_open(session: Session, params: thread_ops.ThreadOpenParams) -> Any:
-    snapshot = session.profile.threads.open(params.thread_id)
-    session.subscribe(params.thread_id)  # no await since the snapshot: seq > lastSeq holds
-    return snapshot
-
-
-async def thread_rename(session: Session, params: thread_ops.ThreadRenameParams) -> Any:
-    session.subscribe(params.thread_id)
-    ctx = command_context(params.command_id, "thread.rename", params)
-    return msgspec.Raw(session.profile.threads.rename(params, ctx))
-
-
-async def thread_delete(session: Session, params: thread_ops.ThreadDeleteParams) -> Any:
-    ctx = command_context(params.command_id, "thread.delete", params)
-    return msgspec.Raw(session.profile.threads.delete(params, ctx))
-
-
-async def thread_fork(session: Session, params: thread_ops.ThreadForkParams) -> Any:
-    ctx = command_context(params.command_id, "thread.fork", params)
-    response = session.profile.threads.fork(params, ctx)
-    session.subscribe(_thread_id_of(response).thread.id)
-    return msgspec.Raw(response)
-
-
-async def thread_select_branch(
-    session: Session, params: thread_ops.ThreadSelectBranchParams
+async def settings_update(
+    session: Session, params: config_ops.SettingsUpdateParams, ctx: CommandContext | None
 ) -> Any:
-    session.subscribe(params.thread_id)
-    ctx = command_context(params.command_id, "thread.selectBranch", params)
-    return msgspec.Raw(session.profile.threads.select_branch(params, ctx))
-
-
-def _command(method: str, params: Any) -> Any:
-    return command_context(params.command_id, method, params)
-
-
-async def turn_submit(session: Session, params: turn_ops.TurnSubmitParams) -> Any:
-    session.subscribe(params.thread_id)
-    return msgspec.Raw(session.profile.engine.turns.submit(params, _command("turn.submit", params)))
-
-
-async def turn_steer(session: Session, params: turn_ops.TurnSteerParams) -> Any:
-    session.subscribe(params.thread_id)
-    return msgspec.Raw(session.profile.engine.turns.steer(params, _command("turn.steer", params)))
-
-
-async def turn_enqueue(session: Session, params: turn_ops.TurnEnqueueParams) -> Any:
-    session.subscribe(params.thread_id)
-    ctx = _command("turn.enqueue", params)
-    return msgspec.Raw(session.profile.engine.turns.enqueue(params, ctx))
-
-
-async def queue_update(session: Session, params: turn_ops.QueueUpdateParams) -> Any:
-    session.subscribe(params.thread_id)
-    ctx = _command("queue.update", params)
-    return msgspec.Raw(session.profile.engine.turns.update_queue(params, ctx))
-
-
-async def queue_remove(session: Session, params: turn_ops.QueueRemoveParams) -> Any:
-    session.subscribe(params.thread_id)
-    ctx = _command("queue.remove", params)
-    return msgspec.Raw(session.profile.engine.turns.remove_from_queue(params, ctx))
-
-
-async def turn_interrupt(session: Session, params: turn_ops.TurnInterruptParams) -> Any:
-    session.subscribe(params.thread_id)
-    return await session.profile.engine.turns.interrupt(params)
-
-
-async def approval_response(session: Session, params: turn_ops.ApprovalResponseParams) -> Any:
-    ctx = _command("approval.response", params)
-    return msgspec.Raw(session.profile.engine.turns.approval_response(params, ctx))
-
-
-async def interaction_response(session: Session, params: turn_ops.InteractionResponseParams) -> Any:
-    ctx = _command("interaction.response", params)
-    return msgspec.Raw(session.profile.engine.turns.interaction_response(params, ctx))
-
-
-async def run_resume(session: Session, params: turn_ops.RunResumeParams) -> Any:
-    session.subscribe(params.thread_id)
-    return msgspec.Raw(session.profile.engine.turns.resume(params, _command("run.resume", params)))
-
-
-async def recovery_resolve(session: Session, params: turn_ops.RecoveryResolveParams) -> Any:
-    ctx = _command("recovery.resolve", params)
-    return msgspec.Raw(session.profile.engine.turns.resolve(params, ctx))
-
-
-async def settings_get(session: Session, params: config_ops.SettingsGetParams) -> Any:
-    return session.profile.engine.config.get()
-
-
-async def settings_update(session: Session, params: config_ops.SettingsUpdateParams) -> Any:
-    ctx = _command("settings.update", params)
+    assert ctx is not None
     response = session.profile.engine.config.update(params, ctx)
     if params.mcp_servers is not msgspec.UNSET:
         await session.host.reload_mcp()
     return msgspec.Raw(response)
-
-
-async def credentials_set(session: Session, params: config_ops.CredentialsSetParams) -> Any:
-    ctx = command_context(params.command_id, "credentials.set", _without_secret(params))
-    return msgspec.Raw(session.profile.engine.config.set_credential(params, ctx))
-
-
-async def credentials_delete(session: Session, params: config_ops.CredentialsDeleteParams) -> Any:
-    ctx = command_context(params.command_id, "credentials.delete", _without_secret(params))
-    return msgspec.Raw(session.profile.engine.config.delete_credential(params, ctx))
-
-
-async def permissions_list(session: Session, params: config_ops.PermissionsListParams) -> Any:
-    return session.profile.engine.config.list_grants(params)
-
-
-async def permissions_revoke(session: Session, params: config_ops.PermissionsRevokeParams) -> Any:
-    ctx = _command("permissions.revoke", params)
-    return msgspec.Raw(session.profile.engine.config.revoke(params, ctx))
 
 
 def _without_secret(params: Any) -> dict[str, Any]:
@@ -221,31 +138,39 @@ def _without_secret(params: Any) -> dict[str, Any]:
     }
 
 
+def _open(profile: OpenProfile) -> Callable[..., Any]:
+    return lambda params: profile.threads.open(params.thread_id)
+
+
 ROUTES: Mapping[str, Route] = MappingProxyType(
     {
-        "initialize": Route(initialize, needs_initialize=False),
-        "thread.create": Route(thread_create),
-        "thread.list": Route(thread_list),
-        "thread.open": Route(thread_open),
-        "thread.rename": Route(thread_rename),
-        "thread.delete": Route(thread_delete),
-        "thread.fork": Route(thread_fork),
-        "thread.selectBranch": Route(thread_select_branch),
-        "turn.submit": Route(turn_submit),
-        "turn.steer": Route(turn_steer),
-        "turn.enqueue": Route(turn_enqueue),
-        "queue.update": Route(queue_update),
-        "queue.remove": Route(queue_remove),
-        "turn.interrupt": Route(turn_interrupt),
-        "approval.response": Route(approval_response),
-        "interaction.response": Route(interaction_response),
-        "run.resume": Route(run_resume),
-        "recovery.resolve": Route(recovery_resolve),
-        "settings.get": Route(settings_get),
+        "initialize": Route(initialize),
+        "thread.create": Route(creates_thread),
+        "thread.list": query(lambda p: p.threads.list),
+        "thread.open": query(_open),
+        "thread.rename": command(lambda p: p.threads.rename),
+        "thread.delete": command(lambda p: p.threads.delete),
+        "thread.fork": Route(creates_thread),
+        "thread.selectBranch": command(lambda p: p.threads.select_branch),
+        "turn.submit": command(lambda p: p.engine.turns.submit),
+        "turn.steer": command(lambda p: p.engine.turns.steer),
+        "turn.enqueue": command(lambda p: p.engine.turns.enqueue),
+        "queue.update": command(lambda p: p.engine.turns.update_queue),
+        "queue.remove": command(lambda p: p.engine.turns.remove_from_queue),
+        "turn.interrupt": query(lambda p: p.engine.turns.interrupt),
+        "approval.response": command(lambda p: p.engine.turns.approval_response),
+        "interaction.response": command(lambda p: p.engine.turns.interaction_response),
+        "run.resume": command(lambda p: p.engine.turns.resume),
+        "recovery.resolve": command(lambda p: p.engine.turns.resolve),
+        "settings.get": query(lambda p: lambda params: p.engine.config.get()),
         "settings.update": Route(settings_update),
-        "credentials.set": Route(credentials_set),
-        "credentials.delete": Route(credentials_delete),
-        "permissions.list": Route(permissions_list),
-        "permissions.revoke": Route(permissions_revoke),
+        "credentials.set": Route(
+            command(lambda p: p.engine.config.set_credential).handler, _without_secret
+        ),
+        "credentials.delete": Route(
+            command(lambda p: p.engine.config.delete_credential).handler, _without_secret
+        ),
+        "permissions.list": query(lambda p: p.engine.config.list_grants),
+        "permissions.revoke": command(lambda p: p.engine.config.revoke),
     }
 )
