@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import struct
 import subprocess
 import sys
 import threading
@@ -21,9 +20,14 @@ from typing import Any
 
 import msgspec
 
-from panelot_host.wire.chunking import ChunkAssembler
+from panelot_host.wire import (
+    MAX_INBOUND_FRAME,
+    ChunkAssembler,
+    FrameDecoder,
+    FrameError,
+    encode_frame,
+)
 
-_HEADER = struct.Struct("=I")
 _EOF: dict[str, Any] = {"eof": True}
 
 
@@ -76,19 +80,15 @@ class HostClient:
 
     def _read_loop(self) -> None:
         assert self.proc.stdout is not None
-        assembler = ChunkAssembler()
+        decoder, assembler = FrameDecoder(), ChunkAssembler()
         try:
-            while True:
-                header = self.proc.stdout.read(4)
-                if len(header) < 4:
-                    return
-                (length,) = _HEADER.unpack(header)
-                payload = self.proc.stdout.read(length)
-                if len(payload) < length:
-                    return
-                message = assembler.accept(payload)
-                if message is not None:
-                    self._dispatch(msgspec.json.decode(message))
+            while data := self.proc.stdout.read1():
+                for payload in decoder.feed(data):
+                    if isinstance(payload, FrameError):
+                        return
+                    message = assembler.accept(payload)
+                    if message is not None:
+                        self._dispatch(msgspec.json.decode(message))
         finally:
             self._mark_dead()
 
@@ -118,7 +118,7 @@ class HostClient:
         assert self.proc.stdin is not None
         with self._write_lock:
             try:
-                self.proc.stdin.write(_HEADER.pack(len(payload)) + payload)
+                self.proc.stdin.write(encode_frame(payload, limit=MAX_INBOUND_FRAME))
                 self.proc.stdin.flush()
             except (OSError, ValueError):
                 raise HostDied("the host's stdin is closed") from None
