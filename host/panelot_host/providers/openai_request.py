@@ -31,7 +31,6 @@ _json = msgspec.json.Encoder()
 class OpenAIOptions(msgspec.Struct, frozen=True):
     tool_use: bool = True
     max_tokens_field: str = "max_tokens"  # api.openai.com wants "max_completion_tokens"
-    include_usage: bool = True
 
 
 def build_body(request: ModelRequest, options: OpenAIOptions) -> dict[str, Any]:
@@ -45,10 +44,9 @@ def build_body(request: ModelRequest, options: OpenAIOptions) -> dict[str, Any]:
         "model": request.model,
         "messages": messages,
         "stream": True,
+        "stream_options": {"include_usage": True},
         options.max_tokens_field: request.max_tokens,
     }
-    if options.include_usage:
-        body["stream_options"] = {"include_usage": True}
     if options.tool_use and request.tools:
         body["tools"] = [
             {
