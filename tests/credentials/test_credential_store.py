@@ -14,7 +14,7 @@ from keyring.backend import KeyringBackend
 from keyring.errors import PasswordDeleteError
 
 from panelot_host.credentials import CredentialStore, Secret, fingerprint
-from panelot_host.credentials.filestore import DATA_FILE, KEY_FILE
+from panelot_host.credentials.filestore import DATA_FILE, KEY_FILE, _create_exclusive
 from panelot_host.credentials.store import usable_keyring
 
 SECRET = "sk-ant-api03-CREDTEST-0a1b2c3d4e5f"
@@ -73,6 +73,15 @@ def test_secrets_survive_a_new_store_and_the_key_is_reused(tmp_path: Path) -> No
     again.set("b", "second")
     assert (tmp_path / "keys" / KEY_FILE).read_bytes() == key
     assert again.get("a") == Secret(SECRET) and again.get("b") == Secret("second")
+
+
+def test_a_process_that_loses_the_key_race_uses_the_winners_key(tmp_path: Path) -> None:
+    key = tmp_path / "keys" / KEY_FILE
+    key.parent.mkdir(mode=0o700)
+    key.write_bytes(b"w" * 32)  # the winner linked its key in first
+    _create_exclusive(key, b"l" * 32)
+    assert key.read_bytes() == b"w" * 32
+    assert not list(key.parent.glob(".tmp-*"))  # the loser's temp file is gone
 
 
 def test_without_the_key_a_copied_data_dir_reveals_nothing(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ class EncryptedFileBackend:
 
     def get(self, ref: str) -> str | None:
         token = self._read().get(ref)
-        key = self._existing_key()
+        key = self._existing_key() if token is not None else None
         if token is None or key is None:
             return None
         raw = base64.b64decode(token)

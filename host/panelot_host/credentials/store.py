@@ -94,8 +94,9 @@ class CredentialStore:
         if not value:
             raise ValueError("an empty secret cannot be stored")
         self._backend.set(ref, value)
-        log.info("credential %r stored (%s, %s)", ref, self.kind, fingerprint(value))
-        return fingerprint(value)
+        stored = fingerprint(value)
+        log.info("credential %r stored (%s, %s)", ref, self.kind, stored)
+        return stored
 
     def get(self, ref: str) -> Secret | None:
         """The secret stored under ``ref``, or None."""
