@@ -16,6 +16,7 @@ from panelot_host.protocol import (
     common,
 )
 from panelot_host.protocol.items import ITEM_KINDS, Item
+from panelot_host.protocol.jsonrpc import ENGINE_ERROR_KINDS
 
 # Hard-coded from /work/shared/design/protocol.md (version 1).
 DOC_OPS = [
@@ -148,6 +149,10 @@ def test_enumerated_values(literal: Any) -> None:
 def test_error_kinds() -> None:
     assert set(DOC_ERROR_KINDS) <= set(ERROR_CODES)
     assert set(DOC_ERROR_KINDS) <= set(typing.get_args(common.ErrorKind))
+    # exactly the documented kinds, plus the ``internal`` extension
+    assert set(typing.get_args(common.ErrorKind)) == {*DOC_ERROR_KINDS, "internal"}
+    assert sorted(ENGINE_ERROR_KINDS) == sorted(DOC_ERROR_KINDS)
+    assert set(typing.get_args(common.ErrorKind)) <= set(ERROR_CODES)
 
 
 def test_tables_are_read_only() -> None:

@@ -4,6 +4,7 @@ failpoint (a bug put in on purpose) must be caught by the check of its class."""
 from __future__ import annotations
 
 import sqlite3
+import typing
 from contextlib import closing
 from pathlib import Path
 
@@ -11,7 +12,9 @@ import msgspec
 import pytest
 from tests.torture.harness import DB_PATH, Torture, run_torture
 from tests.torture.killer import KillPlan
+from tests.torture.ledger import EXPECTED_KINDS
 
+from panelot_host.protocol.common import ErrorKind
 from panelot_host.providers.directives import STEERING_SEEN, parse_directives, respond
 from panelot_host.providers.scripted import Pause, Stop, Text, ToolCall
 from panelot_host.providers.types import (
@@ -61,6 +64,10 @@ def test_a_new_turn_starts_from_its_own_message_and_no_tools_means_an_answer() -
     no_tools = ModelRequest(model="m", system="", messages=[_user("[[browser_read]]")])
     assert not any(isinstance(s, ToolCall) for s in respond(no_tools))
     assert [d.verb for d in parse_directives("[[a 1]] x [[b]]")] == ["a", "b"]
+
+
+def test_the_errors_the_workload_tolerates_are_protocol_error_kinds() -> None:
+    assert set(typing.get_args(ErrorKind)) >= EXPECTED_KINDS
 
 
 @pytest.mark.slow
