@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -15,6 +14,7 @@ from panelot_host.protocol.common import PROTOCOL_VERSION
 from panelot_host.protocol.ops import config as config_ops
 from panelot_host.protocol.ops import session as session_ops
 from panelot_host.protocol.ops import threads as thread_ops
+from panelot_host.protocol.ops import turns as turn_ops
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.store.receipts import CommandContext
 
@@ -65,13 +65,19 @@ def command(service: Service) -> Route:
 
 
 def query(service: Service) -> Route:
-    """A read (or ``turn.interrupt``): the service's result is the response."""
+    """A read: the service's result is the response."""
 
     async def handle(session: Session, params: Any, ctx: CommandContext | None) -> Any:
-        result = service(session.profile)(params)
-        return await result if inspect.isawaitable(result) else result
+        return service(session.profile)(params)
 
     return Route(handle)
+
+
+async def interrupt(
+    session: Session, params: turn_ops.TurnInterruptParams, ctx: CommandContext | None
+) -> Any:
+    """Not a command (always allowed, idempotent); answered once the Turn has ended."""
+    return await session.profile.engine.turns.interrupt(params)
 
 
 async def initialize(
@@ -157,7 +163,7 @@ ROUTES: Mapping[str, Route] = MappingProxyType(
         "turn.enqueue": command(lambda p: p.engine.turns.enqueue),
         "queue.update": command(lambda p: p.engine.turns.update_queue),
         "queue.remove": command(lambda p: p.engine.turns.remove_from_queue),
-        "turn.interrupt": query(lambda p: p.engine.turns.interrupt),
+        "turn.interrupt": Route(interrupt),
         "approval.response": command(lambda p: p.engine.turns.approval_response),
         "interaction.response": command(lambda p: p.engine.turns.interaction_response),
         "run.resume": command(lambda p: p.engine.turns.resume),
