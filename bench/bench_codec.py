@@ -12,7 +12,6 @@ typed envelope struct for a method known in advance), the floor of any JSON-RPC 
 
 from __future__ import annotations
 
-import struct
 import time
 from collections.abc import Callable
 from typing import Any, Union
@@ -23,18 +22,8 @@ from panelot_host.protocol import decode_message, decode_params, encode_event, e
 from panelot_host.protocol import events as ev
 from panelot_host.protocol.common import Usage
 from panelot_host.protocol.items import NoticeItem
-from panelot_host.protocol.registry import EVENTS as REGISTERED_EVENTS
-
-try:
-    from panelot_host.wire.framing import encode_frame
-
-    FRAMING = "panelot_host.wire.framing.encode_frame"
-except ImportError:  # the wire part not there yet
-
-    def encode_frame(payload: bytes) -> bytes:  # type: ignore[misc]
-        return struct.pack("=I", len(payload)) + payload
-
-    FRAMING = 'struct.pack("=I", len) + payload (fallback: panelot_host.wire missing)'
+from panelot_host.protocol.registry import EVENT_METHODS
+from panelot_host.wire.framing import encode_frame
 
 N = 200_000
 T0 = "2025-01-31T12:34:56.789Z"
@@ -88,9 +77,6 @@ OPS: list[tuple[str, msgspec.Struct]] = [
     ),
     ("turn.interrupt", ops.TurnInterruptParams(thread_id="th_01J")),
 ]
-
-
-_METHOD = {cls: m for m, cls in REGISTERED_EVENTS.items()}
 
 
 class _Envelope(msgspec.Struct):
@@ -152,7 +138,7 @@ def main() -> None:
         for event in EVENTS:
             encode_event(event)
 
-    whole = [_Envelope(method=_METHOD[type(e)], params=e) for e in EVENTS]
+    whole = [_Envelope(method=EVENT_METHODS[type(e)], params=e) for e in EVENTS]
 
     def bare_whole_encode() -> None:
         for envelope in whole:
@@ -186,7 +172,6 @@ def main() -> None:
         ("decode vs whole message", ours_decode, bare_whole_decode),
         ("decode vs method union", ours_decode, bare_union_decode),
     ]
-    print(f"framing: {FRAMING}")
     for label, ours, bare_fn in rows:
         a, b = _rate(ours, n), _rate(bare_fn, n)
         print(f"{label:<27} ours {a:>11,.0f}  bare msgspec {b:>11,.0f}  ratio {a / b:6.1%}")
