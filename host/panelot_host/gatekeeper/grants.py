@@ -6,7 +6,6 @@ import hashlib
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from fnmatch import fnmatchcase
 from typing import Any
 
 import msgspec
@@ -19,6 +18,7 @@ from panelot_host.gatekeeper.models import (
     GrantProvenance,
     GrantScope,
 )
+from panelot_host.gatekeeper.policy import glob_matches
 from panelot_host.tools.descriptor import Level
 from panelot_host.tools.target import Target
 
@@ -38,7 +38,7 @@ def relevant_grants(grants: Iterable[Grant], tool: str, thread_id: str) -> list[
         for g in grants
         if g.active
         and (g.scope != "thread" or g.thread_id == thread_id)
-        and fnmatchcase(tool, g.tool)
+        and glob_matches(g.tool, tool)
     ]
 
 
@@ -54,7 +54,7 @@ def grants_digest(relevant: Sequence[Grant]) -> str:
 
 def matching_grant(relevant: Sequence[Grant], origin: str | None) -> Grant | None:
     """The tool grant deciding a call at ``origin``: a deny grant wins over an allow."""
-    found = [g for g in relevant if g.kind == "tool" and _origin_ok(g, origin)]
+    found = [g for g in relevant if g.kind == "tool" and glob_matches(g.origin, origin)]
     denies = [g for g in found if g.decision == "deny"]
     chosen = denies or found
     return chosen[0] if chosen else None
@@ -65,15 +65,9 @@ def l2_attached(relevant: Sequence[Grant], origin: str | None) -> Grant | None:
     if origin is None:
         return None
     for g in relevant:
-        if g.kind == "l2_attach" and g.decision == "allow" and _origin_ok(g, origin):
+        if g.kind == "l2_attach" and g.decision == "allow" and glob_matches(g.origin, origin):
             return g
     return None
-
-
-def _origin_ok(grant: Grant, origin: str | None) -> bool:
-    if grant.origin is None:
-        return True
-    return origin is not None and fnmatchcase(origin, grant.origin)
 
 
 def grants_from_approval(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from fnmatch import translate
+from fnmatch import fnmatchcase
 from itertools import groupby
 
 import msgspec
@@ -21,21 +20,8 @@ class PolicyMatch(msgspec.Struct, frozen=True):
     rule: PolicyRule
 
 
-class _Compiled(msgspec.Struct, frozen=True):
-    rule: PolicyRule
-    tool: re.Pattern[str] | None
-    origin: re.Pattern[str] | None
-
-    def matches(self, tool: str, origin: str | None) -> bool:
-        if self.tool is not None and not self.tool.match(tool):
-            return False
-        if self.origin is not None:
-            return origin is not None and bool(self.origin.match(origin))
-        return True
-
-
 class Policy:
-    """Compiled policy rules and their digest (any change of the rules changes it)."""
+    """Policy rules grouped by specificity, and their digest (any rule change changes it)."""
 
     __slots__ = ("_groups", "digest", "rules")
 
@@ -43,9 +29,8 @@ class Policy:
         self.rules: tuple[PolicyRule, ...] = tuple(rules)
         self.digest = sha256_hex(msgspec.to_builtins(self.rules))
         ordered = sorted(self.rules, key=lambda r: r.specificity, reverse=True)
-        self._groups: tuple[tuple[bool, tuple[_Compiled, ...]], ...] = tuple(
-            (key[2], tuple(_compile(r) for r in group))
-            for key, group in groupby(ordered, key=lambda r: r.specificity)
+        self._groups: tuple[tuple[bool, tuple[PolicyRule, ...]], ...] = tuple(
+            (key[2], tuple(group)) for key, group in groupby(ordered, key=lambda r: r.specificity)
         )
 
     def evaluate(
@@ -58,7 +43,9 @@ class Policy:
         (an ``allow read`` rule does not allow a tool that also writes).
         """
         for by_effect, group in self._groups:
-            matches = [c.rule for c in group if c.matches(tool, origin)]
+            matches = [
+                r for r in group if glob_matches(r.tool, tool) and glob_matches(r.origin, origin)
+            ]
             if by_effect:
                 matches = [r for r in matches if r.effect in effects]
             if not matches:
@@ -71,17 +58,12 @@ class Policy:
         return None
 
 
-def glob(pattern: str) -> re.Pattern[str]:
-    """A compiled, case-sensitive fnmatch pattern (``*``, ``?``, ``[...]``)."""
-    return re.compile(translate(pattern))
-
-
-def _compile(rule: PolicyRule) -> _Compiled:
-    return _Compiled(
-        rule,
-        None if rule.tool is None else glob(rule.tool),
-        None if rule.origin is None else glob(rule.origin),
-    )
+def glob_matches(pattern: str | None, value: str | None) -> bool:
+    """A tool or origin condition of a rule or a grant: no pattern matches everything;
+    a glob (``*``, ``?``, ``[...]``, case-sensitive) never matches a missing value."""
+    if pattern is None:
+        return True
+    return value is not None and fnmatchcase(value, pattern)
 
 
 def rule_label(rule: PolicyRule) -> str:
