@@ -64,12 +64,8 @@ def rss_kb() -> int:
 # ---------------------------------------------------------------- the child
 
 
-def child(mode: str, home: Path, thread_id: str, explain: bool) -> None:
+def child(mode: str, home: Path, thread_id: str) -> None:
     """Runs in the measured subprocess; prints one JSON line of figures."""
-    if explain:
-        import tracemalloc
-
-        tracemalloc.start(8)
     stages: dict[str, int] = {"start": rss_kb()}
     import anyio
 
@@ -123,12 +119,6 @@ def child(mode: str, home: Path, thread_id: str, explain: bool) -> None:
     anyio.run(main)
     result["stages_kb"] = stages
     result["peak_kb"] = peak_kb()
-    if explain:
-        import tracemalloc
-
-        _current, peak = tracemalloc.get_traced_memory()
-        result["tracemalloc_peak_kb"] = peak // 1024
-        tracemalloc.stop()
     print(json.dumps(result))
 
 
@@ -222,7 +212,7 @@ def main() -> int:
     options = parser.parse_args()
     if options.child:
         mode, home, thread_id = options.child
-        child(mode, Path(home), thread_id, explain=False)
+        child(mode, Path(home), thread_id)
         return 0
     n_items = 500 if options.quick else 10_000
     header(f"Memory: peak RSS opening and resuming a {n_items:,}-item thread", options.quick)
