@@ -23,25 +23,22 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from _common import INIT_PARAMS, figure, header, median, p90, python_env, venv_script
+from panelot_host.protocol.codec import encode_request
+from panelot_host.wire.framing import encode_frame
 
 TARGET_MS = 150.0
 _HEADER = struct.Struct("=I")
 
 
-def _init_frame() -> bytes:
-    payload = json.dumps(
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT_PARAMS}
-    ).encode()
-    return _HEADER.pack(len(payload)) + payload
+def _request_frame(request_id: int, method: str, params: dict[str, Any]) -> bytes:
+    return encode_frame(encode_request(request_id, method, params))
 
 
-INIT_FRAME = _init_frame()
-LIST_PAYLOAD = json.dumps(
-    {"jsonrpc": "2.0", "id": 2, "method": "thread.list", "params": {"limit": 50}}
-).encode()
-LIST_FRAME = _HEADER.pack(len(LIST_PAYLOAD)) + LIST_PAYLOAD
+INIT_FRAME = _request_frame(1, "initialize", INIT_PARAMS)
+LIST_FRAME = _request_frame(2, "thread.list", {"limit": 50})
 
 
 def _read_exact(stream: object, size: int) -> bytes:

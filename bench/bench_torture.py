@@ -26,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.torture.harness import Report, run_torture
 
+from _common import verdict
+
 CONTROLS = [
     ("ack_before_commit", "steer_ack", "ack_lost"),
     ("split_result_state", "invoke_answered", "tool_result"),
@@ -46,8 +48,7 @@ def main_run(kills: int, seed: int) -> Report:
     print(f"FIGURE tool executions in the shim: {report.executions}")
     print(f"FIGURE writes re-run after a chosen retry: {report.writes_rerun}")
     print(
-        f"FIGURE violations: {len(report.violations)} | target 0 "
-        f"{'MET' if not report.violations else 'MISSED'}"
+        f"FIGURE violations: {len(report.violations)} | target 0 {verdict(not report.violations)}"
     )
     print(f"FIGURE time: {report.seconds:.1f} s ({report.seconds / max(kills, 1):.2f} s per kill)")
     triggers: dict[str, int] = {}
