@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -109,6 +110,8 @@ async def test_factory_accepts_a_transport_for_tests() -> None:
     assert await collect(provider, REQUEST) == OPENAI["text"][1]
     assert seen[0].url == "https://api.openai.com/v1/chat/completions"
     assert seen[0].headers["authorization"] == "Bearer sk-test-123"
+    body = json.loads(seen[0].content)  # reasoning models reject max_tokens
+    assert body["max_completion_tokens"] == REQUEST.max_tokens and "max_tokens" not in body
 
 
 @pytest.mark.anyio

@@ -1,4 +1,4 @@
-"""Every fixture gives the same events whatever the chunk boundaries (SSE via httpx-sse)."""
+"""Every fixture gives the same events whatever the chunk boundaries and line endings."""
 
 from __future__ import annotations
 

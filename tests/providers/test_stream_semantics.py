@@ -85,9 +85,6 @@ def test_openai_usage_subtracts_cached_tokens_from_prompt_tokens() -> None:
         "completion_tokens": 10,
         "prompt_tokens_details": {"cached_tokens": 1536},
     }
-    events = feed_openai(choice({"content": "x"}, "stop"), {"choices": [], "usage": usage})
-    decoder_events = events + OpenAIDecoder().close()  # a fresh decoder has no usage
-    assert decoder_events[-1] == MessageStop("end_turn", Usage(), usage_reported=False)
     stop = feed_openai(choice({"content": "x"}, "stop"), {"choices": [], "usage": usage}, "[DONE]")[
         -1
     ]
@@ -114,6 +111,11 @@ async def test_openai_stream_ending_before_a_finish_reason_is_truncated() -> Non
     assert info.value.retryable
 
 
+def test_openai_stream_without_usage_reports_none_rather_than_zero() -> None:
+    no_usage = OpenAIDecoder().close()
+    assert no_usage[-1] == MessageStop("end_turn", Usage(), usage_reported=False)
+
+
 def feed_anthropic(*events: dict[str, Any]) -> list[ProviderEvent]:
     decoder = AnthropicDecoder()
     out: list[ProviderEvent] = []
@@ -134,6 +136,7 @@ START = {"type": "message_start", "message": {"model": "m", "usage": {"input_tok
         ("stop_sequence", "stop_sequence"),
         ("refusal", "content_filter"),
         ("pause_turn", "pause_turn"),
+        ("model_context_window_exceeded", "max_tokens"),
     ],
 )
 def test_anthropic_stop_reasons(raw: str, normalised: str) -> None:
@@ -145,6 +148,12 @@ def test_anthropic_stop_reasons(raw: str, normalised: str) -> None:
 
 def test_anthropic_malformed_event_and_unknown_events() -> None:
     assert feed_anthropic({"type": "some_future_event", "x": 1}) == []
+    future_block = [
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "future_block"}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "future_delta"}},
+        {"type": "content_block_stop", "index": 0},
+    ]
+    assert feed_anthropic(START, *future_block) == []
     with pytest.raises(ProviderStreamError, match="malformed"):
         AnthropicDecoder().feed("{not json")
     with pytest.raises(ProviderStreamError, match="without a stop reason"):
