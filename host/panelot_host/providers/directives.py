@@ -57,9 +57,7 @@ def parse_directives(text: str) -> list[Directive]:
 
 def respond(request: ModelRequest) -> Script:
     """The script of the next model call for ``request`` (see the module docstring)."""
-    start = _turn_start(request.messages)
-    directives = parse_directives(_text(request.messages[start])) if start is not None else []
-    after = request.messages[start + 1 :] if start is not None else []
+    directives, after = _turn(request.messages)
     done = sum(1 for m in after if isinstance(m, AssistantMessage) and _calls(m))
     tools = [d for d in directives if d.verb not in ("text", "pace")]
     pace = _pace(directives)
@@ -74,12 +72,14 @@ def respond(request: ModelRequest) -> Script:
     return [*_final_text(directives, after, pace), Stop(usage=usage)]
 
 
-def _turn_start(messages: list[Message]) -> int | None:
+def _turn(messages: list[Message]) -> tuple[list[Directive], list[Message]]:
+    """The Turn message's directives and the messages after it (none: no Turn message)."""
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
-        if isinstance(message, UserMessage) and DIRECTIVE.search(_text(message)):
-            return index
-    return None
+        directives = parse_directives(_text(message)) if isinstance(message, UserMessage) else []
+        if directives:
+            return directives, messages[index + 1 :]
+    return [], []
 
 
 def _text(message: Message) -> str:
