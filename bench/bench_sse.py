@@ -25,7 +25,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream
 from panelot_host.credentials.secret import Secret
 from panelot_host.providers.anthropic import AnthropicProvider
 from panelot_host.providers.anthropic_stream import AnthropicDecoder
-from panelot_host.providers.httpio import iter_events
+from panelot_host.providers.httpio import default_client, iter_events
 from panelot_host.providers.types import ModelRequest, TextDelta, TextPart, UserMessage
 
 CHUNK = 16 * 1024
@@ -96,9 +96,9 @@ async def provider_path(data: bytes) -> int:
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, headers=HEADERS, stream=Chunks(data))
 
-    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
-    provider = AnthropicProvider(api_key=Secret("k"), client=client)
-    return sum([1 async for _ in provider.stream(REQUEST)])
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        provider = AnthropicProvider(api_key=Secret("k"), client=client)
+        return sum([1 async for _ in provider.stream(REQUEST)])
 
 
 async def httpx_sse_path(data: bytes) -> int:
@@ -131,12 +131,10 @@ class Fed(httpx.AsyncByteStream):
 
 async def latencies(count: int) -> list[float]:
     send, receive = anyio.create_memory_object_stream[bytes](0)
-    client = httpx.AsyncClient(
-        transport=httpx.MockTransport(
-            lambda r: httpx.Response(200, headers=HEADERS, stream=Fed(receive))
-        )
+    transport = httpx.MockTransport(
+        lambda r: httpx.Response(200, headers=HEADERS, stream=Fed(receive))
     )
-    provider = AnthropicProvider(api_key=Secret("k"), client=client)
+    provider = AnthropicProvider(api_key=Secret("k"), client=default_client(transport))
     sent_at: list[float] = []
     got_at: list[float] = []
 
@@ -154,6 +152,8 @@ async def latencies(count: int) -> list[float]:
         async for ev in provider.stream(REQUEST):
             if isinstance(ev, TextDelta):
                 got_at.append(time.perf_counter())
+    await provider.aclose()
+    receive.close()
     return [(b - a) * 1000 for a, b in zip(sent_at, got_at, strict=True)]
 
 
