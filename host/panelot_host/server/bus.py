@@ -22,25 +22,17 @@ class EventBus:
     def __init__(self, seq: SeqAllocator) -> None:
         self._seq = seq
         self._subscribers: dict[str, dict[int, Deliver]] = {}
-        self._everything: dict[int, Deliver] = {}
 
     def subscribe(self, connection_id: int, thread_id: str, deliver: Deliver) -> None:
         self._subscribers.setdefault(thread_id, {})[connection_id] = deliver
 
-    def subscribe_all(self, connection_id: int, deliver: Deliver) -> None:
-        """Receive every thread's events (the terminal client and tests use it)."""
-        self._everything[connection_id] = deliver
-
     def unsubscribe_connection(self, connection_id: int) -> None:
         for subscribers in self._subscribers.values():
             subscribers.pop(connection_id, None)
-        self._everything.pop(connection_id, None)
 
     def publish(self, thread_id: str | None, method: str, params: msgspec.Struct) -> None:
         if thread_id is not None and hasattr(params, "seq"):
             params = msgspec.structs.replace(params, seq=self._seq.next(thread_id))
-        targets = dict(self._everything)
-        if thread_id is not None:
-            targets.update(self._subscribers.get(thread_id, {}))
-        for deliver in targets.values():
+        targets = self._subscribers.get(thread_id, {}) if thread_id is not None else {}
+        for deliver in list(targets.values()):
             deliver(method, params)

@@ -44,13 +44,6 @@ class Database:
         apply_migrations(conn)
         return cls(conn, target)
 
-    @classmethod
-    def in_memory(cls) -> Database:
-        """A private migrated database for tests that need no file."""
-        conn = _connect(":memory:")
-        apply_migrations(conn)
-        return cls(conn, None)
-
     @property
     def conn(self) -> sqlite3.Connection:
         """The connection, for reads; writes go through ``transaction()``."""

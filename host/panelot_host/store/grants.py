@@ -67,11 +67,3 @@ def revoke(conn: sqlite3.Connection, grant_id: str) -> None:
     )
     if cur.rowcount == 0:
         raise NotFound(f"no active grant {grant_id!r}")
-
-
-def generation(conn: sqlite3.Connection) -> int:
-    """A number that changes whenever a grant is added or revoked (for revalidation)."""
-    row = conn.execute(
-        "SELECT count(*) + coalesce(sum(revoked_at IS NOT NULL), 0) FROM grant_rule"
-    ).fetchone()
-    return int(row[0])

@@ -208,11 +208,6 @@ def call_id_taken(conn: sqlite3.Connection, thread_id: str, call_id: str) -> boo
     return row is not None
 
 
-def count(conn: sqlite3.Connection, thread_id: str) -> int:
-    row = conn.execute("SELECT count(*) FROM item WHERE thread_id = ?", (thread_id,)).fetchone()
-    return int(row[0])
-
-
 def copy_branch(
     conn: sqlite3.Connection, source: list[ItemRecord], thread_id: str, new_id: Any
 ) -> str | None:

@@ -64,15 +64,6 @@ def check(conn: sqlite3.Connection, ctx: CommandContext) -> None:
     raise Replay(bytes(response))
 
 
-def lookup(conn: sqlite3.Connection, ctx: CommandContext) -> bytes | None:
-    """The stored response for an identical command, or None; ``Conflict`` if it differs."""
-    try:
-        check(conn, ctx)
-    except Replay as replay:
-        return replay.response
-    return None
-
-
 def finish(conn: sqlite3.Connection, ctx: CommandContext, response: bytes) -> None:
     """Store the receipt; call it in the same transaction as the domain change."""
     conn.execute(

@@ -117,10 +117,6 @@ def set_head(conn: sqlite3.Connection, thread_id: str, item_id: str | None) -> N
     )
 
 
-def touch(conn: sqlite3.Connection, thread_id: str) -> None:
-    conn.execute("UPDATE thread SET updated_at = ? WHERE id = ?", (now_ms(), thread_id))
-
-
 def add_usage(
     conn: sqlite3.Connection,
     thread_id: str,

@@ -210,16 +210,6 @@ def runs_in_states(conn: sqlite3.Connection, states: tuple[str, ...]) -> list[Ru
     return [_run(r) for r in rows]
 
 
-def usage_of_thread(conn: sqlite3.Connection, thread_id: str) -> tuple[int, int, int, int]:
-    row = conn.execute(
-        "SELECT coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), "
-        "coalesce(sum(cache_read_tokens), 0), coalesce(sum(cache_write_tokens), 0) "
-        "FROM usage WHERE thread_id = ?",
-        (thread_id,),
-    ).fetchone()
-    return int(row[0]), int(row[1]), int(row[2]), int(row[3])
-
-
 def has_unfinished_runs(conn: sqlite3.Connection) -> bool:
     """Whether a run of a running or paused Turn was left for recovery to settle."""
     row = conn.execute(
