@@ -27,7 +27,7 @@ from panelot_host.tools.frozen import deep_freeze, thaw
 ANTHROPIC_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 OPENAI_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 _RECOVERY = frozenset({"idempotent", "read", "write", "remote"})
-_TOP_LEVEL_COMBINATORS = ("anyOf", "oneOf", "allOf")
+TOP_LEVEL_COMBINATORS = ("anyOf", "oneOf", "allOf")
 
 
 def normalise(tool: AgentTool) -> AgentTool:
@@ -87,7 +87,7 @@ def _object_schema(name: str, field: str, schema: Mapping[str, Any]) -> dict[str
 
 
 def _check_provider_facing(name: str, schema: Mapping[str, Any]) -> None:
-    for keyword in _TOP_LEVEL_COMBINATORS:
+    for keyword in TOP_LEVEL_COMBINATORS:
         if keyword in schema:
             raise InvalidToolDescriptor(
                 f"tool {name!r}: providers reject {keyword!r} at the top of a tool schema; "

@@ -115,6 +115,11 @@ class AgentTool(msgspec.Struct, frozen=True, kw_only=True):
         return max(levels, key=lambda level: LEVEL_ORDER[level])
 
 
+def served_by(tool: AgentTool, server: str) -> bool:
+    """Whether ``tool`` is a tool of the MCP server ``server``."""
+    return isinstance(tool.binding, McpBinding) and tool.binding.server == server
+
+
 def _matches(args: Mapping[str, Any], rule: LevelEscalation) -> bool:
     # type() as well as ==: True == 1 in Python, but `fullPage: 1` is not `fullPage: true`
     if rule.arg not in args:

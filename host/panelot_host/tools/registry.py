@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
 from panelot_host.errors import DriftError, InvalidToolDescriptor, NotFound
 from panelot_host.tools.checks import normalise
-from panelot_host.tools.descriptor import AgentTool, ExecuteFn, McpBinding
+from panelot_host.tools.descriptor import AgentTool, ExecuteFn, served_by
 from panelot_host.tools.frozen import sha256_hex
 from panelot_host.tools.validation import ArgumentValidator
 
@@ -144,9 +144,9 @@ class ToolRegistry:
         """
         new = list(tools)
         for tool in new:
-            if not (isinstance(tool.binding, McpBinding) and tool.binding.server == server):
+            if not served_by(tool, server):
                 raise InvalidToolDescriptor(f"tool {tool.name!r} is not bound to {server!r}")
-        old = [t.name for t in self._current if _served_by(t, server)]
+        old = [t.name for t in self._current if served_by(t.descriptor, server)]
         return self.update(remove=old, add=new)
 
     def freshness(self, name: str, digest: str) -> Freshness:
@@ -163,8 +163,3 @@ class ToolRegistry:
         if validator is None:
             validator = self._validators[digest] = ArgumentValidator(normal.parameters)
         return RegisteredTool(normal, digest, validator)
-
-
-def _served_by(tool: RegisteredTool, server: str) -> bool:
-    binding: Any = tool.descriptor.binding
-    return isinstance(binding, McpBinding) and binding.server == server

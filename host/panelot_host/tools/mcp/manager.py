@@ -10,7 +10,7 @@ import anyio
 
 from panelot_host.credentials import CredentialStore
 from panelot_host.errors import InvalidParams
-from panelot_host.tools.descriptor import AgentTool, McpBinding
+from panelot_host.tools.descriptor import AgentTool, served_by
 from panelot_host.tools.mcp.config import McpConfigStore, McpServers
 from panelot_host.tools.mcp.connection import McpConnection, Sampler
 from panelot_host.tools.mcp.status import ServerStatus, Timing
@@ -127,7 +127,7 @@ class McpManager:
         if self._connections.get(connection.name) is not connection:
             return
         taken = {
-            t.name for t in self._registry.current if not _served_by(t.descriptor, connection.name)
+            t.name for t in self._registry.current if not served_by(t.descriptor, connection.name)
         }
         kept = [t for t in tools if t.name not in taken]
         for tool in tools:
@@ -136,7 +136,3 @@ class McpManager:
                     "MCP server %s: tool name %s is taken; skipped", connection.name, tool.name
                 )
         self._registry.replace_mcp_server(connection.name, kept)
-
-
-def _served_by(tool: AgentTool, server: str) -> bool:
-    return isinstance(tool.binding, McpBinding) and tool.binding.server == server

@@ -12,13 +12,13 @@ from typing import Any
 import mcp_types as mt
 
 from panelot_host.tools.browser_result import wrap_untrusted
+from panelot_host.tools.checks import TOP_LEVEL_COMBINATORS
 from panelot_host.tools.descriptor import AgentTool, Effect, ExecuteFn, McpBinding
 from panelot_host.tools.mcp.config import CredentialRef, McpServerConfig, SecretValue
 from panelot_host.tools.result import ContentBlock, ImageBlock, TextBlock, ToolResult
 
 NAME_LIMIT = 64  # Anthropic's and OpenAI's tool-name limit
 _UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
-_COMBINATORS = ("anyOf", "oneOf", "allOf")
 _EMPTY = "(the MCP tool returned no output)"
 
 
@@ -76,9 +76,9 @@ def parameters_of(tool: mt.Tool) -> tuple[dict[str, Any], dict[str, Any] | None]
     """
     schema: dict[str, Any] = strip_schema_keys(tool.input_schema)
     schema.setdefault("type", "object")
-    if not any(k in schema for k in _COMBINATORS):
+    if not any(k in schema for k in TOP_LEVEL_COMBINATORS):
         return schema, None
-    provider = {k: v for k, v in schema.items() if k not in _COMBINATORS}
+    provider = {k: v for k, v in schema.items() if k not in TOP_LEVEL_COMBINATORS}
     return schema, provider
 
 
