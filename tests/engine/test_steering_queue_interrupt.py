@@ -227,15 +227,19 @@ async def test_interrupt_gives_unfinished_tool_calls_a_synthetic_result(
 async def test_different_threads_run_concurrently(
     client: DirectTransport, provider: ScriptedProvider, log: EventLog
 ) -> None:
-    provider.add([Text("a"), Pause(0.3)], [Text("b"), Pause(0.3)])
+    # each model call streams, then waits until it is interrupted: the second thread's
+    # call can only start if the first thread's Turn does not hold it back
+    provider.add([Text("a"), Hang()], [Text("b"), Hang()])
     first = await new_thread(client, "c1")
     second = await new_thread(client, "c2")
-    started = anyio.current_time()
     t1 = await _submit(client, first, "one", "s1")
     t2 = await _submit(client, second, "two", "s2")
-    await wait_for(log, "turn.complete", turnId=t1)
-    await wait_for(log, "turn.complete", turnId=t2)
-    assert anyio.current_time() - started < 0.55
+    await wait_until(lambda: len(provider.requests) == 2)
+    assert [_texts(r)[-1] for r in provider.requests] == ["one", "two"]
+    await client.send("turn.interrupt", {"threadId": first})
+    await client.send("turn.interrupt", {"threadId": second})
+    done = {p["turnId"]: p["status"] for p in log.of("turn.complete")}
+    assert done == {t1: "interrupted", t2: "interrupted"}
 
 
 async def test_interrupt_cancels_the_browser_call_and_detaches_l2_tools(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from panelot_host.tools.registry import ToolRegistry
 pytestmark = pytest.mark.anyio
 
 
+@asynccontextmanager
 async def _client_with_task_model(
     home: Path, provider: ScriptedProvider, task: ScriptedProvider | None, info: ModelInfo,
     registry: ToolRegistry,
@@ -40,7 +42,7 @@ async def test_first_turn_writes_the_first_line_fallback_then_the_task_models_ti
 ) -> None:
     task = ScriptedProvider([[Pause(0.2), Text("Lisbon flight search")]])
     provider.add([Text("searching")])
-    async for client in _client_with_task_model(home, provider, task, model_info, registry):
+    async with _client_with_task_model(home, provider, task, model_info, registry) as client:
         log = EventLog()
         client.on_event(log)
         thread_id = await new_thread(client)
@@ -66,7 +68,7 @@ async def test_a_failed_title_call_keeps_the_fallback(
 ) -> None:
     task = ScriptedProvider([[Fail(ProviderHTTPError(401, "bad key"))]])
     provider.add([Text("hi")])
-    async for client in _client_with_task_model(home, provider, task, model_info, registry):
+    async with _client_with_task_model(home, provider, task, model_info, registry) as client:
         log = EventLog()
         client.on_event(log)
         thread_id = await new_thread(client)
@@ -107,7 +109,7 @@ async def test_tool_use_false_binds_an_empty_registry(
 ) -> None:
     info = ModelInfo(id="no-tools", provider="scripted", tool_use=False, vision=False)
     provider.add([Text("plain answer")])
-    async for client in _client_with_task_model(home, provider, None, info, registry):
+    async with _client_with_task_model(home, provider, None, info, registry) as client:
         log = EventLog()
         client.on_event(log)
         thread_id = await new_thread(client)
