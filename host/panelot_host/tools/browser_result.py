@@ -11,7 +11,13 @@ from typing import Any
 
 import msgspec
 
-from panelot_host.tools.result import ContentBlock, ImageBlock, TextBlock, ToolResult
+from panelot_host.tools.result import (
+    ContentBlock,
+    TextBlock,
+    ToolResult,
+    image_refs,
+    plain_if_one_text,
+)
 from panelot_host.tools.target import Target
 
 UNTRUSTED_OPEN = "<untrusted-page-content>"
@@ -51,18 +57,12 @@ def browser_result(tool: str, answer: dict[str, Any]) -> ToolResult:
         )
     blocks = _blocks(parsed.content)
     details = dict(parsed.details or {})
-    images = [
-        {"contentIndex": i, "mediaType": b.media_type}
-        for i, b in enumerate(blocks)
-        if isinstance(b, ImageBlock)
-    ]
+    images = image_refs(blocks)
     if images:
         details["images"] = images
     if parsed.target is not None:
         details["target"] = msgspec.to_builtins(parsed.target)
-    content: str | list[ContentBlock] = blocks
-    if len(blocks) == 1 and isinstance(blocks[0], TextBlock):
-        content = blocks[0].text
+    content = plain_if_one_text(blocks)
     return ToolResult(content=content, details=details or None, is_error=parsed.is_error)
 
 

@@ -67,6 +67,22 @@ def denial_result(message: str, *, details: dict[str, Any] | None = None) -> Too
     return ToolResult(content=message, details=details, is_error=True, denied=True)
 
 
+def image_refs(blocks: list[ContentBlock]) -> list[dict[str, Any]]:
+    """``details.images`` for the panel: each image's index in ``content`` and its type."""
+    return [
+        {"contentIndex": i, "mediaType": b.media_type}
+        for i, b in enumerate(blocks)
+        if isinstance(b, ImageBlock)
+    ]
+
+
+def plain_if_one_text(blocks: list[ContentBlock]) -> str | list[ContentBlock]:
+    """A lone text block as a plain string; any other content as the blocks."""
+    if len(blocks) == 1 and isinstance(blocks[0], TextBlock):
+        return blocks[0].text
+    return blocks
+
+
 def _has_content(content: str | list[ContentBlock]) -> bool:
     if isinstance(content, str):
         return bool(content.strip())

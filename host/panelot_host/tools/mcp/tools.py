@@ -6,7 +6,7 @@ import hashlib
 import json
 import re
 import shlex
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import mcp_types as mt
@@ -15,7 +15,14 @@ from panelot_host.tools.browser_result import wrap_untrusted
 from panelot_host.tools.checks import TOP_LEVEL_COMBINATORS
 from panelot_host.tools.descriptor import AgentTool, Effect, ExecuteFn, McpBinding
 from panelot_host.tools.mcp.config import CredentialRef, McpServerConfig, SecretValue
-from panelot_host.tools.result import ContentBlock, ImageBlock, TextBlock, ToolResult
+from panelot_host.tools.result import (
+    ContentBlock,
+    ImageBlock,
+    TextBlock,
+    ToolResult,
+    image_refs,
+    plain_if_one_text,
+)
 
 NAME_LIMIT = 64  # Anthropic's and OpenAI's tool-name limit
 _UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
@@ -153,9 +160,7 @@ def map_result(server: str, remote: str, result: mt.CallToolResult) -> ToolResul
     if not blocks and result.structured_content is not None:
         blocks.append(TextBlock(wrap_untrusted(json.dumps(result.structured_content))))
     details = _details(server, remote, blocks, resources, result.structured_content)
-    content: str | list[ContentBlock] = blocks or _EMPTY
-    if len(blocks) == 1 and isinstance(blocks[0], TextBlock):
-        content = blocks[0].text
+    content = plain_if_one_text(blocks) if blocks else _EMPTY
     return ToolResult(content=content, details=details, is_error=result.is_error)
 
 
@@ -195,16 +200,12 @@ def _suffix(mime: str | None, about: str | None) -> str:
 def _details(
     server: str,
     remote: str,
-    blocks: Iterable[ContentBlock],
+    blocks: list[ContentBlock],
     resources: list[str],
     structured: Any,
 ) -> dict[str, Any]:
     details: dict[str, Any] = {"mcp": {"server": server, "tool": remote}}
-    images = [
-        {"contentIndex": i, "mediaType": b.media_type}
-        for i, b in enumerate(blocks)
-        if isinstance(b, ImageBlock)
-    ]
+    images = image_refs(blocks)
     if images:
         details["images"] = images
     if resources:
