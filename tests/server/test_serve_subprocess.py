@@ -66,15 +66,26 @@ def test_truncated_frame_at_eof_is_reported_then_clean_exit(host_proc: HostProce
     assert host_proc.wait(5) == 0
 
 
-def test_large_result_is_chunked_under_one_mebibyte(host_proc: HostProcess) -> None:
-    host_proc.call("initialize", initialize_params())
-    for n in range(12):
-        host_proc.call("thread.create", {"commandId": f"c{n}", "title": "x" * 199})
-    # a big listing: 12 threads are small, so ask for many renames to grow nothing; instead
-    # check the limit holds for every frame the host wrote so far and for a big snapshot
-    big = host_proc.call("thread.list", {"limit": 200})
-    assert len(big["result"]["threads"]) == 12
-    assert all(len(frame) - 4 <= 1024 * 1024 for frame in host_proc.raw_frames)
+def test_messages_over_one_mebibyte_go_out_as_chunks(tmp_path: Path) -> None:
+    proc = HostProcess(tmp_path / "home", env={"PANELOT_PROVIDER": "scripted"})
+    try:
+        proc.call("initialize", initialize_params())
+        thread_id = proc.call("thread.create", {"commandId": "c"})["result"]["thread"]["id"]
+        big = '\u4e2d\u6587 "q" ' * 112_500  # 900,000 characters (limit 1,000,000), 2.3 MB
+        turn = proc.call("turn.submit", {"commandId": "s", "threadId": thread_id, "text": big})
+        turn_id = turn["result"]["turnId"]
+        while not any(
+            e.get("method") == "turn.complete" and e["params"]["turnId"] == turn_id
+            for e in proc.events
+        ):
+            proc.events.append(proc.next_message(timeout=20))
+        opened = proc.call("thread.open", {"threadId": thread_id}, timeout=20)["result"]
+        assert [i["text"] for i in opened["items"]] == [big, f"You said: {big}"]
+        assert all(len(frame) - 4 <= 1024 * 1024 for frame in proc.raw_frames)
+        chunks = [f for f in proc.raw_frames if b'"method":"$/chunk"' in f[4:64]]
+        assert len(chunks) >= 6  # the user item, the echo and the snapshot, each in pieces
+    finally:
+        proc.kill()
 
 
 def test_profiles_keep_their_threads_apart(tmp_path: Path) -> None:
