@@ -113,3 +113,4 @@ class Engine:
         async with anyio.create_task_group() as tasks:
             for actor in list(self.ctx.actors.values()):
                 tasks.start_soon(actor.stop, StopCause.SHUTDOWN)
+        await self.ctx.models.aclose()

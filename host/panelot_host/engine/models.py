@@ -40,6 +40,10 @@ class ModelAccess(Protocol):
         """The model for titles (``PANELOT_TASK_MODEL``), or None to keep the fallback."""
         ...
 
+    async def aclose(self) -> None:
+        """Release what the providers hold (HTTP clients)."""
+        ...
+
 
 class FixedModels:
     """One provider for every call (tests, demos): ``ScriptedProvider`` or a real adapter."""
@@ -65,6 +69,9 @@ class FixedModels:
     def task_model(self) -> ResolvedModel | None:
         return self._task
 
+    async def aclose(self) -> None:
+        """The caller owns the fixed providers."""
+
 
 class ConfiguredModels:
     """Providers from the environment and the stored settings (protocol.md section 8)."""
@@ -80,33 +87,45 @@ class ConfiguredModels:
         self._settings = settings
         self._credentials = credentials
         self._catalog = catalog or ModelCatalog.load()
-        self._providers: dict[tuple[str, str], Provider] = {}
+        # one client per configuration, with the fingerprint of the key it was built with
+        self._providers: dict[str, tuple[str, Provider]] = {}
+        self._retired: list[Provider] = []
 
     def resolve(self, model: str | None) -> ResolvedModel:
         from panelot_host.providers.config import (
             build_provider,
             load_provider_config,
+            model_info,
             resolve_api_key,
         )
 
         config = load_provider_config(self._env, self._settings())
         if model:
             config = config.model_copy(update={"model": model})
-        info = self._catalog.lookup(config.model, config.capabilities)
         secret = resolve_api_key(config, self._credentials)
-        # A rotated key (same reference, new secret) gets a new client; so does any change
-        # of the configuration. The fingerprint, never the key, is part of the cache key.
-        key = (
-            repr((config.provider, config.model, config.base_url, config.api_key_ref)),
-            repr(config.capabilities) + (secret.fingerprint if secret else ""),
-        )
-        provider = self._providers.get(key)
-        if provider is None:
-            provider = build_provider(config, self._credentials, catalog=self._catalog)
-            self._providers[key] = provider
+        fingerprint = secret.fingerprint if secret else ""
+        # A rotated key (same reference, new secret) gets a new client; the fingerprint,
+        # never the key, is what is compared.
+        key = repr((config.provider, config.model, config.base_url, config.api_key_ref,
+                    config.capabilities))  # fmt: skip
+        cached = self._providers.get(key)
+        if cached is None or cached[0] != fingerprint:
+            if cached is not None:
+                self._retired.append(cached[1])  # a running stream may still use it
+            cached = (fingerprint, build_provider(config, self._credentials, catalog=self._catalog))
+            self._providers[key] = cached
         ref = config.api_key_ref or f"env:{config.provider}"
         transport = f"{config.provider}:{config.base_url or 'default'}:key={ref}"
-        return ResolvedModel(provider, info, transport)
+        return ResolvedModel(cached[1], model_info(config, self._catalog), transport)
+
+    async def aclose(self) -> None:
+        """Close every client this built (the host is stopping)."""
+        providers = [p for _, p in self._providers.values()] + self._retired
+        self._providers, self._retired = {}, []
+        for provider in providers:
+            close = getattr(provider, "aclose", None)
+            if close is not None:
+                await close()
 
     def task_model(self) -> ResolvedModel | None:
         from panelot_host.providers.config import load_provider_config
