@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.wire.chunking import ChunkAssembler
+from panelot_host.wire.framing import MAX_INBOUND_FRAME, encode_frame
 
 _HEADER = struct.Struct("=I")
 
@@ -44,6 +45,8 @@ class HostProcess:
         self.events: list[dict[str, Any]] = []
 
     def _read_loop(self) -> None:
+        # Deliberately stricter than ``wire.FrameDecoder``, which resynchronises past
+        # garbage: here any byte that is not part of a frame of at most 1 MiB is a failure.
         assert self.proc.stdout is not None
         out = self.proc.stdout
         while True:
@@ -69,7 +72,7 @@ class HostProcess:
         self.proc.stdin.flush()
 
     def send_frame(self, payload: bytes) -> None:
-        self.write_raw(_HEADER.pack(len(payload)) + payload)
+        self.write_raw(encode_frame(payload, limit=MAX_INBOUND_FRAME))
 
     def send(self, method: str, params: Any = None) -> int:
         self._next_id += 1

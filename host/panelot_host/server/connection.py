@@ -17,7 +17,7 @@ from panelot_host.protocol import codec, jsonrpc
 from panelot_host.protocol.events import ErrorEvent
 from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, Response
 from panelot_host.protocol.messages import decode_message
-from panelot_host.protocol.registry import OPS
+from panelot_host.protocol.registry import CANCEL_REQUEST, ERROR, OPS
 from panelot_host.server.errors import ConnectionLost, RpcError, to_rpc_error
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.server.routes import ROUTES, Session
@@ -88,7 +88,7 @@ class Connection(Session):
                 await pending.done.wait()
         except BaseException:
             if not pending.done.is_set():
-                self.notify_raw("$/cancelRequest", {"id": request_id})
+                self.notify_raw(CANCEL_REQUEST, {"id": request_id})
             raise
         finally:
             self._pending.pop(request_id, None)
@@ -108,7 +108,7 @@ class Connection(Session):
             code = jsonrpc.code_for_kind("too_large" if frame.code == "frame_too_large" else "")
             if frame.code == "truncated_frame":
                 code = jsonrpc.PARSE_ERROR
-            self.notify("$/error", ErrorEvent(code=code, message=frame.message, kind=frame.code))
+            self.notify(ERROR, ErrorEvent(code=code, message=frame.message, kind=frame.code))
             return
         try:
             message = decode_message(frame)
