@@ -12,6 +12,7 @@ typed envelope struct for a method known in advance), the floor of any JSON-RPC 
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, Union
@@ -25,7 +26,7 @@ from panelot_host.protocol.items import NoticeItem
 from panelot_host.protocol.registry import EVENT_METHODS
 from panelot_host.wire.framing import encode_frame
 
-N = 200_000
+N = 2_000 if "--quick" in sys.argv else 200_000  # --quick: a smoke run (tests/bench)
 T0 = "2025-01-31T12:34:56.789Z"
 
 EVENTS: list[msgspec.Struct] = [

@@ -35,3 +35,17 @@ def test_quick_run_prints_its_figures(script: str) -> None:
     for name in SCRIPTS[script]:
         assert any(name in line for line in figures), (name, proc.stdout)
     assert all(("MET" in line or "MISSED" in line) for line in figures if "| target " in line)
+
+
+@pytest.mark.slow
+def test_codec_quick_run_prints_every_ratio() -> None:
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "bench_codec.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=25,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for row in ("encode framed events/s", "decode op requests/s", "decode vs method union"):
+        assert any(line.startswith(row) and "ratio" in line for line in proc.stdout.splitlines())
