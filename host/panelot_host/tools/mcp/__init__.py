@@ -6,18 +6,46 @@ awaits ``start()`` once it serves, ``reload()`` after ``settings.update`` change
 ``mcpServers``, shows ``status()`` in ``settings.get`` and awaits ``aclose()`` on exit.
 """
 
-from panelot_host.tools.mcp.config import (
-    MASK,
-    CredentialRef,
-    McpConfigStore,
-    McpServerConfig,
-    parse_servers,
-    public_view,
-)
-from panelot_host.tools.mcp.connection import McpConnection, Sampler
-from panelot_host.tools.mcp.manager import McpManager, Spawn
-from panelot_host.tools.mcp.status import Backoff, ServerState, ServerStatus, Timing
-from panelot_host.tools.mcp.tools import effects_of, map_result, tool_name
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Submodules load on first use (PEP 562), as in ``panelot_host.tools``: reading
+# ``mcp.json`` (``settings.get``) does not pay for the MCP SDK.
+_WHERE: dict[str, str] = {
+    "MASK": "panelot_host.tools.mcp.config",
+    "Backoff": "panelot_host.tools.mcp.status",
+    "CredentialRef": "panelot_host.tools.mcp.config",
+    "McpConfigStore": "panelot_host.tools.mcp.config",
+    "McpConnection": "panelot_host.tools.mcp.connection",
+    "McpManager": "panelot_host.tools.mcp.manager",
+    "McpServerConfig": "panelot_host.tools.mcp.config",
+    "Sampler": "panelot_host.tools.mcp.connection",
+    "ServerState": "panelot_host.tools.mcp.status",
+    "ServerStatus": "panelot_host.tools.mcp.status",
+    "Spawn": "panelot_host.tools.mcp.manager",
+    "Timing": "panelot_host.tools.mcp.status",
+    "effects_of": "panelot_host.tools.mcp.tools",
+    "map_result": "panelot_host.tools.mcp.tools",
+    "parse_servers": "panelot_host.tools.mcp.config",
+    "public_view": "panelot_host.tools.mcp.config",
+    "tool_name": "panelot_host.tools.mcp.tools",
+}
+
+if TYPE_CHECKING:
+    from panelot_host.tools.mcp.config import (
+        MASK,
+        CredentialRef,
+        McpConfigStore,
+        McpServerConfig,
+        parse_servers,
+        public_view,
+    )
+    from panelot_host.tools.mcp.connection import McpConnection, Sampler
+    from panelot_host.tools.mcp.manager import McpManager, Spawn
+    from panelot_host.tools.mcp.status import Backoff, ServerState, ServerStatus, Timing
+    from panelot_host.tools.mcp.tools import effects_of, map_result, tool_name
 
 __all__ = [
     "MASK",
@@ -38,3 +66,10 @@ __all__ = [
     "public_view",
     "tool_name",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
