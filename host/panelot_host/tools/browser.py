@@ -45,190 +45,189 @@ class _Spec(msgspec.Struct, frozen=True, kw_only=True):
     produces_images: bool = False
 
 
-def _specs() -> tuple[_Spec, ...]:
-    tab = {"tabId": _TAB}
-    return (
-        _Spec(
-            name="browser_tabs_list",
-            label="List tabs",
-            properties={},
-            level="L1",
-            effect="read",
-            recovery="read",
-            description="List the open tabs: id, title, URL and which one is active.",
+_TABID = {"tabId": _TAB}  # shared: _schema deep-copies each spec's properties
+_SPECS: tuple[_Spec, ...] = (
+    _Spec(
+        name="browser_tabs_list",
+        label="List tabs",
+        properties={},
+        level="L1",
+        effect="read",
+        recovery="read",
+        description="List the open tabs: id, title, URL and which one is active.",
+    ),
+    _Spec(
+        name="browser_tab_new",
+        label="Open a tab",
+        properties={"url": _URL},
+        level="L1",
+        effect="navigate",
+        recovery="write",
+        description="Open a new tab, at `url` when given, and make it active.",
+    ),
+    _Spec(
+        name="browser_tab_select",
+        label="Switch tab",
+        properties={"tabId": _TAB},
+        required=("tabId",),
+        level="L1",
+        effect="navigate",
+        recovery="idempotent",
+        description="Make the tab `tabId` the active tab.",
+    ),
+    _Spec(
+        name="browser_tab_close",
+        label="Close a tab",
+        properties={"tabId": _TAB},
+        required=("tabId",),
+        level="L1",
+        effect="write",
+        recovery="write",
+        description="Close the tab `tabId`.",
+    ),
+    _Spec(
+        name="browser_navigate",
+        label="Go to a URL",
+        properties={"url": _URL, **_TABID},
+        required=("url",),
+        level="L1",
+        effect="navigate",
+        recovery="write",
+        description="Load `url` in the tab.",
+    ),
+    _Spec(
+        name="browser_navigate_back",
+        label="Go back",
+        properties=_TABID,
+        level="L1",
+        effect="navigate",
+        recovery="write",
+        description="Go back one page in the tab's history.",
+    ),
+    _Spec(
+        name="browser_read",
+        label="Read the page",
+        properties=_TABID,
+        level="L1",
+        effect="read",
+        recovery="read",
+        description="Read the tab's main text content as plain text.",
+    ),
+    _Spec(
+        name="browser_snapshot",
+        label="Snapshot the page",
+        properties=_TABID,
+        level="L1",
+        effect="read",
+        recovery="read",
+        description=(
+            "A compact outline of the page's interactive and landmark elements, each "
+            "with a `ref` that browser_click, browser_type and browser_select_option "
+            "accept. Take a new snapshot after the page changes."
         ),
-        _Spec(
-            name="browser_tab_new",
-            label="Open a tab",
-            properties={"url": _URL},
-            level="L1",
-            effect="navigate",
-            recovery="write",
-            description="Open a new tab, at `url` when given, and make it active.",
-        ),
-        _Spec(
-            name="browser_tab_select",
-            label="Switch tab",
-            properties={"tabId": _TAB},
-            required=("tabId",),
-            level="L1",
-            effect="navigate",
-            recovery="idempotent",
-            description="Make the tab `tabId` the active tab.",
-        ),
-        _Spec(
-            name="browser_tab_close",
-            label="Close a tab",
-            properties={"tabId": _TAB},
-            required=("tabId",),
-            level="L1",
-            effect="write",
-            recovery="write",
-            description="Close the tab `tabId`.",
-        ),
-        _Spec(
-            name="browser_navigate",
-            label="Go to a URL",
-            properties={"url": _URL, **tab},
-            required=("url",),
-            level="L1",
-            effect="navigate",
-            recovery="write",
-            description="Load `url` in the tab.",
-        ),
-        _Spec(
-            name="browser_navigate_back",
-            label="Go back",
-            properties=tab,
-            level="L1",
-            effect="navigate",
-            recovery="write",
-            description="Go back one page in the tab's history.",
-        ),
-        _Spec(
-            name="browser_read",
-            label="Read the page",
-            properties=tab,
-            level="L1",
-            effect="read",
-            recovery="read",
-            description="Read the tab's main text content as plain text.",
-        ),
-        _Spec(
-            name="browser_snapshot",
-            label="Snapshot the page",
-            properties=tab,
-            level="L1",
-            effect="read",
-            recovery="read",
-            description=(
-                "A compact outline of the page's interactive and landmark elements, each "
-                "with a `ref` that browser_click, browser_type and browser_select_option "
-                "accept. Take a new snapshot after the page changes."
-            ),
-        ),
-        _Spec(
-            name="browser_click",
-            label="Click",
-            properties={"ref": _REF, **tab},
-            required=("ref",),
-            level="L1",
-            effect="write",
-            recovery="write",
-            description="Click the element `ref` (from browser_snapshot).",
-        ),
-        _Spec(
-            name="browser_type",
-            label="Type text",
-            properties={
-                "ref": _REF,
-                "text": {"type": "string"},
-                "submit": {"type": "boolean", "description": "Press Enter after."},
-                **tab,
+    ),
+    _Spec(
+        name="browser_click",
+        label="Click",
+        properties={"ref": _REF, **_TABID},
+        required=("ref",),
+        level="L1",
+        effect="write",
+        recovery="write",
+        description="Click the element `ref` (from browser_snapshot).",
+    ),
+    _Spec(
+        name="browser_type",
+        label="Type text",
+        properties={
+            "ref": _REF,
+            "text": {"type": "string"},
+            "submit": {"type": "boolean", "description": "Press Enter after."},
+            **_TABID,
+        },
+        required=("ref", "text"),
+        level="L1",
+        effect="write",
+        recovery="write",
+        description="Type `text` into the field `ref`; `submit` presses Enter after.",
+    ),
+    _Spec(
+        name="browser_select_option",
+        label="Select an option",
+        properties={
+            "ref": _REF,
+            "values": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+            **_TABID,
+        },
+        required=("ref", "values"),
+        level="L1",
+        effect="write",
+        recovery="write",
+        description="Select `values` (option values or labels) in the select `ref`.",
+    ),
+    _Spec(
+        name="browser_press_key",
+        label="Press a key",
+        properties={"key": {"type": "string", "minLength": 1}, **_TABID},
+        required=("key",),
+        level="L1",
+        effect="write",
+        recovery="write",
+        description="Press `key` (e.g. Enter, Escape, ArrowDown, Control+A) in the tab.",
+    ),
+    _Spec(
+        name="browser_scroll",
+        label="Scroll",
+        properties={
+            "ref": _REF,
+            "direction": {"type": "string", "enum": ["up", "down", "left", "right"]},
+            **_TABID,
+        },
+        any_of_required=("ref", "direction"),
+        level="L1",
+        effect="read",
+        recovery="idempotent",
+        description="Scroll the element `ref` into view, or scroll the page by one "
+        "screen in `direction`; give one of the two.",
+    ),
+    _Spec(
+        name="browser_wait_for",
+        label="Wait",
+        properties={
+            "text": {"type": "string", "minLength": 1},
+            "textGone": {"type": "string", "minLength": 1},
+            "timeMs": {"type": "integer", "minimum": 0, "maximum": 60000},
+            **_TABID,
+        },
+        any_of_required=("text", "textGone", "timeMs"),
+        level="L1",
+        effect="read",
+        recovery="read",
+        description="Wait until `text` appears, `textGone` disappears, or `timeMs` "
+        "milliseconds pass; give at least one.",
+    ),
+    _Spec(
+        name="browser_screenshot",
+        label="Screenshot",
+        properties={
+            "fullPage": {
+                "type": "boolean",
+                "description": "The whole page, not only the viewport.",
             },
-            required=("ref", "text"),
-            level="L1",
-            effect="write",
-            recovery="write",
-            description="Type `text` into the field `ref`; `submit` presses Enter after.",
-        ),
-        _Spec(
-            name="browser_select_option",
-            label="Select an option",
-            properties={
-                "ref": _REF,
-                "values": {"type": "array", "minItems": 1, "items": {"type": "string"}},
-                **tab,
-            },
-            required=("ref", "values"),
-            level="L1",
-            effect="write",
-            recovery="write",
-            description="Select `values` (option values or labels) in the select `ref`.",
-        ),
-        _Spec(
-            name="browser_press_key",
-            label="Press a key",
-            properties={"key": {"type": "string", "minLength": 1}, **tab},
-            required=("key",),
-            level="L1",
-            effect="write",
-            recovery="write",
-            description="Press `key` (e.g. Enter, Escape, ArrowDown, Control+A) in the tab.",
-        ),
-        _Spec(
-            name="browser_scroll",
-            label="Scroll",
-            properties={
-                "ref": _REF,
-                "direction": {"type": "string", "enum": ["up", "down", "left", "right"]},
-                **tab,
-            },
-            any_of_required=("ref", "direction"),
-            level="L1",
-            effect="read",
-            recovery="idempotent",
-            description="Scroll the element `ref` into view, or scroll the page by one "
-            "screen in `direction`; give one of the two.",
-        ),
-        _Spec(
-            name="browser_wait_for",
-            label="Wait",
-            properties={
-                "text": {"type": "string", "minLength": 1},
-                "textGone": {"type": "string", "minLength": 1},
-                "timeMs": {"type": "integer", "minimum": 0, "maximum": 60000},
-                **tab,
-            },
-            any_of_required=("text", "textGone", "timeMs"),
-            level="L1",
-            effect="read",
-            recovery="read",
-            description="Wait until `text` appears, `textGone` disappears, or `timeMs` "
-            "milliseconds pass; give at least one.",
-        ),
-        _Spec(
-            name="browser_screenshot",
-            label="Screenshot",
-            properties={
-                "fullPage": {
-                    "type": "boolean",
-                    "description": "The whole page, not only the viewport.",
-                },
-                **tab,
-            },
-            level="L1",
-            effect="read",
-            recovery="read",
-            produces_images=True,
-            escalations=(LevelEscalation("fullPage", True, "L2"),),
-            description="Take a screenshot of the tab's viewport, or of the whole page with "
-            "`fullPage` (this attaches the debugger).",
-        ),
-    )
+            **_TABID,
+        },
+        level="L1",
+        effect="read",
+        recovery="read",
+        produces_images=True,
+        escalations=(LevelEscalation("fullPage", True, "L2"),),
+        description="Take a screenshot of the tab's viewport, or of the whole page with "
+        "`fullPage` (this attaches the debugger).",
+    ),
+)
 
 
-BROWSER_TOOL_NAMES: tuple[str, ...] = tuple(s.name for s in _specs())
+BROWSER_TOOL_NAMES: tuple[str, ...] = tuple(s.name for s in _SPECS)
 
 
 async def invoke_browser_tool(tool: str, args: dict[str, Any], context: ToolContext) -> ToolResult:
@@ -250,7 +249,7 @@ def browser_tools(offered: Iterable[str]) -> list[AgentTool]:
     are ignored (the host owns the descriptors, the shim only executes).
     """
     names = frozenset(offered)
-    return [_descriptor(spec) for spec in _specs() if spec.name in names]
+    return [_descriptor(spec) for spec in _SPECS if spec.name in names]
 
 
 def _descriptor(spec: _Spec) -> AgentTool:
