@@ -12,7 +12,6 @@ _WHAT: dict[Effect, str] = {
     "navigate": "navigate the browser",
     "network": "send network requests",
     "external": "act outside the browser",
-    "read": "read",
 }
 
 

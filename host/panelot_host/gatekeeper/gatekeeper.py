@@ -155,12 +155,8 @@ def _grant_where(grant: Grant) -> str:
             return "everywhere" if grant.origin is None else f"on {grant.origin}"
 
 
-def _from_approval(grant: Grant, request_id: str | None) -> bool:
-    return (
-        request_id is not None
-        and grant.provenance is not None
-        and grant.provenance.approval_request_id == request_id
-    )
+def _from_approval(grant: Grant, request_id: str) -> bool:
+    return grant.provenance is not None and grant.provenance.approval_request_id == request_id
 
 
 def _changes(before: DecisionBasis, after: DecisionBasis) -> list[str]:

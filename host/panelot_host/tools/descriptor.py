@@ -108,12 +108,6 @@ class AgentTool(msgspec.Struct, frozen=True, kw_only=True):
                 level = rule.level
         return level
 
-    @property
-    def max_level(self) -> Level:
-        """The highest level any call of this tool can have."""
-        levels: list[Level] = [self.level, *(e.level for e in self.escalations)]
-        return max(levels, key=lambda level: LEVEL_ORDER[level])
-
 
 def served_by(tool: AgentTool, server: str) -> bool:
     """Whether ``tool`` is a tool of the MCP server ``server``."""
