@@ -39,3 +39,18 @@ def after_tool_result(cursor: RunCursor, *, failure: bool, denial: bool) -> RunC
         return cursor
     streak = cursor.failure_streak + 1 if failure else 0
     return msgspec.structs.replace(cursor, failure_streak=streak)
+
+
+class CursorCell:
+    """A running run's cursor as last committed.
+
+    While a driver runs it is the only writer of its run's cursor (ops change a cursor only
+    before a driver starts, and recovery before any does), so the driver and its tool steps
+    share this copy instead of re-reading the row at every step. Assign ``value`` only after
+    the transaction that stored it has committed.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: RunCursor) -> None:
+        self.value = value

@@ -19,6 +19,7 @@ from panelot_host.engine.context import EngineContext
 from panelot_host.engine.cursor import (
     CHANGE_APPROACH_AFTER,
     DISABLE_TOOLS_AFTER,
+    CursorCell,
     RunCursor,
     dump_cursor,
     load_cursor,
@@ -62,6 +63,7 @@ class RunDriver:
         self._model: ResolvedModel | None = None
         self._catalog: RunCatalog | None = None
         self._pending_cursor: RunCursor | None = None  # advanced, stored with the response
+        self._cell = CursorCell(RunCursor())  # loaded from the run's row when the loop starts
         self._checked_prefix: tuple[list[Message], list[Message]] | None = None
 
     async def __call__(self) -> None:
@@ -82,13 +84,17 @@ class RunDriver:
     # ------------------------------------------------------------ the loop
 
     async def _loop(self) -> None:
-        stepper = ToolStepper(self.ctx, self.thread_id, self.turn_id, self.run_id)
+        cell = self._cell = CursorCell(
+            load_cursor(turns.get_run(self.ctx.db.conn, self.run_id).cursor)
+        )
+        stepper = ToolStepper(self.ctx, self.thread_id, self.turn_id, self.run_id, cell)
+        calls = self._unsettled_calls()  # left by a restart, or awaiting approval
         while True:
-            cursor = self._cursor()
-            unsettled = self._unsettled_calls()
-            if unsettled:
-                for call in unsettled:
+            cursor = cell.value
+            if calls:
+                for call in calls:  # each is settled when step returns
                     await stepper.step(call, self._run_catalog(cursor), cursor.tools_disabled)
+                calls = []
                 continue
             if self._budget_reached(cursor):
                 self.finish.pause("budget")
@@ -97,10 +103,12 @@ class RunDriver:
             if draft is None:
                 return
             catalog = dict(self._run_catalog(cursor).tools)
-            outcome = store_response(
-                self.ctx, self._ids(), draft, self._resolved(cursor), catalog, self._pending_cursor
+            pending, self._pending_cursor = self._pending_cursor, None
+            outcome, calls = store_response(
+                self.ctx, self._ids(), draft, self._resolved(cursor), catalog, pending
             )
-            self._pending_cursor = None
+            if pending is not None:
+                cell.value = pending
             self._draft = None
             if outcome in ("tools", "continue"):
                 continue
@@ -114,9 +122,6 @@ class RunDriver:
     def _ids(self) -> tuple[str, str, str, str]:
         assert self._draft_item_id is not None
         return self.thread_id, self.turn_id, self.run_id, self._draft_item_id
-
-    def _cursor(self) -> RunCursor:
-        return load_cursor(turns.get_run(self.ctx.db.conn, self.run_id).cursor)
 
     def _resolved(self, cursor: RunCursor) -> ResolvedModel:
         if self._model is None:
@@ -226,6 +231,7 @@ class RunDriver:
             cursor = msgspec.structs.replace(cursor, steering_cutoff=cutoff)
             turns.update_run(conn, self.run_id, state="streaming", cursor=dump_cursor(cursor))
         self._pending_cursor = None
+        self._cell.value = cursor
         for item in added:
             self.ctx.publish.item_started(item, self.turn_id)
             self.ctx.publish.item_completed(item, self.turn_id)

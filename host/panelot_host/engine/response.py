@@ -14,7 +14,7 @@ from panelot_host.engine.stream import AssistantDraft, StreamFailed, ToolCallDra
 from panelot_host.providers.pricing import call_cost
 from panelot_host.store import items, threads, turns
 from panelot_host.store.ids import new_id, now_ms
-from panelot_host.store.records import ItemRecord, UsageRecord
+from panelot_host.store.records import ItemRecord, ThreadRecord, UsageRecord
 from panelot_host.tools.registry import RegisteredTool
 
 Ids = tuple[str, str, str, str]  # thread, turn, run, assistant item
@@ -28,8 +28,9 @@ def store_response(
     model: ResolvedModel,
     catalog: dict[str, RegisteredTool] | None = None,
     cursor: RunCursor | None = None,
-) -> Outcome:
-    """Persist one complete model response; what the loop does next.
+) -> tuple[Outcome, list[ItemRecord]]:
+    """Persist one complete model response; what the loop does next, and the tool calls
+    it stored (pending, in call order).
 
     Tool calls paired with any stop reason but ``tool_use`` are a protocol error: the text
     is kept, no call is stored or run, and the turn fails (kind ``provider``).
@@ -42,11 +43,10 @@ def store_response(
     with ctx.db.transaction() as conn:
         assistant = _insert_assistant(conn, ids, draft, interrupted=False)
         records = _insert_calls(conn, ids, assistant.id, stored_calls, catalog or {})
-        threads.set_head(conn, thread_id, (records[-1] if records else assistant).id)
-        _record_usage(conn, ids, draft, model)
+        head = (records[-1] if records else assistant).id
+        thread = _record_usage(conn, ids, draft, model, head)
         state = "executing_tool" if records else "streaming"
         turns.update_run(conn, run_id, state=state, cursor=dump_cursor(cursor) if cursor else None)
-        thread = threads.get(conn, thread_id)
     ctx.publish.item_completed(assistant, turn_id)
     for record in records:
         ctx.publish.item_started(record, turn_id)
@@ -57,12 +57,12 @@ def store_response(
             f"the model made tool calls with stop reason {draft.stop.stop_reason!r} instead of "
             "tool_use (a truncated or malformed response); no tool was run",
         )
-        return "failed"
+        return "failed", []
     if records:
-        return "tools"
+        return "tools", records
     if draft.stop.stop_reason == "pause_turn":
-        return "continue"
-    return "final"
+        return "continue", []
+    return "final", []
 
 
 def store_stream_failure(ctx: EngineContext, ids: Ids, failed: StreamFailed) -> None:
@@ -165,8 +165,9 @@ def normalised_call_id(
 
 
 def _record_usage(
-    conn: sqlite3.Connection, ids: Ids, draft: AssistantDraft, model: ResolvedModel
-) -> None:
+    conn: sqlite3.Connection, ids: Ids, draft: AssistantDraft, model: ResolvedModel, head: str
+) -> ThreadRecord:
+    """The call's usage row, the Turn's and the thread's totals; the thread's new head."""
     assert draft.stop is not None
     thread_id, turn_id, run_id, _ = ids
     usage = draft.stop.usage
@@ -186,9 +187,10 @@ def _record_usage(
             created_at=now_ms(),
         ),
     )
-    threads.add_usage(
+    return threads.add_usage(
         conn,
         thread_id,
+        head_item_id=head,
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         cache_read_tokens=usage.cache_read_tokens,

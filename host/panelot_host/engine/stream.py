@@ -7,11 +7,11 @@ every ``DELTA_INTERVAL_S``, and no text is ever lost (the remainder is flushed a
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from contextlib import aclosing
 from typing import Any
 
-import anyio
 import msgspec
 
 from panelot_host.errors import ProviderError
@@ -75,26 +75,45 @@ RetrySink = Callable[[RetryNotice], None]
 
 
 class DeltaCoalescer:
-    """Buffers deltas and hands them to ``sink`` at most once per interval per field."""
+    """Hands deltas to ``sink`` at most once per interval per field, without a task.
 
-    def __init__(self, sink: DeltaSink) -> None:
+    The first delta after a quiet interval goes out at once; later ones are buffered and
+    a timer on the event loop flushes them when the interval ends (so buffered text never
+    waits for the provider's next event). ``close`` flushes what is left.
+    """
+
+    def __init__(self, sink: DeltaSink, interval_s: float = DELTA_INTERVAL_S) -> None:
         self._sink = sink
+        self._interval_s = interval_s
         self._pending: dict[str, list[str]] = {}
+        self._loop = asyncio.get_running_loop()
+        self._next_flush = 0.0  # loop time before which a delta is buffered
+        self._timer: asyncio.TimerHandle | None = None
 
     def add(self, field: str, text: str) -> None:
-        if text:
-            self._pending.setdefault(field, []).append(text)
+        if not text:
+            return
+        self._pending.setdefault(field, []).append(text)
+        if self._timer is not None:
+            return  # a flush is already due
+        if self._loop.time() >= self._next_flush:
+            self.flush()
+        else:
+            self._timer = self._loop.call_at(self._next_flush, self._timer_fired)
 
     def flush(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         pending, self._pending = self._pending, {}
+        if pending:
+            self._next_flush = self._loop.time() + self._interval_s
         for field, parts in pending.items():
             self._sink(field, "".join(parts))
 
-    async def run(self) -> None:
-        """Flush every interval until cancelled."""
-        while True:
-            await anyio.sleep(DELTA_INTERVAL_S)
-            self.flush()
+    def _timer_fired(self) -> None:
+        self._timer = None
+        self.flush()
 
 
 async def stream_model_call(
@@ -113,15 +132,11 @@ async def stream_model_call(
     coalescer = DeltaCoalescer(deltas)
     failure: ProviderError | None = None
     try:
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(coalescer.run)
-            try:
-                async with aclosing(provider.stream(request)) as events:
-                    async for event in events:
-                        _apply(draft, event, coalescer, retries)
-            except ProviderError as error:
-                failure = error
-            tasks.cancel_scope.cancel()
+        async with aclosing(provider.stream(request)) as events:
+            async for event in events:
+                _apply(draft, event, coalescer, retries)
+    except ProviderError as error:
+        failure = error
     finally:
         coalescer.flush()
     if failure is not None:

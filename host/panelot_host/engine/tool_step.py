@@ -12,7 +12,7 @@ import anyio
 import msgspec
 
 from panelot_host.engine.context import EngineContext, record_from_grant
-from panelot_host.engine.cursor import after_tool_result, dump_cursor, load_cursor
+from panelot_host.engine.cursor import CursorCell, after_tool_result, dump_cursor
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.tool_context import EngineToolContext
 from panelot_host.errors import OutcomeUnknown, ToolError
@@ -45,11 +45,14 @@ TOOLS_DISABLED_RESULT = "Tools are disabled for the rest of this turn; nothing w
 class ToolStepper:
     """Processes the unsettled tool calls of one run, one at a time, in call order."""
 
-    def __init__(self, ctx: EngineContext, thread_id: str, turn_id: str, run_id: str) -> None:
+    def __init__(
+        self, ctx: EngineContext, thread_id: str, turn_id: str, run_id: str, cursor: CursorCell
+    ) -> None:
         self.ctx = ctx
         self.thread_id = thread_id
         self.turn_id = turn_id
         self.run_id = run_id
+        self.cursor = cursor
 
     async def step(self, call: ItemRecord, catalog: RunCatalog, tools_disabled: bool) -> None:
         """Settle ``call``: a result is stored (or the run waits for the user)."""
@@ -207,17 +210,13 @@ class ToolStepper:
 
     def _settle(self, call: ItemRecord, result: ToolResult, status: str) -> None:
         """Store the result with the next run state (the failure streak) in one transaction."""
-        wire = _wire_result(result)
+        cursor = after_tool_result(
+            self.cursor.value, failure=result.counts_as_failure, denial=result.denied
+        )
         with self.ctx.db.transaction() as conn:
-            items.set_tool_status(conn, call.id, status, wire)
-            run = turns.get_run(conn, self.run_id)
-            cursor = after_tool_result(
-                load_cursor(run.cursor),
-                failure=result.counts_as_failure,
-                denial=result.denied,
-            )
+            settled = items.settle_call(conn, call.id, status, _wire_result(result))
             turns.update_run(conn, self.run_id, state="streaming", cursor=dump_cursor(cursor))
-            settled = items.get(conn, call.id)
+        self.cursor.value = cursor
         self.ctx.publish.item_completed(settled, self.turn_id)
 
 

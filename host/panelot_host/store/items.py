@@ -201,6 +201,19 @@ def set_tool_status(
     )
 
 
+def settle_call(
+    conn: sqlite3.Connection, item_id: str, status: str, result: dict[str, Any]
+) -> ItemRecord:
+    """Store a tool call's final ``status`` and ``result``; the settled item."""
+    row = conn.execute(
+        f"UPDATE item SET status = ?, result = ? WHERE id = ? RETURNING {_COLUMNS}",
+        (status, _dump(result), item_id),
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no item {item_id!r}")
+    return _row(row)
+
+
 def call_id_taken(conn: sqlite3.Connection, thread_id: str, call_id: str) -> bool:
     row = conn.execute(
         "SELECT 1 FROM item WHERE thread_id = ? AND call_id = ?", (thread_id, call_id)

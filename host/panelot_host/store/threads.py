@@ -121,18 +121,22 @@ def add_usage(
     conn: sqlite3.Connection,
     thread_id: str,
     *,
+    head_item_id: str,
     input_tokens: int,
     output_tokens: int,
     cache_read_tokens: int,
     cache_write_tokens: int,
     cost_usd: float | None,
-) -> None:
-    """Add one model call's usage; an unknown cost makes the thread's cost unknown."""
-    conn.execute(
-        "UPDATE thread SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, "
-        "cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?, "
-        "cost_usd = cost_usd + ?, cost_known = cost_known AND ?, updated_at = ? WHERE id = ?",
+) -> ThreadRecord:
+    """Add one model call's usage and move the head to what it stored, in one statement;
+    the updated thread. An unknown cost makes the thread's cost unknown."""
+    row = conn.execute(
+        "UPDATE thread SET head_item_id = ?, input_tokens = input_tokens + ?, "
+        "output_tokens = output_tokens + ?, cache_read_tokens = cache_read_tokens + ?, "
+        "cache_write_tokens = cache_write_tokens + ?, cost_usd = cost_usd + ?, "
+        f"cost_known = cost_known AND ?, updated_at = ? WHERE id = ? RETURNING {_COLUMNS}",
         (
+            head_item_id,
             input_tokens,
             output_tokens,
             cache_read_tokens,
@@ -142,7 +146,10 @@ def add_usage(
             now_ms(),
             thread_id,
         ),
-    )
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no thread {thread_id!r}")
+    return _row(row)
 
 
 def count_turn(conn: sqlite3.Connection, thread_id: str) -> None:

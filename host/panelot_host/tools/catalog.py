@@ -24,7 +24,7 @@ class RunCatalog:
     ``digest`` (over names and descriptor digests) goes into the turn context.
     """
 
-    __slots__ = ("_tools", "digest", "generation_id")
+    __slots__ = ("_specs", "_tools", "digest", "generation_id")
 
     def __init__(self, generation_id: int, tools: Iterable[RegisteredTool]) -> None:
         self.generation_id = generation_id
@@ -32,6 +32,7 @@ class RunCatalog:
             {t.name: t for t in sorted(tools, key=lambda t: t.name)}
         )
         self.digest = sha256_hex([[t.name, t.digest] for t in self._tools.values()])
+        self._specs: tuple[ToolSpec, ...] | None = None
 
     @property
     def tools(self) -> Mapping[str, RegisteredTool]:
@@ -42,8 +43,11 @@ class RunCatalog:
         return {name: tool.digest for name, tool in self._tools.items()}
 
     def specs(self) -> list[ToolSpec]:
-        """The catalog as ``ModelRequest.tools``."""
-        return [tool_spec(t.descriptor) for t in self._tools.values()]
+        """The catalog as ``ModelRequest.tools``: built once per run (every model call of
+        the run offers the same tools); adapters only read them."""
+        if self._specs is None:
+            self._specs = tuple(tool_spec(t.descriptor) for t in self._tools.values())
+        return list(self._specs)
 
     def anthropic_tools(self) -> list[dict[str, Any]]:
         return [anthropic_tool(t.descriptor) for t in self._tools.values()]
