@@ -27,6 +27,7 @@ from panelot_host.providers.types import (
 )
 from panelot_host.store.records import ItemRecord
 
+UNSETTLED_CALL_STATUSES = frozenset({"pending", "awaiting_approval", "running", "uncertain"})
 SYNTHETIC_RESULT = (
     "This tool call did not finish: it was interrupted or abandoned before a result was "
     "recorded. Its outcome is unknown; check the current state before repeating it."
@@ -61,6 +62,37 @@ def build_messages(branch: Iterable[ItemRecord]) -> list[Message]:
     if batch is not None:
         batch.flush(messages)
     return messages
+
+
+class TurnHistory:
+    """``build_messages`` of a growing Turn, fed only the items stored since the last call.
+
+    Every item of a Turn is read once: the messages of closed batches are kept, and only
+    the open batch (from the last assistant item on) is rebuilt per request, so a long
+    Turn costs what each step added. An item that may still change (a tool call not
+    settled yet) and what follows it are not kept: they are offered again next time.
+    """
+
+    def __init__(self) -> None:
+        self._closed: list[Message] = []
+        self._open: list[ItemRecord] = []
+        self.last_item_id: str | None = None  # the last item kept; read after it next time
+
+    def messages(self, new_items: list[ItemRecord]) -> list[Message]:
+        """The Turn's messages, given the items stored after ``last_item_id``."""
+        kept = new_items
+        for index, item in enumerate(new_items):
+            if item.kind == "toolCall" and item.status in UNSETTLED_CALL_STATUSES:
+                kept = new_items[:index]
+                break
+        for item in kept:
+            if item.kind == "assistant" and self._open:
+                self._closed.extend(build_messages(self._open))
+                self._open = []
+            self._open.append(item)
+            self.last_item_id = item.id
+        transient = new_items[len(kept) :]
+        return [*self._closed, *build_messages([*self._open, *transient])]
 
 
 class _Batch:

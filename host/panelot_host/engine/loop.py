@@ -25,7 +25,7 @@ from panelot_host.engine.cursor import (
     load_cursor,
 )
 from panelot_host.engine.finish import TurnFinisher
-from panelot_host.engine.history import build_messages, without_result_images
+from panelot_host.engine.history import TurnHistory, build_messages, without_result_images
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
@@ -65,6 +65,7 @@ class RunDriver:
         self._pending_cursor: RunCursor | None = None  # advanced, stored with the response
         self._cell = CursorCell(RunCursor())  # loaded from the run's row when the loop starts
         self._checked_prefix: tuple[list[Message], list[Message]] | None = None
+        self._turn_history = TurnHistory()
 
     async def __call__(self) -> None:
         actor = self.ctx.actor(self.thread_id)
@@ -313,15 +314,18 @@ class RunDriver:
 
     def _history(self) -> tuple[list[Message], list[Message]]:
         """The branch as messages: the part before this Turn comes from a cache keyed by its
-        last item (items are never rewritten), so each model call only rebuilds this Turn's
-        own items and its cost stays flat as the thread grows."""
+        last item (items are never rewritten), and this Turn's part is extended by the items
+        stored since the last model call, so a model call costs what was added, not the
+        thread or the Turn so far."""
         conn = self.ctx.db.conn
         prefix_end = self._prefix_end
         cached = self.ctx.history_cache.get(self.thread_id)
         if cached is None or cached[0] != prefix_end:
             cached = (prefix_end, self._prefix_messages(prefix_end, cached))
             self.ctx.history_cache[self.thread_id] = cached
-        return cached[1], build_messages(items.of_turn(conn, self.thread_id, self.turn_id))
+        turn = self._turn_history
+        added = items.of_turn(conn, self.thread_id, self.turn_id, after=turn.last_item_id)
+        return cached[1], turn.messages(added)
 
     @functools.cached_property
     def _prefix_end(self) -> str | None:

@@ -159,16 +159,24 @@ def iter_branch(
 
 
 def of_turn(
-    conn: sqlite3.Connection, thread_id: str, turn_id: str, *, statuses: tuple[str, ...] = ()
+    conn: sqlite3.Connection,
+    thread_id: str,
+    turn_id: str,
+    *,
+    statuses: tuple[str, ...] = (),
+    after: str | None = None,
 ) -> list[ItemRecord]:
     """The items a Turn added to its thread, in the order they were stored (a running
     Turn's items are one chain, so this is their branch order); optionally only tool
-    calls in ``statuses``."""
+    calls in ``statuses``, or only the items stored after the item ``after``."""
     query = f"SELECT {_COLUMNS} FROM item WHERE thread_id = ? AND turn_id = ?"
     args: tuple[str, ...] = (thread_id, turn_id)
     if statuses:
         query += f" AND kind = 'toolCall' AND status IN ({', '.join('?' * len(statuses))})"
         args += statuses
+    if after is not None:
+        query += " AND ord > (SELECT ord FROM item WHERE id = ?)"
+        args += (after,)
     return [_row(r) for r in conn.execute(query + " ORDER BY ord", args).fetchall()]
 
 
