@@ -14,7 +14,8 @@ mean is used). Targets: steps/s >= 50 % of that floor; per-step cost flat as the
 grows (last turn <= 1.2x the first; judged on the median of the first 3 vs the last 3
 turns, the single-turn ratio is printed too). Then the SQLite statements and COMMITs the
 engine actually issues per tool step (trace callback on its connection), and the same
-turn on a thread that already holds 10,000 items.
+turn on a thread that already holds 10,000 items: its second turn there, held to the same
+1.2x (the first also reads the long branch once into the history cache; it is printed).
 """
 
 from __future__ import annotations
@@ -161,7 +162,9 @@ class StatementCounter:
 async def run(home: Path, turns: int, steps: int, long_thread: str, profile: bool) -> None:
     registry = default_registry()
     registry.register(noop_tool())
-    models = FixedModels(ScriptedProvider(responder=Scripted(steps)), MODEL_INFO)
+    models = FixedModels(
+        ScriptedProvider(responder=Scripted(steps), keep_requests=False), MODEL_INFO
+    )
     async with (
         Host(HostConfig(home=home), models=lambda _db: models, registry=registry) as host,
         DirectTransport.connect(host) as client,
@@ -234,6 +237,7 @@ async def run(home: Path, turns: int, steps: int, long_thread: str, profile: boo
             f"{statements / steps:.0f} statements per step",
         )
 
+        first_long = await driver.turn(long_thread)
         long_time = await driver.turn(long_thread)
         figure(
             "per-step cost on a thread already holding the long branch",
@@ -241,6 +245,10 @@ async def run(home: Path, turns: int, steps: int, long_thread: str, profile: boo
             "ms",
             baseline=median(per_turn) / steps * 1000,
             baseline_name="median turn above",
+            target=f"<= {FLAT_TARGET}x",
+            met=long_time <= FLAT_TARGET * median(per_turn),
+            extra=f"its second turn; the first also reads the branch once into the history "
+            f"cache: {first_long / steps * 1000:.2f} ms per step",
         )
 
         if profile:

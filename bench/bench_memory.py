@@ -90,7 +90,7 @@ def child(mode: str, home: Path, thread_id: str) -> None:
     async def main() -> None:
         registry = default_registry()
         registry.register(noop_tool())
-        models = FixedModels(ScriptedProvider(responder=responder), MODEL_INFO)
+        models = FixedModels(ScriptedProvider(responder=responder, keep_requests=False), MODEL_INFO)
         async with (
             Host(HostConfig(home=home), models=lambda _db: models, registry=registry) as host,
             DirectTransport.connect(host) as client,
@@ -141,7 +141,7 @@ def explain_peak(home: Path, thread_id: str) -> None:
     async def main() -> None:
         registry = default_registry()
         registry.register(noop_tool())
-        models = FixedModels(ScriptedProvider(), MODEL_INFO)
+        models = FixedModels(ScriptedProvider(keep_requests=False), MODEL_INFO)
         async with (
             Host(HostConfig(home=home), models=lambda _db: models, registry=registry) as host,
             DirectTransport.connect(host) as client,

@@ -153,7 +153,7 @@ async def run(
 ) -> None:
     raw = sqlite3.connect(profile_db_path(home), isolation_level=None)
     head = raw.execute("SELECT head_item_id FROM thread WHERE id = ?", (long_thread,)).fetchone()[0]
-    models = FixedModels(ScriptedProvider(), MODEL_INFO)
+    models = FixedModels(ScriptedProvider(keep_requests=False), MODEL_INFO)
     async with (
         Host(HostConfig(home=home), models=lambda _db: models) as host,
         DirectTransport.connect(host) as client,

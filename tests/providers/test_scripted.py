@@ -66,6 +66,9 @@ async def test_every_request_is_recorded_and_scripts_are_consumed_in_order() -> 
     first_events = await collect(provider, REQUEST)
     second_events = await collect(provider, second)
     assert provider.requests == [REQUEST, second]
+    quiet = ScriptedProvider([[Text("one")]], keep_requests=False)
+    assert (await collect(quiet, REQUEST))[0] == TextDelta("one")
+    assert quiet.requests == []  # a long session holds no request
     assert first_events[-1] == MessageStop("end_turn", Usage(), "claude-sonnet-4-5")
     assert isinstance(second_events[-1], MessageStop)
     assert second_events[-1].stop_reason == "max_tokens"

@@ -147,4 +147,5 @@ def _append_line(path: Path, line: bytes) -> None:
 
 def directives_provider(log_path: str | None = None) -> ScriptedProvider:
     """The scripted provider playing directives; ``log_path``: the request log."""
-    return ScriptedProvider(responder=DirectivesResponder(Path(log_path) if log_path else None))
+    responder = DirectivesResponder(Path(log_path) if log_path else None)
+    return ScriptedProvider(responder=responder, keep_requests=False)

@@ -3,7 +3,8 @@
 Each HTTP attempt of a real provider consumes one script here, so a script that fails
 before its first event is retried (with ``RetryNotice``) by the same retry loop the real
 adapters use, and the next script answers the retry. Every ``ModelRequest`` received is
-recorded in ``requests`` (engine tests check invariants on them).
+recorded in ``requests`` (engine tests check invariants on them) unless ``keep_requests``
+is off: a long-running session (demo mode, benchmarks) must not hold every request.
 
     provider = ScriptedProvider([
         [Text("Let me look."), ToolCall("browser_read", {"tabId": 1}, call_id="")],
@@ -104,8 +105,10 @@ class ScriptedProvider:
         retry: RetryPolicy | None = None,
         sleep: Sleep | None = None,
         model: str = "scripted",
+        keep_requests: bool = True,
     ) -> None:
         self._scripts = list(scripts)
+        self._keep_requests = keep_requests
         self._responder = responder
         self._retry = retry or RetryPolicy()
         self._sleep = sleep or _no_wait
@@ -117,7 +120,7 @@ class ScriptedProvider:
     @classmethod
     def echo(cls) -> ScriptedProvider:
         """Demo mode: answers every call with the text of the last user message."""
-        return cls(responder=_echo)
+        return cls(responder=_echo, keep_requests=False)
 
     @property
     def remaining(self) -> int:
@@ -128,7 +131,8 @@ class ScriptedProvider:
 
     def stream(self, request: ModelRequest) -> AsyncGenerator[ProviderEvent, None]:
         """Events of the next script(s); raises the scripted ``ProviderError``s."""
-        self.requests.append(request)
+        if self._keep_requests:
+            self.requests.append(request)
         return stream_with_retries(
             lambda: self._attempt(request), self._retry, sleep=self._sleep, rand=lambda: 0.5
         )
