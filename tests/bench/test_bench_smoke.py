@@ -47,5 +47,5 @@ def test_codec_quick_run_prints_every_ratio() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    for row in ("encode framed events/s", "decode op requests/s", "decode vs method union"):
+    for row in ("encode framed events/s", "decode op requests/s", "decode vs params alone"):
         assert any(line.startswith(row) and "ratio" in line for line in proc.stdout.splitlines())

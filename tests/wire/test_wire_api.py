@@ -20,6 +20,7 @@ def test_public_surface_is_pinned() -> None:
         "decode_frames",
         "encode_frame",
         "encode_frames",
+        "frame_header",
         "protect_stdin",
         "protect_stdout",
         "split_message",

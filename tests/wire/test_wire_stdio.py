@@ -250,3 +250,33 @@ async def test_one_socket_can_carry_both_directions() -> None:
 
 async def _collect(result: list[bytes], work) -> None:
     result.append(await anyio.to_thread.run_sync(work))
+
+
+async def test_a_batch_is_written_whole_and_in_order_through_short_writes() -> None:
+    """More messages than one writev takes, through a non-blocking socket that accepts
+    a little at a time: every frame arrives whole, in order, chunked where it must be."""
+    host_end, browser_end = socket.socketpair()
+    with host_end, browser_end:
+        host_end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        host_end.setblocking(False)
+        channel = StdioChannel(os.open(os.devnull, os.O_RDONLY), host_end.fileno())
+        messages = [
+            msgspec.json.encode({"n": n, "pad": "x" * (n * 37 % 3000)}) for n in range(1500)
+        ]
+        big = msgspec.json.encode({"t": "y" * (MAX_OUTBOUND_FRAME + 5)})
+        batch = [*messages[:700], big, *messages[700:], b'{"done":1}']
+        browser_end.settimeout(10)
+
+        def browser() -> bytes:
+            received = b""
+            while not received.endswith(b'{"done":1}'):
+                received += browser_end.recv(1 << 16)
+            return received
+
+        async with anyio.create_task_group() as tg:
+            result: list[bytes] = []
+            tg.start_soon(lambda: _collect(result, browser))
+            await channel.send_many(batch)
+        assembler = ChunkAssembler()
+        frames = decode_frames(result[0])
+        assert [m for f in frames if isinstance(f, bytes) and (m := assembler.accept(f))] == batch

@@ -8,7 +8,6 @@ jsonschema-based reporter (``panelot_host.protocol.validation``) to list every v
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, Final
 
 import msgspec
@@ -43,7 +42,7 @@ def _decoders(table: Mapping[str, type[Any]]) -> dict[str, msgspec.json.Decoder[
 
 
 _HOST_PARAMS: Final = _decoders({**{m: s.params for m, s in OPS.items()}, **CONTROL_NOTIFICATIONS})
-_HOST_PARAM_TYPES: Final = MappingProxyType({m: d.type for m, d in _HOST_PARAMS.items()})
+_HOST_PARAM_TYPES: Final = {m: d.type for m, d in _HOST_PARAMS.items()}
 _SHIM_PARAMS: Final = _decoders(
     {**{m: s.params for m, s in SHIM_REQUESTS.items()}, **CONTROL_NOTIFICATIONS}
 )

@@ -70,7 +70,7 @@ def code_for_kind(kind: str) -> int:
 RequestId = int | str
 
 
-class Request(msgspec.Struct, kw_only=True):
+class Request(msgspec.Struct, kw_only=True, gc=False):
     """``{"jsonrpc":"2.0","id":..,"method":..,"params":..}``. Decoded: ``params`` is a
     ``msgspec.Raw`` (empty when absent). Encoded: any struct, dict or ``Raw``."""
 
@@ -80,7 +80,7 @@ class Request(msgspec.Struct, kw_only=True):
     params: Any = msgspec.Raw()
 
 
-class Notification(msgspec.Struct, kw_only=True):
+class Notification(msgspec.Struct, kw_only=True, gc=False):
     """``{"jsonrpc":"2.0","method":..,"params":..}``: no id, no answer."""
 
     jsonrpc: str = JSONRPC_VERSION

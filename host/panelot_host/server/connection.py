@@ -27,7 +27,9 @@ from panelot_host.wire.errors import FrameError
 
 log = logging.getLogger(__name__)
 
-SendFrame = Callable[[bytes], Awaitable[None]]
+SendFrames = Callable[[list[bytes]], Awaitable[None]]
+"""Writes encoded messages to the client, in order."""
+OUTBOX_BATCH = 256  # messages written together when they queue up
 SHIM_REQUEST_TIMEOUT_S = 120.0
 _connection_ids = itertools.count(1)
 
@@ -35,10 +37,10 @@ _connection_ids = itertools.count(1)
 class Connection(Session):
     """Serves one client; ``run`` must be running (it writes the outbox) while frames arrive."""
 
-    def __init__(self, host: Host, send_frame: SendFrame) -> None:
+    def __init__(self, host: Host, send_frames: SendFrames) -> None:
         self.host = host
         self.id = next(_connection_ids)
-        self._send_frame = send_frame
+        self._send_frames = send_frames
         self._initialized = False
         self._profile: OpenProfile | None = None
         self.browser_tools: tuple[str, ...] = ()
@@ -164,11 +166,18 @@ class Connection(Session):
     # ------------------------------------------------------------ frames out
 
     async def run(self) -> None:
-        """Write queued frames in order until ``close``."""
+        """Write queued messages in order until ``close``; what queued up while the last
+        write ran goes out together."""
         async with self._outbox_out:
             async for payload in self._outbox_out:
+                batch = [payload]
+                while len(batch) < OUTBOX_BATCH:
+                    try:
+                        batch.append(self._outbox_out.receive_nowait())
+                    except (anyio.WouldBlock, anyio.EndOfStream):
+                        break
                 try:
-                    await self._send_frame(payload)
+                    await self._send_frames(batch)
                 except OSError as exc:  # the browser closed the Port: nobody is listening
                     log.info("cannot write to the client (%s); dropping output", exc)
                     self.close()

@@ -19,7 +19,7 @@ SETTLE_DEADLINE_S = 1.5
 async def serve(config: HostConfig, channel: StdioChannel) -> int:
     """Serve frames until stdin EOF, then settle, commit and return the exit status (0)."""
     async with Host(config) as host, anyio.create_task_group() as tasks:
-        connection = Connection(host, channel.send)
+        connection = Connection(host, channel.send_many)
         tasks.start_soon(connection.run)
         async for frame in channel:
             await connection.handle_frame(frame)

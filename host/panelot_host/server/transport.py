@@ -59,7 +59,7 @@ class DirectTransport:
     """An in-process client connection to ``host``; use ``DirectTransport.connect``."""
 
     def __init__(self, host: Host, task_group: TaskGroup, shim: ShimHandler | None) -> None:
-        self._connection = Connection(host, self._receive_frame)
+        self._connection = Connection(host, self._receive_frames)
         self._tasks = task_group
         self._shim = shim
         self._ids = itertools.count(1)
@@ -113,15 +113,16 @@ class DirectTransport:
 
         return unsubscribe
 
-    async def _receive_frame(self, payload: bytes) -> None:
-        message = _decode(payload)
-        if "method" not in message:
-            self._settle(message)
-        elif "id" in message:
-            self._tasks.start_soon(self._answer_host_request, message)
-        else:
-            for callback in list(self._callbacks.values()):
-                callback(message["method"], message.get("params", {}))
+    async def _receive_frames(self, payloads: list[bytes]) -> None:
+        for payload in payloads:
+            message = _decode(payload)
+            if "method" not in message:
+                self._settle(message)
+            elif "id" in message:
+                self._tasks.start_soon(self._answer_host_request, message)
+            else:
+                for callback in list(self._callbacks.values()):
+                    callback(message["method"], message.get("params", {}))
 
     def _settle(self, message: dict[str, Any]) -> None:
         waiting = self._waiting.pop(message.get("id"), None)  # type: ignore[arg-type]

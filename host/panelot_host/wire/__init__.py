@@ -19,6 +19,7 @@ from panelot_host.wire.framing import (
     decode_frames,
     encode_frame,
     encode_frames,
+    frame_header,
 )
 from panelot_host.wire.stdio import StdioChannel, protect_stdin, protect_stdout
 
@@ -39,6 +40,7 @@ __all__ = [
     "decode_frames",
     "encode_frame",
     "encode_frames",
+    "frame_header",
     "protect_stdin",
     "protect_stdout",
     "split_message",

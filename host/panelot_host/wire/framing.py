@@ -38,21 +38,35 @@ _AFTER_OPEN_BRACE = frozenset(b'"} \t\n\r')
 _OPEN_BRACE = ord("{")
 
 
-def encode_frame(payload: bytes, *, limit: int = MAX_OUTBOUND_FRAME) -> bytes:
-    """Prefix ``payload`` with its native-endian uint32 length.
+def small_frame_headers() -> tuple[bytes, ...]:
+    """The prebuilt headers of payloads shorter than their count, indexed by size."""
+    return _SMALL_HEADERS
 
-    ``limit`` defaults to what Chrome accepts from a host; a client writing to the host
-    may pass ``MAX_INBOUND_FRAME``.
+
+def frame_header(size: int, *, limit: int = MAX_OUTBOUND_FRAME) -> bytes:
+    """The header of a ``size``-byte payload: its native-endian uint32 length.
+
+    The channel writes header and payload side by side (``os.writev``), so framing a
+    message never copies it. ``limit`` defaults to what Chrome accepts from a host; a
+    client writing to the host may pass ``MAX_INBOUND_FRAME``.
+
+    Raises:
+        FrameTooLarge: ``size > limit``.
+    """
+    if size > limit:
+        raise FrameTooLarge(f"frame payload of {size} bytes exceeds the {limit}-byte limit")
+    if size < _SMALL:
+        return _SMALL_HEADERS[size]
+    return _HEADER.pack(size)
+
+
+def encode_frame(payload: bytes, *, limit: int = MAX_OUTBOUND_FRAME) -> bytes:
+    """``payload`` prefixed with its header, as one buffer.
 
     Raises:
         FrameTooLarge: ``len(payload) > limit``.
     """
-    size = len(payload)
-    if size > limit:
-        raise FrameTooLarge(f"frame payload of {size} bytes exceeds the {limit}-byte limit")
-    if size < _SMALL:
-        return _SMALL_HEADERS[size] + payload
-    return _HEADER.pack(size) + payload
+    return frame_header(len(payload), limit=limit) + payload
 
 
 def encode_frames(payloads: Iterable[bytes], *, limit: int = MAX_OUTBOUND_FRAME) -> bytes:
