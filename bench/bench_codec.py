@@ -2,10 +2,9 @@
 
     .venv/bin/python bench/bench_codec.py
 
-Encode: small events through ``encode_event`` (JSON-RPC envelope) + the wire's
-``frame_parts`` (the headers ``StdioChannel.send_many`` hands to ``os.writev`` next to
-the payloads, for the five events as one queued batch), against
-``msgspec.json.Encoder().encode(event_params)`` (params only).
+Encode: small events through the native connection's ``FramedMessages.notification``
+(frame header, JSON-RPC envelope and params as the buffers ``StdioChannel`` hands to
+``os.writev``), against ``msgspec.json.Encoder().encode(event_params)`` (params only).
 Decode: op requests through ``decode_message`` + ``decode_params``, against bare msgspec
 decoding the same requests the way a server must: one decoder for every op, a union of
 envelope + params structs tagged by ``method`` (the target's baseline).
@@ -28,8 +27,8 @@ from panelot_host.protocol import events as ev
 from panelot_host.protocol.common import Usage
 from panelot_host.protocol.items import NoticeItem
 from panelot_host.protocol.registry import EVENT_METHODS
+from panelot_host.server.outgoing import FramedMessages
 from panelot_host.wire.framing import encode_frame
-from panelot_host.wire.outbound import frame_parts
 
 N = 2_000 if "--quick" in sys.argv else 200_000  # --quick: a smoke run (tests/bench)
 T0 = "2025-01-31T12:34:56.789Z"
@@ -120,8 +119,12 @@ def _rate(fn: Callable[[], Any], n: int) -> float:
 def main() -> None:
     bare_encoder = msgspec.json.Encoder()
 
-    def ours_encode() -> None:  # five events queued together: one batch of frames
-        frame_parts([encode_event(event) for event in EVENTS], str)
+    framed = FramedMessages().notification
+    named = [(EVENT_METHODS[type(e)], e) for e in EVENTS]
+
+    def ours_encode() -> None:
+        for method, event in named:
+            framed(method, event)
 
     def one_buffer_encode() -> None:
         for event in EVENTS:

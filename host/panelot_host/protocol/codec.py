@@ -145,19 +145,28 @@ def encode_request(id: RequestId, method: str, params: Any) -> bytes:
     return _ENCODER.encode(Request(id=id, method=method, params=params))
 
 
-def _notification_head(method: str) -> bytes:
+def notification_head(method: str) -> bytes:
+    """``{"jsonrpc":"2.0","method":<method>,"params":``: a notification up to its params."""
     return b'{"jsonrpc":"2.0","method":' + _ENCODER.encode(method) + b',"params":'
 
 
 # the envelope around params is constant per method: join bytes instead of encoding it
-_HEADS: Final = {m: _notification_head(m) for m in (*EVENTS, *CONTROL_NOTIFICATIONS)}
+_HEADS: Final = {m: notification_head(m) for m in (*EVENTS, *CONTROL_NOTIFICATIONS)}
 _EVENT_HEADS: Final = {cls: _HEADS[m] for cls, m in EVENT_METHODS.items()}
 _TAIL: Final = b"}"
+NOTIFICATION_TAIL: Final = _TAIL
+"""What closes a notification after its params."""
+
+
+def notification_heads() -> dict[str, bytes]:
+    """``notification_head`` of every event and control notification, built once (the
+    caller must not change it)."""
+    return _HEADS
 
 
 def encode_notification(method: str, params: Any) -> bytes:
     """``{"jsonrpc":"2.0","method":..,"params":..}`` as JSON bytes (no frame)."""
-    head = _HEADS.get(method) or _notification_head(method)
+    head = _HEADS.get(method) or notification_head(method)
     return b"".join((head, _ENCODER.encode(params), _TAIL))
 
 

@@ -20,6 +20,7 @@ from panelot_host.protocol.messages import decode_message
 from panelot_host.protocol.registry import CANCEL_REQUEST, ERROR, OPS
 from panelot_host.server.errors import ConnectionLost, RpcError, to_rpc_error
 from panelot_host.server.host import Host, OpenProfile
+from panelot_host.server.outgoing import Buffers, MessageEncoder, PlainMessages
 from panelot_host.server.routes import ROUTES, Session
 from panelot_host.server.shim import ConnectionBrowser
 from panelot_host.store.receipts import Replay, command_context
@@ -27,8 +28,8 @@ from panelot_host.wire.errors import FrameError
 
 log = logging.getLogger(__name__)
 
-SendFrames = Callable[[list[bytes]], Awaitable[None]]
-"""Writes encoded messages to the client, in order."""
+WriteBuffers = Callable[[list[bytes]], Awaitable[None]]
+"""Writes the buffers of queued messages (see ``outgoing``) to the client, in order."""
 OUTBOX_BATCH = 256  # messages written together when they queue up
 SHIM_REQUEST_TIMEOUT_S = 120.0
 _connection_ids = itertools.count(1)
@@ -37,15 +38,18 @@ _connection_ids = itertools.count(1)
 class Connection(Session):
     """Serves one client; ``run`` must be running (it writes the outbox) while frames arrive."""
 
-    def __init__(self, host: Host, send_frames: SendFrames) -> None:
+    def __init__(
+        self, host: Host, write: WriteBuffers, messages: MessageEncoder | None = None
+    ) -> None:
         self.host = host
         self.id = next(_connection_ids)
-        self._send_frames = send_frames
+        self._write = write
+        self._messages = messages or PlainMessages()
         self._initialized = False
         self._profile: OpenProfile | None = None
         self.browser_tools: tuple[str, ...] = ()
-        outbox: tuple[MemoryObjectSendStream[bytes], MemoryObjectReceiveStream[bytes]]
-        outbox = anyio.create_memory_object_stream[bytes](math.inf)
+        outbox: tuple[MemoryObjectSendStream[Buffers], MemoryObjectReceiveStream[Buffers]]
+        outbox = anyio.create_memory_object_stream[Buffers](math.inf)
         self._outbox_in, self._outbox_out = outbox
         self._pending: dict[int, _PendingRequest] = {}
         self._request_ids = itertools.count(1)
@@ -71,7 +75,7 @@ class Connection(Session):
 
     def notify(self, method: str, params: msgspec.Struct) -> None:
         """Queue an event for this client (never blocks; order is kept)."""
-        self._outbox_in.send_nowait(codec.encode_notification(method, params))
+        self._outbox_in.send_nowait(self._messages.notification(method, params))
 
     async def request(
         self, method: str, params: msgspec.Struct, wait_s: float = SHIM_REQUEST_TIMEOUT_S
@@ -84,7 +88,7 @@ class Connection(Session):
         request_id = next(self._request_ids)
         pending = _PendingRequest()
         self._pending[request_id] = pending
-        self._outbox_in.send_nowait(codec.encode_request(request_id, method, params))
+        self._send(codec.encode_request(request_id, method, params))
         try:
             with anyio.fail_after(wait_s):
                 await pending.done.wait()
@@ -100,7 +104,7 @@ class Connection(Session):
 
     def notify_raw(self, method: str, params: dict[str, Any]) -> None:
         """A notification without a struct (``$/cancelRequest``, ``browser.detach``)."""
-        self._outbox_in.send_nowait(codec.encode_notification(method, params))
+        self._outbox_in.send_nowait(self._messages.notification(method, params))
 
     # ------------------------------------------------------------ frames in
 
@@ -145,12 +149,13 @@ class Connection(Session):
         except Exception as exc:
             self._send_error(request.id, to_rpc_error(exc))
             return
-        self._outbox_in.send_nowait(codec.encode_result(request.id, result))
+        self._send(codec.encode_result(request.id, result))
 
     def _send_error(self, request_id: int | str | None, error: RpcError) -> None:
-        self._outbox_in.send_nowait(
-            codec.encode_error(request_id, error.code, error.message, error.data)
-        )
+        self._send(codec.encode_error(request_id, error.code, error.message, error.data))
+
+    def _send(self, payload: bytes) -> None:
+        self._outbox_in.send_nowait(self._messages.payload(payload))
 
     def _settle_pending(self, message: Response | ErrorResponse) -> None:
         pending = self._pending.get(message.id) if isinstance(message.id, int) else None
@@ -167,17 +172,17 @@ class Connection(Session):
 
     async def run(self) -> None:
         """Write queued messages in order until ``close``; what queued up while the last
-        write ran goes out together."""
+        write ran (up to ``OUTBOX_BATCH`` messages) goes out together."""
         async with self._outbox_out:
-            async for payload in self._outbox_out:
-                batch = [payload]
-                while len(batch) < OUTBOX_BATCH:
+            async for message in self._outbox_out:
+                buffers = list(message)
+                for _ in range(OUTBOX_BATCH - 1):
                     try:
-                        batch.append(self._outbox_out.receive_nowait())
+                        buffers += self._outbox_out.receive_nowait()
                     except (anyio.WouldBlock, anyio.EndOfStream):
                         break
                 try:
-                    await self._send_frames(batch)
+                    await self._write(buffers)
                 except OSError as exc:  # the browser closed the Port: nobody is listening
                     log.info("cannot write to the client (%s); dropping output", exc)
                     self.close()

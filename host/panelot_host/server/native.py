@@ -8,6 +8,7 @@ import anyio
 
 from panelot_host.server.connection import Connection
 from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.outgoing import FramedMessages
 from panelot_host.wire.stdio import StdioChannel
 
 log = logging.getLogger(__name__)
@@ -19,7 +20,7 @@ SETTLE_DEADLINE_S = 1.5
 async def serve(config: HostConfig, channel: StdioChannel) -> int:
     """Serve frames until stdin EOF, then settle, commit and return the exit status (0)."""
     async with Host(config) as host, anyio.create_task_group() as tasks:
-        connection = Connection(host, channel.send_many)
+        connection = Connection(host, channel.write_buffers, FramedMessages())
         tasks.start_soon(connection.run)
         async for frame in channel:
             await connection.handle_frame(frame)

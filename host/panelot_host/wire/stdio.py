@@ -275,6 +275,14 @@ class StdioChannel:
     async def send_many(self, payloads: list[bytes]) -> None:
         """Write several encoded messages in order, in one write where the OS allows;
         otherwise as ``send``."""
-        parts = frame_parts(payloads, self._next_chunk_id)
+        await self.write_buffers(frame_parts(payloads, self._next_chunk_id))
+
+    async def write_buffers(self, buffers: list[bytes]) -> None:
+        """Write already framed buffers (whole frames, back to back) in order, in one
+        write where the OS allows; flushed, and written whole even if cancelled.
+
+        Raises:
+            OSError: writing failed (``BrokenPipeError`` once the browser closed the Port).
+        """
         async with self._send_lock:
-            await anyio.to_thread.run_sync(self._write, parts)
+            await anyio.to_thread.run_sync(self._write, buffers)
