@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,6 +14,7 @@ from panelot_host.protocol import (
     ERROR_CODES,
     ErrorResponse,
     Notification,
+    OpCall,
     Request,
     Response,
     code_for_kind,
@@ -28,7 +30,10 @@ def test_request_notification_response_and_error_are_told_apart() -> None:
     assert isinstance(req, Request)
     assert (req.id, req.method, bytes(req.params)) == ("a", "thread.open", b'{"x":1}')
     note = decode_message(b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}')
-    assert isinstance(note, Notification)
+    assert isinstance(note, OpCall) and note.id is msgspec.UNSET  # fast path: no id
+    assert note.method == "$/cancelRequest"
+    other = decode_message(b'{"jsonrpc":"2.0","method":"x.unknown","params":{"id":3}}')
+    assert isinstance(other, Notification)
     resp = decode_message(b'{"jsonrpc":"2.0","id":5,"result":null}')
     assert isinstance(resp, Response)
     assert bytes(resp.result) == b"null"
@@ -149,8 +154,10 @@ def test_fast_path_hands_over_typed_params() -> None:
     message = decode_message(
         b'{"jsonrpc":"2.0","id":1,"method":"thread.open","params":{"threadId":"t"}}'
     )
-    assert isinstance(message, Request)
-    assert decode_params(message.method, message.params) == ThreadOpenParams(thread_id="t")
+    assert isinstance(message, OpCall)
+    assert (message.method, message.id) == ("thread.open", 1)
+    assert message.params == ThreadOpenParams(thread_id="t")  # typed in the one pass
+    assert decode_params(message.method, message.params) is message.params
 
 
 def _outcome(decode: object, data: bytes) -> object:
@@ -158,7 +165,12 @@ def _outcome(decode: object, data: bytes) -> object:
         message = decode(data)  # type: ignore[operator]
     except JsonRpcError as exc:
         return type(exc), exc.request_id
-    return type(message), getattr(message, "method", None), getattr(message, "id", None)
+    kind: type = type(message)
+    request_id = getattr(message, "id", None)
+    if isinstance(message, OpCall):  # the fast path's form of a request or notification
+        kind = Notification if message.id is msgspec.UNSET else Request
+        request_id = None if message.id is msgspec.UNSET else message.id
+    return kind, getattr(message, "method", None), request_id
 
 
 _ops = st.sampled_from(["thread.open", "turn.interrupt", "settings.get", "$/cancelRequest", "x"])

@@ -13,6 +13,7 @@ from panelot_host.protocol import (
     OPS,
     SHIM_REQUESTS,
     Notification,
+    OpCall,
     Request,
     Response,
     decode_event,
@@ -46,7 +47,7 @@ def test_samples_cover_every_method() -> None:
 def test_op_params_round_trip(method: str) -> None:
     sent = samples.PARAMS[method]
     message = decode_message(encode_request(41, method, sent))
-    assert isinstance(message, Request)
+    assert isinstance(message, OpCall)  # the one-pass fast path
     assert (message.id, message.method) == (41, method)
     assert decode_params(message.method, message.params) == sent
 
@@ -83,7 +84,7 @@ def test_cancel_request_is_a_notification() -> None:
     message = decode_message(
         encode_notification("$/cancelRequest", samples.PARAMS["$/cancelRequest"])
     )
-    assert isinstance(message, Notification)
+    assert isinstance(message, OpCall) and message.id is msgspec.UNSET  # no id: a notification
     assert decode_params(message.method, message.params) == samples.PARAMS["$/cancelRequest"]
 
 

@@ -38,7 +38,7 @@ from panelot_host.protocol.jsonrpc import (
     Response,
     code_for_kind,
 )
-from panelot_host.protocol.messages import decode_message
+from panelot_host.protocol.messages import OpCall, decode_message
 from panelot_host.protocol.registry import (
     CONTROL_NOTIFICATIONS,
     EVENTS,
@@ -58,6 +58,7 @@ __all__ = [
     "ErrorResponse",
     "IncomingMessage",
     "Notification",
+    "OpCall",
     "OpSpec",
     "Request",
     "RequestId",

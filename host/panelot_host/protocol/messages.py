@@ -1,53 +1,68 @@
 """``decode_message`` with a one-pass fast path for the requests the host serves.
 
 A well-formed op request is decoded in a single msgspec pass into a tagged union (tag:
-``method``) whose members hold the typed params; its ``Request.params`` is then the
-params struct itself, which ``codec.decode_params`` returns as is. Anything else (an
-unknown method, invalid params, a response, a malformed envelope) goes through
+``method``) whose members are ``OpCall`` structs holding the typed params; that struct is
+returned as the message itself (a request, or a notification when it has no ``id``), and
+``codec.decode_params`` returns its params as they are. Anything else (an unknown
+method, invalid params, a response, a malformed envelope) goes through
 ``jsonrpc.decode_message``, which keeps params raw and names exactly what is wrong.
 Both paths classify every payload the same way.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, Union
+from typing import Any, ClassVar, Final, Literal, Union
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from panelot_host.protocol import jsonrpc
-from panelot_host.protocol.jsonrpc import IncomingMessage, Notification, Request, RequestId
+from panelot_host.protocol.jsonrpc import IncomingMessage, RequestId
 from panelot_host.protocol.registry import CONTROL_NOTIFICATIONS, OPS
 
 
-def _call_type(method: str, params: type[msgspec.Struct]) -> type[msgspec.Struct]:
-    return msgspec.defstruct(
+class OpCall(msgspec.Struct, gc=False):
+    """A request (or, without ``id``, a notification) the host serves, decoded in one
+    pass: ``params`` is already the op's params struct. Each op has its own subclass,
+    whose class attribute ``method`` is its tag."""
+
+    method: ClassVar[str]
+    jsonrpc: str
+    params: Any
+    id: RequestId | UnsetType = UNSET
+
+
+def _call_type(method: str, params: type[msgspec.Struct]) -> type[OpCall]:
+    call: type[OpCall] = msgspec.defstruct(  # type: ignore[assignment]
         f"Call_{method}",
         [
             ("jsonrpc", Literal["2.0"]),
             ("params", params),
             ("id", Union[RequestId, UnsetType], UNSET),  # noqa: UP007 (runtime union)
         ],
+        bases=(OpCall,),
         tag_field="method",
         tag=method,
+        namespace={"method": method},
         # any extra member sends the payload to the slow path, which judges it
         forbid_unknown_fields=True,
         module=__name__,
     )
+    return call
 
 
-_CALL_METHODS: Final = {
-    _call_type(m, t): m
+_CALL_TYPES: Final = tuple(
+    _call_type(m, t)
     for m, t in {**{m: s.params for m, s in OPS.items()}, **CONTROL_NOTIFICATIONS}.items()
-}
-_CALLS: Final[msgspec.json.Decoder[Any]] = msgspec.json.Decoder(Union[tuple(_CALL_METHODS)])  # noqa: UP007
+)
+_CALLS: Final[msgspec.json.Decoder[Any]] = msgspec.json.Decoder(Union[_CALL_TYPES])  # noqa: UP007
 
 
-def decode_message(data: bytes) -> IncomingMessage:
-    """Classify one frame payload (see ``jsonrpc.decode_message``).
+def decode_message(data: bytes) -> IncomingMessage | OpCall:
+    """Classify one frame payload (see ``jsonrpc.decode_message``): an ``OpCall`` on the
+    fast path, else a ``Request``, ``Notification``, ``Response`` or ``ErrorResponse``.
 
-    On the fast path ``Request.params`` / ``Notification.params`` is already the op's
-    params struct; pass it to ``codec.decode_params`` either way.
+    Pass ``params`` to ``codec.decode_params`` either way (typed already on the fast path).
 
     Raises:
         ParseError: ``data`` is not UTF-8 or not JSON (-32700; ``request_id`` None).
@@ -56,10 +71,7 @@ def decode_message(data: bytes) -> IncomingMessage:
     """
     try:
         # every member is fully typed, so msgspec checks the UTF-8 of every string
-        call: Any = _CALLS.decode(data)
+        call: OpCall = _CALLS.decode(data)
     except msgspec.DecodeError:
         return jsonrpc.decode_message(data)
-    method = _CALL_METHODS[type(call)]
-    if call.id is UNSET:
-        return Notification(method=method, params=call.params)
-    return Request(id=call.id, method=method, params=call.params)
+    return call

@@ -11,12 +11,13 @@ from typing import Any
 import anyio
 import msgspec
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from msgspec import UnsetType
 
 from panelot_host.errors import JsonRpcError, MethodNotFound, NotInitialized
 from panelot_host.protocol import codec, jsonrpc
 from panelot_host.protocol.events import ErrorEvent
 from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, Response
-from panelot_host.protocol.messages import decode_message
+from panelot_host.protocol.messages import OpCall, decode_message
 from panelot_host.protocol.registry import CANCEL_REQUEST, ERROR, OPS
 from panelot_host.server.errors import ConnectionLost, RpcError, to_rpc_error
 from panelot_host.server.host import Host, OpenProfile
@@ -122,34 +123,34 @@ class Connection(Session):
             self._send_error(exc.request_id, RpcError(exc.code, exc.message, {"kind": exc.kind}))
             return
         match message:
-            case Request():
-                await self._handle_request(message)
+            case OpCall(id=UnsetType()) | Notification():
+                log.debug("ignoring client notification %s", message.method)
+            case OpCall(id=str() | int() as request_id) | Request(id=request_id):
+                await self._handle_request(request_id, message.method, message.params)
             case Response() | ErrorResponse():
                 self._settle_pending(message)
-            case Notification():
-                log.debug("ignoring client notification %s", message.method)
 
-    async def _handle_request(self, request: Request) -> None:
-        route, spec = ROUTES.get(request.method), OPS.get(request.method)
+    async def _handle_request(self, request_id: int | str, method: str, raw: Any) -> None:
+        route, spec = ROUTES.get(method), OPS.get(method)
         try:
             if route is None or spec is None:
-                raise MethodNotFound(request.method, request.id)
+                raise MethodNotFound(method, request_id)
             if not spec.before_initialize and not self._initialized:
-                raise NotInitialized(f"{request.method} before initialize")
-            params = codec.decode_params(request.method, request.params, request.id)
+                raise NotInitialized(f"{method} before initialize")
+            params = codec.decode_params(method, raw, request_id)
             if spec.names_thread:  # any op naming a thread subscribes (protocol section 10)
                 self.subscribe(params.thread_id)  # type: ignore[attr-defined]
             ctx = None
             if spec.command:
                 digested = route.digest(params) if route.digest else params
-                ctx = command_context(params.command_id, request.method, digested)  # type: ignore[attr-defined]
+                ctx = command_context(params.command_id, method, digested)  # type: ignore[attr-defined]
             result = await route.handler(self, params, ctx)
         except Replay as replay:
             result = msgspec.Raw(replay.response)
         except Exception as exc:
-            self._send_error(request.id, to_rpc_error(exc))
+            self._send_error(request_id, to_rpc_error(exc))
             return
-        self._send(codec.encode_result(request.id, result))
+        self._send(codec.encode_result(request_id, result))
 
     def _send_error(self, request_id: int | str | None, error: RpcError) -> None:
         self._send(codec.encode_error(request_id, error.code, error.message, error.data))
