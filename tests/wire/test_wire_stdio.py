@@ -229,10 +229,7 @@ async def test_one_socket_can_carry_both_directions() -> None:
 
         def browser() -> bytes:
             browser_end.sendall(encode_frame(b'{"ping":1}'))
-            received = b""
-            while not received.endswith(b'{"done":1}'):
-                received += browser_end.recv(1 << 20)
-            return received
+            return _read_until_done(browser_end)
 
         async with anyio.create_task_group() as tg:
             result: list[bytes] = []
@@ -240,16 +237,25 @@ async def test_one_socket_can_carry_both_directions() -> None:
             assert await channel.receive() == b'{"ping":1}'
             await channel.send(big)
             await channel.send(b'{"done":1}')
-        frames = decode_frames(result[0])
-        assembler = ChunkAssembler()
-        assert [m for f in frames if isinstance(f, bytes) and (m := assembler.accept(f))] == [
-            big,
-            b'{"done":1}',
-        ]
+        assert _messages(result[0]) == [big, b'{"done":1}']
 
 
 async def _collect(result: list[bytes], work) -> None:
     result.append(await anyio.to_thread.run_sync(work))
+
+
+def _read_until_done(end: socket.socket) -> bytes:
+    received = b""
+    while not received.endswith(b'{"done":1}'):
+        received += end.recv(1 << 16)
+    return received
+
+
+def _messages(stream: bytes) -> list[bytes]:
+    """The messages of a frame stream, ``$/chunk`` runs reassembled."""
+    assembler = ChunkAssembler()
+    frames = decode_frames(stream)
+    return [m for f in frames if isinstance(f, bytes) and (m := assembler.accept(f))]
 
 
 async def test_a_batch_is_written_whole_and_in_order_through_short_writes() -> None:
@@ -267,16 +273,8 @@ async def test_a_batch_is_written_whole_and_in_order_through_short_writes() -> N
         batch = [*messages[:700], big, *messages[700:], b'{"done":1}']
         browser_end.settimeout(10)
 
-        def browser() -> bytes:
-            received = b""
-            while not received.endswith(b'{"done":1}'):
-                received += browser_end.recv(1 << 16)
-            return received
-
         async with anyio.create_task_group() as tg:
             result: list[bytes] = []
-            tg.start_soon(lambda: _collect(result, browser))
+            tg.start_soon(lambda: _collect(result, lambda: _read_until_done(browser_end)))
             await channel.send_many(batch)
-        assembler = ChunkAssembler()
-        frames = decode_frames(result[0])
-        assert [m for f in frames if isinstance(f, bytes) and (m := assembler.accept(f))] == batch
+        assert _messages(result[0]) == batch
