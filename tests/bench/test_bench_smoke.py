@@ -49,3 +49,25 @@ def test_codec_quick_run_prints_every_ratio() -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
     for row in ("encode framed events/s", "decode op requests/s", "decode vs params alone"):
         assert any(line.startswith(row) and "ratio" in line for line in proc.stdout.splitlines())
+
+
+ROWS = {
+    "bench_gatekeeper.py": ["validation + Gatekeeper decision: median", "baseline (dict lookup"],
+    "bench_wire.py": ["decode 200k small frames, 4 KiB feeds", "baseline: bare struct"],
+    "bench_sse.py": ["SSEParser + Anthropic decoder", "baseline: httpx aiter_lines"],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", sorted(ROWS))
+def test_short_benchmarks_run_whole_and_print_their_rows(script: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for row in ROWS[script]:
+        assert any(line.startswith(row) for line in proc.stdout.splitlines()), proc.stdout
