@@ -25,7 +25,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream
 from panelot_host.credentials.secret import Secret
 from panelot_host.providers.anthropic import AnthropicProvider
 from panelot_host.providers.anthropic_stream import AnthropicDecoder
-from panelot_host.providers.httpio import default_client, iter_events
+from panelot_host.providers.httpio import default_client, iter_event_batches
 from panelot_host.providers.types import ModelRequest, TextDelta, TextPart, UserMessage
 
 CHUNK = 16 * 1024
@@ -87,8 +87,9 @@ async def lines_baseline(data: bytes) -> int:
 async def parse_path(data: bytes) -> int:
     response = httpx.Response(200, headers=HEADERS, stream=Chunks(data))
     decoder, count = AnthropicDecoder(), 0
-    async for sse in iter_events(response):
-        count += len(decoder.feed(sse.raw))
+    async for batch in iter_event_batches(response):
+        for sse in batch:
+            count += len(decoder.feed(sse.raw))
     return count
 
 

@@ -72,11 +72,12 @@ class HTTPProvider:
     async def _attempt(self, request: ModelRequest) -> AsyncGenerator[ProviderEvent, None]:
         decoder = self.decoder(request)
         body = self.encode(request)
-        async for sse in post_sse(self._client, self._target, self.headers(), body):
-            for event in decoder.feed(sse.raw):
-                yield event
-            if decoder.stop is not None:
-                return
+        async for batch in post_sse(self._client, self._target, self.headers(), body):
+            for sse in batch:
+                for event in decoder.feed(sse.raw):
+                    yield event
+                if decoder.stop is not None:
+                    return
         for event in self.end_of_stream(decoder):
             yield event
 
