@@ -1,8 +1,10 @@
 """The agent loop of one run (seed sections 1-3): model calls and tool steps until a final
 response, driven from the stored run state so it can continue after a crash.
 
-Each step reads what it needs from the store and writes its outcome, with the next run
-state, in one transaction; events follow the commit.
+Each step writes its outcome, with the next run state, in one transaction; events follow
+the commit. The driver reads the run's cursor once when it starts and then keeps it in
+memory (while it runs it is the cursor's only writer), so a crash at any point leaves the
+stored state it would have continued from.
 """
 
 from __future__ import annotations
