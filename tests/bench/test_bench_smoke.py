@@ -1,4 +1,5 @@
-"""Each host benchmark runs in its ``--quick`` form, exits 0 and prints its figures."""
+"""Each host benchmark runs (the long ones in their ``--quick`` form), exits 0 and prints
+its figures."""
 
 from __future__ import annotations
 
@@ -16,58 +17,43 @@ SCRIPTS = {
     "bench_engine.py": ["durable tool steps per second", "SQLite COMMITs per tool step"],
     "bench_memory.py": ["peak RSS, thread.open", "peak RSS, thread.open + one more turn"],
 }
+ROWS = {
+    "bench_codec.py": ["encode framed events/s", "decode op requests/s", "decode vs params alone"],
+    "bench_gatekeeper.py": ["validation + Gatekeeper decision: median", "baseline (dict lookup"],
+    "bench_wire.py": ["decode 200k small frames, 4 KiB feeds", "baseline: bare struct"],
+    "bench_sse.py": ["SSEParser + Anthropic decoder", "baseline: httpx aiter_lines"],
+}
+QUICK = {"bench_codec.py"}  # of ROWS: the others are short enough to run whole
+
+
+def _run(script: str, *args: str) -> list[str]:
+    """The script's stdout lines; it must exit 0."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PANELOT_HOME", "PYTHONPATH")}
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.splitlines()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("script", sorted(SCRIPTS))
 def test_quick_run_prints_its_figures(script: str) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("PANELOT_HOME", "PYTHONPATH")}
-    proc = subprocess.run(
-        [sys.executable, str(BENCH / script), "--quick"],
-        capture_output=True,
-        text=True,
-        timeout=25,
-        env=env,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    figures = [line for line in proc.stdout.splitlines() if line.startswith("FIGURE ")]
+    lines = _run(script, "--quick")
+    figures = [line for line in lines if line.startswith("FIGURE ")]
     for name in SCRIPTS[script]:
-        assert any(name in line for line in figures), (name, proc.stdout)
+        assert any(name in line for line in figures), (name, lines)
     assert all(("MET" in line or "MISSED" in line) for line in figures if "| target " in line)
 
 
 @pytest.mark.slow
-def test_codec_quick_run_prints_every_ratio() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(BENCH / "bench_codec.py"), "--quick"],
-        capture_output=True,
-        text=True,
-        timeout=25,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    for row in ("encode framed events/s", "decode op requests/s", "decode vs params alone"):
-        assert any(line.startswith(row) and "ratio" in line for line in proc.stdout.splitlines())
-
-
-ROWS = {
-    "bench_gatekeeper.py": ["validation + Gatekeeper decision: median", "baseline (dict lookup"],
-    "bench_wire.py": ["decode 200k small frames, 4 KiB feeds", "baseline: bare struct"],
-    "bench_sse.py": ["SSEParser + Anthropic decoder", "baseline: httpx aiter_lines"],
-}
-
-
-@pytest.mark.slow
 @pytest.mark.parametrize("script", sorted(ROWS))
-def test_short_benchmarks_run_whole_and_print_their_rows(script: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, str(BENCH / script)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+def test_table_benchmarks_print_their_rows(script: str) -> None:
+    lines = _run(script, *(["--quick"] if script in QUICK else []))
     for row in ROWS[script]:
-        assert any(line.startswith(row) for line in proc.stdout.splitlines()), proc.stdout
+        assert any(line.startswith(row) for line in lines), (row, lines)
