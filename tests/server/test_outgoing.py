@@ -3,6 +3,8 @@ whatever its size; PlainMessages: the payload alone."""
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -63,3 +65,16 @@ def test_plain_messages_are_the_payload_alone() -> None:
         codec.encode_notification("run.updated", event),
     )
     assert plain.payload(b"{}") == (b"{}",)
+
+
+def test_each_oversized_message_has_its_own_chunk_id() -> None:
+    framed = FramedMessages()
+    big = codec.encode_result(9, {"t": "z" * (MAX_OUTBOUND_FRAME + 10)})
+    ids = []
+    for buffers in (framed.payload(big), framed.payload(big)):
+        frames = decode_frames(b"".join(buffers))
+        run = {msgspec.json.decode(f)["params"]["chunkId"] for f in frames if isinstance(f, bytes)}
+        assert len(frames) == 2 and len(run) == 1
+        ids += run
+    assert ids[0] != ids[1]
+    assert all(re.fullmatch(r"[0-9a-f]{8}-\d+", i) for i in ids)

@@ -11,15 +11,13 @@ envelope around params is constant per method); a message over 1 MiB becomes its
 
 from __future__ import annotations
 
-import secrets
-from itertools import count
 from typing import Any
 
 import msgspec
 
 from panelot_host.protocol import codec
 from panelot_host.wire.framing import MAX_OUTBOUND_FRAME, frame_header, small_frame_headers
-from panelot_host.wire.outbound import frame_parts
+from panelot_host.wire.outbound import chunk_ids, frame_parts
 
 Buffers = tuple[bytes, ...]
 """One outbox item: written in order, back to back."""
@@ -45,8 +43,7 @@ class FramedMessages:
     """Each message as native-messaging frames, header and JSON side by side."""
 
     def __init__(self) -> None:
-        self._chunk_prefix = secrets.token_hex(4)
-        self._chunk_seq = count()
+        self._chunk_id = chunk_ids()
 
     def notification(self, method: str, params: Any) -> Buffers:
         head = _HEADS.get(method)
@@ -62,10 +59,7 @@ class FramedMessages:
 
     def payload(self, payload: bytes) -> Buffers:
         """An already encoded message (a result, an error, a request to the shim)."""
-        return tuple(frame_parts((payload,), self._next_chunk_id))
-
-    def _next_chunk_id(self) -> str:
-        return f"{self._chunk_prefix}-{next(self._chunk_seq)}"
+        return tuple(frame_parts((payload,), self._chunk_id))
 
 
 MessageEncoder = PlainMessages | FramedMessages

@@ -3,13 +3,24 @@ side by side, for one ``os.writev`` (framing never copies a message)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
+from itertools import count
 
 from panelot_host.wire.chunking import split_message
 from panelot_host.wire.framing import MAX_OUTBOUND_FRAME, frame_header, small_frame_headers
 
 _SMALL_HEADERS = small_frame_headers()
 _SMALL = len(_SMALL_HEADERS)
+
+
+def chunk_ids() -> Callable[[], str]:
+    """A new source of ``$/chunk`` ids for one channel: ``<8 random hex digits>-<n>``, ``n``
+    counting from 0. (``os.urandom`` as ``secrets.token_hex`` uses it, without importing
+    ``secrets`` and ``hmac`` on the start-up path.)"""
+    prefix = os.urandom(4).hex()
+    seq = count()
+    return lambda: f"{prefix}-{next(seq)}"
 
 
 def frame_parts(payloads: Iterable[bytes], chunk_id: Callable[[], str]) -> list[bytes]:

@@ -20,9 +20,7 @@ Windows and corrupt every frame.
 from __future__ import annotations
 
 import concurrent.futures
-import itertools
 import os
-import secrets
 import select
 import stat
 import sys
@@ -35,7 +33,7 @@ import anyio.to_thread
 
 from panelot_host.wire.errors import FrameError
 from panelot_host.wire.framing import MAX_INBOUND_FRAME, FrameDecoder
-from panelot_host.wire.outbound import frame_parts
+from panelot_host.wire.outbound import chunk_ids, frame_parts
 
 READ_SIZE = 64 * 1024
 _IOV_MAX = 512  # buffers per writev call (POSIX guarantees at least 16; Linux takes 1024)
@@ -213,8 +211,7 @@ class StdioChannel:
         self._at_eof = False
         self._receive_guard = anyio.ResourceGuard("receiving frames from")
         self._send_lock = anyio.Lock()
-        self._chunk_prefix = secrets.token_hex(4)
-        self._chunk_seq = itertools.count()
+        self._chunk_id = chunk_ids()
 
     @classmethod
     def from_process_stdio(cls) -> StdioChannel:
@@ -256,9 +253,6 @@ class StdioChannel:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    def _next_chunk_id(self) -> str:
-        return f"{self._chunk_prefix}-{next(self._chunk_seq)}"
-
     async def send(self, payload: bytes) -> None:
         """Write one encoded JSON message, as ``$/chunk`` frames if it is over 1 MiB.
 
@@ -275,7 +269,7 @@ class StdioChannel:
     async def send_many(self, payloads: list[bytes]) -> None:
         """Write several encoded messages in order, in one write where the OS allows;
         otherwise as ``send``."""
-        await self.write_buffers(frame_parts(payloads, self._next_chunk_id))
+        await self.write_buffers(frame_parts(payloads, self._chunk_id))
 
     async def write_buffers(self, buffers: list[bytes]) -> None:
         """Write already framed buffers (whole frames, back to back) in order, in one
