@@ -6,8 +6,9 @@ persists approval requests and the store persists grants (these structs).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from panelot_host.tools.lazy import lazy_getattr
 
 # Submodules load on first use (PEP 562): importing a light module of this package
 # does not pay for jsonschema and the whole registry at host start.
@@ -93,9 +94,4 @@ __all__ = [
     "user_denial",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _WHERE)

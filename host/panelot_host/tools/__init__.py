@@ -7,8 +7,9 @@ Gatekeeper, and runs ``BoundCall.execute(context)``.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from panelot_host.tools.lazy import lazy_getattr
 
 # Submodules load on first use (PEP 562): importing a light module of this package
 # does not pay for jsonschema and the whole registry at host start.
@@ -129,9 +130,4 @@ __all__ = [
     "tool_spec",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _WHERE)

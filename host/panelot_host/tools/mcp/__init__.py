@@ -8,8 +8,9 @@ awaits ``start()`` once it serves, ``reload()`` after ``settings.update`` change
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from panelot_host.tools.lazy import lazy_getattr
 
 # Submodules load on first use (PEP 562), as in ``panelot_host.tools``: reading
 # ``mcp.json`` (``settings.get``) does not pay for the MCP SDK.
@@ -67,9 +68,4 @@ __all__ = [
     "tool_name",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _WHERE)
