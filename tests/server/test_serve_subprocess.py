@@ -53,6 +53,7 @@ def test_every_bad_frame_is_answered_and_the_host_stays_up(host_proc: HostProces
     host_proc.write_raw(struct.pack("=I", 0xFFFFFFF0) + b"garbage")
     error = host_proc.next_message()
     assert error["method"] == "$/error" and error["params"]["kind"] == "frame_too_large"
+    assert error["params"]["code"] == -32011  # too_large (protocol.md section 3)
     listed = host_proc.call("thread.list", {})
     assert listed["result"]["threads"] == []
 
@@ -63,6 +64,7 @@ def test_truncated_frame_at_eof_is_reported_then_clean_exit(host_proc: HostProce
     host_proc.close_stdin()
     error = host_proc.next_message()
     assert error["method"] == "$/error" and error["params"]["kind"] == "truncated_frame"
+    assert error["params"]["code"] == -32700
     assert host_proc.wait(5) == 0
 
 

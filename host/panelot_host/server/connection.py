@@ -25,7 +25,7 @@ from panelot_host.server.outgoing import Buffers, MessageEncoder, PlainMessages
 from panelot_host.server.routes import ROUTES, Session
 from panelot_host.server.shim import ConnectionBrowser
 from panelot_host.store.receipts import Replay, command_context
-from panelot_host.wire.errors import FrameError
+from panelot_host.wire.errors import FrameError, FrameErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,11 @@ WriteBuffers = Callable[[list[bytes]], Awaitable[None]]
 OUTBOX_BATCH = 256  # messages written together when they queue up
 SHIM_REQUEST_TIMEOUT_S = 120.0
 _connection_ids = itertools.count(1)
+_FRAME_ERROR_CODES: dict[FrameErrorCode, int] = {
+    "frame_too_large": jsonrpc.code_for_kind("too_large"),
+    "truncated_frame": jsonrpc.PARSE_ERROR,
+}
+"""The ``$/error`` code of each framing problem (protocol.md section 3)."""
 
 
 class Connection(Session):
@@ -112,9 +117,7 @@ class Connection(Session):
     async def handle_frame(self, frame: bytes | FrameError) -> None:
         """Handle one inbound frame; bad input is answered, never raised."""
         if isinstance(frame, FrameError):
-            code = jsonrpc.code_for_kind("too_large" if frame.code == "frame_too_large" else "")
-            if frame.code == "truncated_frame":
-                code = jsonrpc.PARSE_ERROR
+            code = _FRAME_ERROR_CODES[frame.code]
             self.notify(ERROR, ErrorEvent(code=code, message=frame.message, kind=frame.code))
             return
         try:
