@@ -85,10 +85,10 @@ def _run_serve(options: argparse.Namespace) -> int:
 
 
 def _serve(*, verbose: bool) -> int:
-    from panelot_host.wire.stdio import StdioChannel, protect_stdin, protect_stdout
+    from panelot_host.wire.stdio import StdioChannel
 
     # Before anything else can print: stdout carries frames only.
-    channel = StdioChannel(protect_stdin(), protect_stdout())
+    channel = StdioChannel.from_process_stdio()
     import anyio
 
     from panelot_host.cli.config import panelot_home
