@@ -7,7 +7,7 @@ from typing import Any
 import anyio
 import pytest
 
-from panelot_host.errors import ToolError
+from panelot_host.errors import OutcomeUnknown, ToolError
 from panelot_host.tools import (
     BROWSER_TOOL_NAMES,
     BoundCall,
@@ -242,3 +242,32 @@ async def test_tool_exceptions_become_failures_but_cancellation_propagates() -> 
         tg.cancel_scope.cancel()  # interrupt
     assert returned == []  # cancelled, not turned into a result
     assert cleaned == [True] and context.progress == ["working"]
+
+
+@pytest.mark.anyio
+async def test_a_crash_or_a_missing_result_is_a_failure_but_a_lost_answer_propagates() -> None:
+    async def crash(args: dict[str, Any], context: Any) -> ToolResult:
+        raise KeyError("tabs")
+
+    async def nothing(args: dict[str, Any], context: Any) -> ToolResult:
+        return None  # type: ignore[return-value]
+
+    async def lost(args: dict[str, Any], context: Any) -> ToolResult:
+        raise OutcomeUnknown("the shim went away after dispatch")
+
+    registry = ToolRegistry()
+    registry.update(
+        add=[
+            echo_tool(n, execute=fn)
+            for n, fn in [("crash", crash), ("nothing", nothing), ("lost", lost)]
+        ]
+    )
+    catalog = new_run_catalog(registry.current, ModelCapabilities(True, True), ())
+    crashed = await _call(catalog, "crash", {"text": ""}).execute(Context())
+    assert crashed.counts_as_failure and "failed unexpectedly (KeyError" in str(crashed.content)
+    assert crashed.details == {"exception": "KeyError"}
+    empty = await _call(catalog, "nothing", {"text": ""}).execute(Context())
+    assert empty.counts_as_failure and "returned no result" in str(empty.content)
+    # OutcomeUnknown is a ToolError, yet it is not a result: the engine decides by recovery
+    with pytest.raises(OutcomeUnknown):
+        await _call(catalog, "lost", {"text": ""}).execute(Context())
