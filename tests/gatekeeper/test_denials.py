@@ -34,12 +34,14 @@ def test_a_standing_user_denial_says_so(catalog: RunCatalog) -> None:
     result = decision_denial(call.name, decision)
     _is_denial(result)
     assert "denied by the user's standing decision" in str(result.content)
+    assert result.details == {"deniedBy": "user"}
 
 
 def test_a_user_denial_carries_the_users_message() -> None:
     result = user_denial("browser_click", "not that button")
     _is_denial(result)
     assert 'The user said: "not that button"' in str(result.content)
+    assert result.details == {"deniedBy": "user"}
     _is_denial(user_denial("browser_click"))
 
 

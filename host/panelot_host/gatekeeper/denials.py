@@ -24,9 +24,10 @@ def decision_denial(tool: str, decision: Decision) -> ToolResult:
     """
     if decision.action != "deny":
         raise ValueError(f"not a denial: {decision.action}")
-    by = "the user's standing decision" if decision.source == "grant" else "policy"
+    by_user = decision.source == "grant"
+    by = "the user's standing decision" if by_user else "policy"
     return denial_result(
         f"The call to `{tool}` was denied by {by} ({decision.reason}); nothing was executed. "
         "Do not repeat it; choose another approach or ask the user.",
-        details={"deniedBy": "user" if decision.source == "grant" else "policy"},
+        details={"deniedBy": "user" if by_user else "policy"},
     )
