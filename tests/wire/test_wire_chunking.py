@@ -11,6 +11,7 @@ from panelot_host.wire import (
     ChunkParams,
     split_message,
 )
+from panelot_host.wire.chunking import MAX_CHUNK_ID_LENGTH
 
 ADVERSARIAL_ALPHABETS = {
     "quotes": '"',
@@ -220,3 +221,26 @@ def test_too_many_incomplete_messages_drop_the_oldest() -> None:
 def test_a_few_escapes_in_a_plain_window_are_not_overlooked(escapes: int) -> None:
     encoded = ('"' * escapes + "a" * 40_000).encode()
     check_chunks(encoded, split_message(encoded, "few", frame_limit=10_000), 10_000)
+
+
+def test_chunk_frames_are_the_protocols_chunk_event() -> None:
+    """``ChunkParams`` (the wire's) and ``ChunkEvent`` (the protocol's, in the committed
+    schema) are two structs for one wire shape: every chunk frame is a valid ``$/chunk``
+    event with the same members, the longest chunk id included."""
+    from panelot_host.protocol import codec, jsonrpc, registry
+    from panelot_host.protocol.events import ChunkEvent
+
+    assert CHUNK_METHOD == registry.CHUNK
+    assert ChunkParams.__struct_encode_fields__ == ChunkEvent.__struct_encode_fields__
+    encoded = message_with('"\u00e9\U0001f600' * 200_000)
+    longest = "c" * MAX_CHUNK_ID_LENGTH
+    frames = split_message(encoded, longest)
+    assert len(frames) > 1
+    for frame in frames:
+        message = jsonrpc.decode_message(frame)
+        assert isinstance(message, jsonrpc.Notification) and message.method == CHUNK_METHOD
+        event = codec.decode_event(CHUNK_METHOD, message.params)
+        wire = msgspec.json.decode(message.params, type=ChunkParams)
+        assert msgspec.structs.asdict(event) == msgspec.structs.asdict(wire)
+    with pytest.raises(ValueError, match="chunk_id"):
+        split_message(encoded, longest + "c")
