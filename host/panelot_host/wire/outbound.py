@@ -8,10 +8,7 @@ from collections.abc import Callable, Iterable
 from itertools import count
 
 from panelot_host.wire.chunking import split_message
-from panelot_host.wire.framing import MAX_OUTBOUND_FRAME, frame_header, small_frame_headers
-
-_SMALL_HEADERS = small_frame_headers()
-_SMALL = len(_SMALL_HEADERS)
+from panelot_host.wire.framing import MAX_OUTBOUND_FRAME, frame_header
 
 
 def chunk_ids() -> Callable[[], str]:
@@ -31,17 +28,11 @@ def frame_parts(payloads: Iterable[bytes], chunk_id: Callable[[], str]) -> list[
         ValueError: a message over 1 MiB is not valid UTF-8.
     """
     parts: list[bytes] = []
-    append = parts.append
     for payload in payloads:
-        size = len(payload)
-        if size < _SMALL:
-            append(_SMALL_HEADERS[size])
-            append(payload)
-        elif size <= MAX_OUTBOUND_FRAME:
-            append(frame_header(size))
-            append(payload)
+        if len(payload) <= MAX_OUTBOUND_FRAME:
+            frames: Iterable[bytes] = (payload,)
         else:
-            for chunk in split_message(payload, chunk_id()):
-                append(frame_header(len(chunk)))
-                append(chunk)
+            frames = split_message(payload, chunk_id())
+        for frame in frames:
+            parts += (frame_header(len(frame)), frame)
     return parts
