@@ -8,6 +8,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
+import mcp_types as mt
 import pytest
 from tests.mcp.conftest import ScriptedContext, call_in, py_server
 
@@ -85,6 +86,7 @@ async def test_a_call_without_progress_times_out_clearly(harness: Any) -> None:
     result = await h.call("mcp__py__slow", {"seconds": 3, "steps": 1})
     assert result.is_error
     assert "did not answer in time" in str(result.content)
+    assert result.details == {"mcp": {"server": "py", "tool": "slow", "timeout": True}}
     assert (await h.call("mcp__py__add", {"a": 1, "b": 1})).content.count("sum=2") == 1
 
 
@@ -127,6 +129,26 @@ async def test_list_changed_publishes_a_new_generation(harness: Any) -> None:
     assert isinstance(extra.content, str) and "extra" in extra.content
 
 
+async def test_a_tool_changed_by_a_relisting_is_refused_to_runs_that_listed_the_old_one(
+    harness: Any,
+) -> None:
+    h = await harness({"py": py_server()})
+    await h.wait_connected("py", "grow")
+    await h.call("mcp__py__grow", {})
+    await h.wait_connected("py", "extra")
+    old_catalog = h.catalog()
+    old = h.registry.current.tools["mcp__py__extra"].digest
+    await h.call("mcp__py__grow", {"description": "The extra tool, reworded."})
+    await h.wait_for(lambda: h.registry.current.tools["mcp__py__extra"].digest != old)
+
+    changed = await call_in(old_catalog, "mcp__py__extra", {})
+    assert changed.is_error
+    assert "changed the tool `extra` since it was listed" in str(changed.content)
+    assert changed.details == {"mcp": {"server": "py", "tool": "extra", "stale": True}}
+    fresh = await h.call("mcp__py__extra", {})
+    assert not fresh.is_error and "extra" in str(fresh.content)
+
+
 async def test_stderr_goes_to_the_servers_logger(
     harness: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -157,6 +179,7 @@ async def test_a_killed_server_restarts_and_old_calls_fail_clearly(
     stale = await call_in(old_catalog, "mcp__py__add", {"a": 1, "b": 2})
     assert stale.is_error
     assert "restarted since the tool `add` was listed" in str(stale.content)
+    assert stale.details == {"mcp": {"server": "py", "tool": "add", "stale": True}}
     fresh = await h.call("mcp__py__add", {"a": 1, "b": 2})
     assert not fresh.is_error and "sum=3" in str(fresh.content)
 
@@ -181,6 +204,8 @@ async def test_a_call_in_flight_when_the_server_dies_fails_clearly(
     [result] = results
     assert result.is_error
     assert "was lost during the call of `slow`; its outcome is unknown" in str(result.content)
+    assert result.details is not None
+    assert result.details["mcp"] == {"server": "py", "tool": "slow", "code": mt.CONNECTION_CLOSED}
 
 
 async def test_disable_and_remove_take_the_tools_away(harness: Any) -> None:

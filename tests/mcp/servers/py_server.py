@@ -6,6 +6,7 @@ stderr at start (so a test can see stderr reach the log).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -59,9 +60,11 @@ async def ask_name(ctx: Context) -> str:
 
 
 @server.tool()
-async def grow(ctx: Context) -> str:
-    """Adds the tool ``extra`` and tells the client the list changed."""
-    server.add_tool(extra, description="A tool added at run time.")
+async def grow(ctx: Context, description: str = "A tool added at run time.") -> str:
+    """Adds (or re-describes) the tool ``extra`` and tells the client the list changed."""
+    with contextlib.suppress(ToolError):  # not added yet
+        server.remove_tool("extra")
+    server.add_tool(extra, description=description)
     await ctx.session.send_tool_list_changed()
     return "grown"
 

@@ -281,11 +281,12 @@ class McpConnection:
         if session is None or ticket.epoch != self._epoch:
             return self._stale_result(ticket)
         if self._fingerprints.get(ticket.remote) != ticket.fingerprint:
-            return error_result(
+            return self._failure(
+                ticket.remote,
                 f"The MCP server `{self.name}` changed the tool `{ticket.remote}` since it was "
                 "listed, so the call was not sent. The new version is offered from the next "
                 "turn on.",
-                details={"mcp": {"server": self.name, "tool": ticket.remote, "stale": True}},
+                stale=True,
             )
         deadline = CallDeadline(self.config.timeout, self.config.max_timeout)
         flight = InFlight(self.name, context, deadline)
@@ -306,42 +307,49 @@ class McpConnection:
         except MCPError as exc:
             return self._mcp_error(remote, exc)
         except Exception as exc:
-            return error_result(
+            return self._failure(
+                remote,
                 f"The MCP server `{self.name}` gave an answer to `{remote}` that cannot be "
                 f"used ({describe(exc)}).",
-                details={"mcp": {"server": self.name, "tool": remote}},
             )
         if result is None or flight.deadline.expired:
-            return error_result(
+            return self._failure(
+                remote,
                 f"The MCP tool `{remote}` of `{self.name}` did not answer in time "
                 f"({self.config.timeout:g} s without progress, at most "
                 f"{self.config.max_timeout:g} s); it was cancelled.",
-                details={"mcp": {"server": self.name, "tool": remote, "timeout": True}},
+                timeout=True,
             )
         return map_result(self.name, remote, result)
 
     def _mcp_error(self, remote: str, exc: MCPError) -> ToolResult:
-        details = {"mcp": {"server": self.name, "tool": remote, "code": exc.code}}
         if exc.code == mt.CONNECTION_CLOSED:
             self._lost.set()
-            return error_result(
+            return self._failure(
+                remote,
                 f"The connection to the MCP server `{self.name}` was lost during the call of "
                 f"`{remote}`; its outcome is unknown. Panelot is reconnecting; repeat the call "
                 "in a later turn only if that is safe.",
-                details=details,
+                code=exc.code,
             )
-        return error_result(
+        return self._failure(
+            remote,
             f"The MCP server `{self.name}` refused the call of `{remote}`: {exc.message}",
-            details=details,
+            code=exc.code,
         )
 
     def _stale_result(self, ticket: Ticket) -> ToolResult:
-        return error_result(
+        return self._failure(
+            ticket.remote,
             f"The MCP server `{self.name}` restarted since the tool `{ticket.remote}` was "
             "listed, so the call was not sent to the new session. Call it again: the "
             "reconnected server's tools are offered from the next turn on.",
-            details={"mcp": {"server": self.name, "tool": ticket.remote, "stale": True}},
+            stale=True,
         )
+
+    def _failure(self, remote: str, message: str, **mcp: Any) -> ToolResult:
+        """An error result whose ``details.mcp`` names this server and ``remote`` (and ``mcp``)."""
+        return error_result(message, details={"mcp": {"server": self.name, "tool": remote, **mcp}})
 
     # ---------------------------------------------------------------- server requests
 
