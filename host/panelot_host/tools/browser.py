@@ -29,6 +29,7 @@ UNTRUSTED_NOTE = (
 _TAB = {"type": "integer", "minimum": 0, "description": "The tab; default: the active tab."}
 _REF = {"type": "string", "minLength": 1, "description": "An element ref from browser_snapshot."}
 _URL = {"type": "string", "minLength": 1, "format": "uri", "description": "An absolute URL."}
+_TABID = {"tabId": _TAB}  # shared: _schema deep-copies each spec's properties
 
 
 class _Spec(msgspec.Struct, frozen=True, kw_only=True):
@@ -36,22 +37,20 @@ class _Spec(msgspec.Struct, frozen=True, kw_only=True):
     label: str
     description: str
     properties: dict[str, Any]
-    level: Level
     effect: Effect
     recovery: RecoveryClass
+    level: Level = "L1"  # every browser tool's base level; L2 only through escalations
     required: tuple[str, ...] = ()
     any_of_required: tuple[str, ...] = ()  # runtime only: at least one of these
     escalations: tuple[LevelEscalation, ...] = ()
     produces_images: bool = False
 
 
-_TABID = {"tabId": _TAB}  # shared: _schema deep-copies each spec's properties
 _SPECS: tuple[_Spec, ...] = (
     _Spec(
         name="browser_tabs_list",
         label="List tabs",
         properties={},
-        level="L1",
         effect="read",
         recovery="read",
         description="List the open tabs: id, title, URL and which one is active.",
@@ -60,7 +59,6 @@ _SPECS: tuple[_Spec, ...] = (
         name="browser_tab_new",
         label="Open a tab",
         properties={"url": _URL},
-        level="L1",
         effect="navigate",
         recovery="write",
         description="Open a new tab, at `url` when given, and make it active.",
@@ -68,9 +66,8 @@ _SPECS: tuple[_Spec, ...] = (
     _Spec(
         name="browser_tab_select",
         label="Switch tab",
-        properties={"tabId": _TAB},
+        properties=_TABID,
         required=("tabId",),
-        level="L1",
         effect="navigate",
         recovery="idempotent",
         description="Make the tab `tabId` the active tab.",
@@ -78,9 +75,8 @@ _SPECS: tuple[_Spec, ...] = (
     _Spec(
         name="browser_tab_close",
         label="Close a tab",
-        properties={"tabId": _TAB},
+        properties=_TABID,
         required=("tabId",),
-        level="L1",
         effect="write",
         recovery="write",
         description="Close the tab `tabId`.",
@@ -90,7 +86,6 @@ _SPECS: tuple[_Spec, ...] = (
         label="Go to a URL",
         properties={"url": _URL, **_TABID},
         required=("url",),
-        level="L1",
         effect="navigate",
         recovery="write",
         description="Load `url` in the tab.",
@@ -99,7 +94,6 @@ _SPECS: tuple[_Spec, ...] = (
         name="browser_navigate_back",
         label="Go back",
         properties=_TABID,
-        level="L1",
         effect="navigate",
         recovery="write",
         description="Go back one page in the tab's history.",
@@ -108,7 +102,6 @@ _SPECS: tuple[_Spec, ...] = (
         name="browser_read",
         label="Read the page",
         properties=_TABID,
-        level="L1",
         effect="read",
         recovery="read",
         description="Read the tab's main text content as plain text.",
@@ -117,7 +110,6 @@ _SPECS: tuple[_Spec, ...] = (
         name="browser_snapshot",
         label="Snapshot the page",
         properties=_TABID,
-        level="L1",
         effect="read",
         recovery="read",
         description=(
@@ -131,7 +123,6 @@ _SPECS: tuple[_Spec, ...] = (
         label="Click",
         properties={"ref": _REF, **_TABID},
         required=("ref",),
-        level="L1",
         effect="write",
         recovery="write",
         description="Click the element `ref` (from browser_snapshot).",
@@ -146,7 +137,6 @@ _SPECS: tuple[_Spec, ...] = (
             **_TABID,
         },
         required=("ref", "text"),
-        level="L1",
         effect="write",
         recovery="write",
         description="Type `text` into the field `ref`; `submit` presses Enter after.",
@@ -160,7 +150,6 @@ _SPECS: tuple[_Spec, ...] = (
             **_TABID,
         },
         required=("ref", "values"),
-        level="L1",
         effect="write",
         recovery="write",
         description="Select `values` (option values or labels) in the select `ref`.",
@@ -170,7 +159,6 @@ _SPECS: tuple[_Spec, ...] = (
         label="Press a key",
         properties={"key": {"type": "string", "minLength": 1}, **_TABID},
         required=("key",),
-        level="L1",
         effect="write",
         recovery="write",
         description="Press `key` (e.g. Enter, Escape, ArrowDown, Control+A) in the tab.",
@@ -184,7 +172,6 @@ _SPECS: tuple[_Spec, ...] = (
             **_TABID,
         },
         any_of_required=("ref", "direction"),
-        level="L1",
         effect="read",
         recovery="idempotent",
         description="Scroll the element `ref` into view, or scroll the page by one "
@@ -200,7 +187,6 @@ _SPECS: tuple[_Spec, ...] = (
             **_TABID,
         },
         any_of_required=("text", "textGone", "timeMs"),
-        level="L1",
         effect="read",
         recovery="read",
         description="Wait until `text` appears, `textGone` disappears, or `timeMs` "
@@ -216,7 +202,6 @@ _SPECS: tuple[_Spec, ...] = (
             },
             **_TABID,
         },
-        level="L1",
         effect="read",
         recovery="read",
         produces_images=True,
