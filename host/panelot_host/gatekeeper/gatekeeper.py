@@ -7,7 +7,6 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from panelot_host.errors import ToolError
 from panelot_host.gatekeeper.defaults import default_decision
 from panelot_host.gatekeeper.grants import (
     grants_digest,
@@ -25,7 +24,7 @@ from panelot_host.gatekeeper.models import (
 )
 from panelot_host.gatekeeper.policy import Policy, rule_label
 from panelot_host.tools.calls import BoundCall
-from panelot_host.tools.context import BrowserBridge
+from panelot_host.tools.context import BrowserBridge, require_browser
 from panelot_host.tools.descriptor import BrowserBinding
 from panelot_host.tools.target import Target
 
@@ -43,9 +42,7 @@ async def resolve_target(call: BoundCall, browser: BrowserBridge | None) -> Targ
     if descriptor.resolve_target is not None:
         return await descriptor.resolve_target(call.args)
     if isinstance(descriptor.binding, BrowserBinding):
-        if browser is None:
-            raise ToolError("no browser is connected, so browser tools cannot run")
-        return await browser.resolve_target(descriptor.binding.tool, call.args)
+        return await require_browser(browser).resolve_target(descriptor.binding.tool, call.args)
     return None
 
 

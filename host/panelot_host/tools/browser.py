@@ -9,9 +9,8 @@ from typing import Any
 
 import msgspec
 
-from panelot_host.errors import ToolError
 from panelot_host.tools.browser_result import browser_result
-from panelot_host.tools.context import ToolContext
+from panelot_host.tools.context import ToolContext, require_browser
 from panelot_host.tools.descriptor import (
     AgentTool,
     BrowserBinding,
@@ -221,9 +220,8 @@ async def invoke_browser_tool(tool: str, args: dict[str, Any], context: ToolCont
     Raises:
         ToolError: no browser is connected (the engine makes it an error result).
     """
-    if context.browser is None:
-        raise ToolError("no browser is connected, so browser tools cannot run")
-    answer = await context.browser.invoke(context.call_id, tool, args, context.target)
+    browser = require_browser(context.browser)
+    answer = await browser.invoke(context.call_id, tool, args, context.target)
     return browser_result(tool, answer)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from panelot_host.errors import ToolError
 from panelot_host.tools.target import Target
 
 
@@ -67,3 +68,14 @@ class ToolContext(Protocol):
         Returns the ``values`` of ``interaction.response`` (valid against ``schema``).
         """
         ...
+
+
+def require_browser(browser: BrowserBridge | None) -> BrowserBridge:
+    """``browser``, for a browser tool that is about to reach the shim.
+
+    Raises:
+        ToolError: no browser is connected, so browser tools cannot run.
+    """
+    if browser is None:
+        raise ToolError("no browser is connected, so browser tools cannot run")
+    return browser
