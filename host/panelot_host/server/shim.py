@@ -32,8 +32,7 @@ class ConnectionBrowser:
 
     async def resolve_target(self, tool: str, args: Mapping[str, Any]) -> Target:
         params = browser_ops.BrowserResolveTargetParams(tool=tool, args=dict(args))
-        raw = await self._ask("browser.resolveTarget", params, RESOLVE_WAIT_S)
-        found = codec.decode_result("browser.resolveTarget", raw)
+        found = await self._ask("browser.resolveTarget", params, RESOLVE_WAIT_S)
         assert isinstance(found, browser_ops.BrowserTarget)
         return Target(tab_id=found.tab_id, url=found.url, origin=found.origin, title=found.title)
 
@@ -44,14 +43,13 @@ class ConnectionBrowser:
             call_id=call_id, tool=tool, args=dict(args), target=_browser_target(target)
         )
         try:
-            raw = await self._ask("browser.invoke", params, INVOKE_WAIT_S)
+            result = await self._ask("browser.invoke", params, INVOKE_WAIT_S)
         except ToolError as exc:
             if isinstance(exc.__cause__, TimeoutError | ConnectionLost):
                 raise OutcomeUnknown(
                     f"{tool}: {exc.message}; it may or may not have acted"
                 ) from exc
             raise
-        result = codec.decode_result("browser.invoke", raw)
         answer: dict[str, Any] = msgspec.to_builtins(result)
         return answer
 
@@ -59,9 +57,16 @@ class ConnectionBrowser:
         """Interrupt: tell the shim to detach L2 tools (chrome.debugger) of this Turn."""
         self._connection.notify_raw("browser.detach", {"threadId": thread_id, "turnId": turn_id})
 
-    async def _ask(self, method: str, params: msgspec.Struct, wait_s: float) -> Any:
+    async def _ask(self, method: str, params: msgspec.Struct, wait_s: float) -> msgspec.Struct:
+        """The shim's result, decoded and validated.
+
+        Raises:
+            ToolError: the shim answered with an error or an invalid result, or not in
+                time (``__cause__`` the ``RpcError``, ``InvalidResult`` or ``TimeoutError``).
+        """
         try:
-            return msgspec.json.encode(await self._connection.request(method, params, wait_s))
+            raw = await self._connection.request(method, params, wait_s)
+            return codec.decode_result(method, msgspec.json.encode(raw))
         except RpcError as exc:
             raise ToolError(f"the browser could not run it: {exc.message}") from exc
         except InvalidResult as exc:
