@@ -213,7 +213,3 @@ class SchemaTooNew(StartupError):
 
 class LeaseUnavailable(StartupError):
     pass
-
-
-class OriginNotAllowed(StartupError):
-    pass

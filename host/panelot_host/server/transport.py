@@ -100,10 +100,6 @@ class DirectTransport:
             raise RemoteError(error["code"], error["message"], error.get("data"))
         return reply["result"]
 
-    async def send_raw(self, payload: bytes) -> None:
-        """Feed raw bytes as one frame (tests of bad input)."""
-        await self._connection.handle_frame(payload)
-
     def on_event(self, callback: EventCallback) -> Callable[[], None]:
         key = next(self._callback_ids)
         self._callbacks[key] = callback
