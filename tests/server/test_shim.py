@@ -11,7 +11,9 @@ import pytest
 from panelot_host.errors import OutcomeUnknown, ToolError
 from panelot_host.protocol import jsonrpc
 from panelot_host.server.errors import ConnectionLost, RpcError
+from panelot_host.server.host import Host
 from panelot_host.server.shim import ConnectionBrowser
+from panelot_host.server.transport import DirectTransport
 from panelot_host.tools.target import Target
 
 pytestmark = pytest.mark.anyio
@@ -83,3 +85,30 @@ async def test_interrupt_tells_the_shim_to_detach() -> None:
     shim = FakeShim(None)
     ConnectionBrowser(shim).detach("th_1", "tu_1")
     assert shim.notified == [("browser.detach", {"threadId": "th_1", "turnId": "tu_1"})]
+
+
+def _init(browser_tools: list[str]) -> dict[str, Any]:
+    return {
+        "protocolVersion": 1,
+        "client": {"name": "shim", "version": "1"},
+        "capabilities": {"browserTools": browser_tools},
+    }
+
+
+async def test_the_browser_goes_away_with_the_connection_that_brought_it(host: Host) -> None:
+    """Closing the shim's connection detaches its browser; closing any other connection,
+    or a shim replaced by a newer one, leaves the current browser in place."""
+    async with DirectTransport.connect(host) as first:
+        await first.send("initialize", _init(["browser_read"]))
+        engine = host.profile.engine  # type: ignore[union-attr]
+        assert engine.ctx.browser is not None
+        async with DirectTransport.connect(host) as panel:
+            await panel.send("initialize", _init([]))
+        assert engine.ctx.browser is not None
+        async with DirectTransport.connect(host) as second:
+            await second.send("initialize", _init(["browser_read"]))
+            newer = engine.ctx.browser
+            first.connection.close()
+            assert engine.ctx.browser is newer
+        assert engine.ctx.browser is None
+        assert engine.ctx.browser_tools == frozenset()

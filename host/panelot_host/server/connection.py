@@ -54,6 +54,7 @@ class Connection(Session):
         self._initialized = False
         self._profile: OpenProfile | None = None
         self.browser_tools: tuple[str, ...] = ()
+        self._browser = ConnectionBrowser(self)
         outbox: tuple[MemoryObjectSendStream[Buffers], MemoryObjectReceiveStream[Buffers]]
         outbox = anyio.create_memory_object_stream[Buffers](math.inf)
         self._outbox_in, self._outbox_out = outbox
@@ -74,7 +75,7 @@ class Connection(Session):
         self._initialized = True
 
     def browser_bridge(self) -> ConnectionBrowser:
-        return ConnectionBrowser(self)
+        return self._browser
 
     def subscribe(self, thread_id: str) -> None:
         self.profile.bus.subscribe(self.id, thread_id, self.notify)
@@ -195,8 +196,7 @@ class Connection(Session):
         """Stop after the queued frames are written; pending shim requests fail."""
         if self._profile is not None:
             self._profile.bus.unsubscribe_connection(self.id)
-            if self.browser_tools:
-                self._profile.detach_browser(self)
+            self._profile.detach_browser(self._browser)
         for pending in self._pending.values():
             pending.error = ConnectionLost(jsonrpc.INTERNAL_ERROR, "the connection closed")
             pending.done.set()

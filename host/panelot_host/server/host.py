@@ -108,9 +108,9 @@ class OpenProfile:
         if self._engine is not None:
             self._engine.attach_browser(bridge, tools)
 
-    def detach_browser(self, owner: object) -> None:
-        bridge = self._browser[0]
-        if bridge is not None and getattr(bridge, "_connection", None) is owner:
+    def detach_browser(self, bridge: BrowserBridge) -> None:
+        """Forget ``bridge`` (its connection closed) unless a newer one replaced it."""
+        if self._browser[0] is bridge:
             self.attach_browser(None, frozenset())
 
     def has_unfinished_runs(self) -> bool:
