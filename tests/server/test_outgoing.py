@@ -29,6 +29,7 @@ def test_a_framed_notification_is_the_codec_message_in_one_frame(text: str, seq:
     )
     buffers = FramedMessages().notification("item.delta", event)
     assert _messages(buffers) == [codec.encode_notification("item.delta", event)]
+    assert len(decode_frames(b"".join(buffers))) == 1
     assert buffers[2] == msgspec.json.encode(event)  # the params are never copied to frame
 
 
