@@ -192,8 +192,7 @@ def _from_msgspec(text: str, root: str) -> Violation:
     path = root + (at[1:] if at else "")
     field = _MSGSPEC_FIELD.match(message)
     if field is not None:
-        name = field["f"]
-        path += f".{name}" if _IDENT.match(name) else f"[{json.dumps(name)}]"
+        path = format_path(path, [field["f"]])
         message = (
             "required field missing" if field["what"] == "missing required" else "unknown field"
         )
