@@ -1,21 +1,29 @@
-"""Shared helpers of the host benchmarks (cold start, store, engine, memory).
+"""Shared helpers of the host benchmarks (cold start, store, engine, memory, torture).
 
 Not a benchmark itself: seeding realistic threads through the store's repositories, a
-no-op L0 read tool, a scripted model, timing and reporting helpers.
+no-op L0 read tool, a scripted model and the in-process host around it, timing, reporting
+and cProfile helpers.
 """
 
 from __future__ import annotations
 
+import cProfile
+import io
 import os
 import platform
+import pstats
 import random
+import sqlite3
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from panelot_host.providers.catalog import ModelInfo
+from panelot_host.providers.scripted import Responder, Script, Stop, Text, ToolCall
+from panelot_host.providers.types import ModelRequest, Usage
 from panelot_host.store import items, threads, turns
 from panelot_host.store.db import Database
 from panelot_host.store.ids import new_id, now_ms
@@ -23,6 +31,10 @@ from panelot_host.store.profiles import database_path
 from panelot_host.store.records import ItemRecord, UsageRecord
 from panelot_host.tools.descriptor import AgentTool, BuiltinBinding
 from panelot_host.tools.result import ToolResult
+
+if TYPE_CHECKING:
+    from panelot_host.server.host import Host
+    from panelot_host.server.transport import DirectTransport
 
 NOOP_NAME = "bench_noop"
 INIT_PARAMS: dict[str, Any] = {"protocolVersion": 1, "client": {"name": "bench", "version": "0"}}
@@ -143,6 +155,15 @@ def vm_status(field: str, pid: int | str = "self") -> int:
     return 0
 
 
+def profile_lines(profiler: cProfile.Profile, order: str, top: int) -> list[str]:
+    """The ``top`` rows of ``profiler``'s stats sorted by ``order``, with their header."""
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).strip_dirs().sort_stats(order).print_stats(top)
+    lines = out.getvalue().splitlines()
+    first = next(i for i, line in enumerate(lines) if "ncalls" in line)
+    return lines[first : first + top + 1]
+
+
 # ---------------------------------------------------------------- the no-op tool
 
 
@@ -167,6 +188,50 @@ def noop_tool() -> AgentTool:
         binding=BuiltinBinding("bench._common:_noop"),
         execute=_noop,
     )
+
+
+# ---------------------------------------------------------------- the scripted host
+
+
+class ToolSteps:
+    """The model of the engine and memory benchmarks: in each turn ``steps`` model calls
+    that each call the no-op tool once, then one that answers with a text."""
+
+    def __init__(self, steps: int) -> None:
+        self.steps = steps
+        self.calls = 0
+
+    def __call__(self, request: ModelRequest) -> Script:
+        self.calls += 1
+        if self.calls > self.steps:
+            self.calls = 0
+            return [Text("Done: every step succeeded."), Stop("end_turn", usage=Usage(100, 20))]
+        return [ToolCall(NOOP_NAME, {"i": self.calls}), Stop(usage=Usage(100, 20))]
+
+
+@asynccontextmanager
+async def scripted_host(
+    home: Path, responder: Responder | None = None, *, noop: bool = True
+) -> AsyncIterator[tuple[Host, DirectTransport]]:
+    """A ``Host`` on ``home`` with the scripted provider (``responder``, keeping no requests)
+    and, with ``noop``, the no-op tool registered; a ``DirectTransport`` client that has sent
+    ``initialize``. The host modules are imported here, when it is first used."""
+    from panelot_host.engine.models import FixedModels
+    from panelot_host.providers.scripted import ScriptedProvider
+    from panelot_host.server.host import Host, HostConfig, default_registry
+    from panelot_host.server.transport import DirectTransport
+
+    registry = None
+    if noop:
+        registry = default_registry()
+        registry.register(noop_tool())
+    models = FixedModels(ScriptedProvider(responder=responder, keep_requests=False), MODEL_INFO)
+    async with (
+        Host(HostConfig(home=home), models=lambda _db: models, registry=registry) as host,
+        DirectTransport.connect(host) as client,
+    ):
+        await client.send("initialize", INIT_PARAMS)
+        yield host, client
 
 
 # ---------------------------------------------------------------- seeding
@@ -195,24 +260,40 @@ def seed_threads(db: Database, count: int, *, items_per_thread: int = 4, seed: i
         for n in range(count):
             title = f"{_sentence(rng, 30)} {n}"
             record = threads.create(conn, title=title, title_source="model")
-            head: str | None = None
+            chain = _Chain(conn, record.id)
             turn_id = new_id("trn")
             for k in range(items_per_thread):
-                item = ItemRecord(
-                    id=new_id("itm"),
-                    thread_id=record.id,
-                    parent_id=head,
-                    turn_id=turn_id,
-                    kind="user" if k % 2 == 0 else "assistant",
-                    created_at=base + n * 1000 + k,
-                    text=_sentence(rng, 200),
-                )
-                items.insert(conn, item)
-                head = item.id
+                kind = "user" if k % 2 == 0 else "assistant"
+                chain.add(turn_id, kind, base + n * 1000 + k, text=_sentence(rng, 200))
             conn.execute(
                 "UPDATE thread SET head_item_id = ?, updated_at = ?, created_at = ? WHERE id = ?",
-                (head, base + n * 1000 + items_per_thread, base + n * 1000, record.id),
+                (chain.head, base + n * 1000 + items_per_thread, base + n * 1000, record.id),
             )
+
+
+class _Chain:
+    """Appends items to one branch of a thread: each new item's parent is the last one."""
+
+    def __init__(self, conn: sqlite3.Connection, thread_id: str) -> None:
+        self.conn, self.thread_id = conn, thread_id
+        self.head: str | None = None
+        self.count = 0
+
+    def add(
+        self, turn_id: str, kind: str, created_at: int, *, id: str | None = None, **fields: Any
+    ) -> ItemRecord:
+        item = ItemRecord(
+            id=id or new_id("itm"),
+            thread_id=self.thread_id,
+            parent_id=self.head,
+            turn_id=turn_id,
+            kind=kind,
+            created_at=created_at,
+            **fields,
+        )
+        items.insert(self.conn, item)
+        self.head, self.count = item.id, self.count + 1
+        return item
 
 
 def seed_long_thread(
@@ -232,62 +313,45 @@ def seed_long_thread(
     completed turn, run and per-call usage rows. One branch of ``n_items``.
     """
     rng = random.Random(seed)
-    start = now_ms() - n_items * 50
-    clock = start
+    clock = now_ms() - n_items * 50
     with db.transaction() as conn:
         record = threads.create(conn, title="A long research thread", title_source="model")
         thread_id = record.id
-        head: str | None = None
-        count = 0
+        chain = _Chain(conn, thread_id)
         calls = 0
-        while count < n_items:
+        while chain.count < n_items:
             turn_id, run_id = new_id("trn"), new_id("run")
-            user = ItemRecord(
-                id=new_id("itm"),
-                thread_id=thread_id,
-                parent_id=head,
-                turn_id=turn_id,
-                kind="user",
-                created_at=clock,
-                text=_sentence(rng, 200),
-            )
+            user_id = new_id("itm")
             turns.insert_turn(
                 conn,
                 turn_id=turn_id,
                 thread_id=thread_id,
-                user_item_id=user.id,
+                user_item_id=user_id,
                 context={"model": MODEL_INFO.id},
             )
-            items.insert(conn, user)
-            head, count = user.id, count + 1
+            chain.add(turn_id, "user", clock, id=user_id, text=_sentence(rng, 200))
             model_calls = 0
-            step = 0
-            while count < n_items:
+            for step in range(tool_steps_per_turn + 1):
+                if chain.count >= n_items:
+                    break
                 clock += 10
                 model_calls += 1
-                final = step == tool_steps_per_turn or count + 2 > n_items
-                assistant = ItemRecord(
-                    id=new_id("itm"),
-                    thread_id=thread_id,
-                    parent_id=head,
-                    turn_id=turn_id,
-                    kind="assistant",
-                    created_at=clock,
+                final = step == tool_steps_per_turn or chain.count + 2 > n_items
+                stop = "end_turn" if final else "tool_use"
+                assistant = chain.add(
+                    turn_id,
+                    "assistant",
+                    clock,
                     text=_sentence(rng, 200),
-                    extra={"stopReason": "end_turn" if final else "tool_use"},
+                    extra={"stopReason": stop},
                 )
-                items.insert(conn, assistant)
-                head, count = assistant.id, count + 1
                 if final:
                     break
                 calls += 1
-                call = ItemRecord(
-                    id=new_id("itm"),
-                    thread_id=thread_id,
-                    parent_id=head,
-                    turn_id=turn_id,
-                    kind="toolCall",
-                    created_at=clock,
+                chain.add(
+                    turn_id,
+                    "toolCall",
+                    clock,
                     extra={"label": "No-op", "level": "L0", "effects": ["read"]},
                     call_id=f"call_{calls:08d}",
                     name=NOOP_NAME,
@@ -298,9 +362,6 @@ def seed_long_thread(
                     status="succeeded",
                     result={"content": f"ok {_sentence(rng, 40)}", "isError": False},
                 )
-                items.insert(conn, call)
-                head, count = call.id, count + 1
-                step += 1
             turns.insert_run(
                 conn,
                 run_id=run_id,
@@ -318,8 +379,22 @@ def seed_long_thread(
                 )
             turns.set_turn_status(conn, turn_id, "completed", stop_reason="end_turn")
             threads.count_turn(conn, thread_id)
-        threads.set_head(conn, thread_id, head)
+        threads.set_head(conn, thread_id, chain.head)
     return thread_id
+
+
+def seed_profile(home: Path, long_items: int, *, threads_count: int = 0) -> str:
+    """Create the default profile's database under ``home`` and seed it: ``threads_count``
+    short threads (``seed_threads``) and one thread of ``long_items`` items
+    (``seed_long_thread``), whose id is returned. The database is closed again, so the
+    host under test opens it as it would any existing profile."""
+    db = Database.open(profile_db_path(home))
+    try:
+        if threads_count:
+            seed_threads(db, threads_count)
+        return seed_long_thread(db, long_items)
+    finally:
+        db.close()
 
 
 def python_env() -> dict[str, str]:

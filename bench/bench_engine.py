@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import io
-import pstats
 import sqlite3
 import sys
 import tempfile
@@ -36,41 +34,19 @@ from typing import Any
 import anyio
 
 from _common import (
-    INIT_PARAMS,
-    MODEL_INFO,
-    NOOP_NAME,
+    ToolSteps,
     figure,
     header,
     median,
-    noop_tool,
-    profile_db_path,
-    seed_long_thread,
+    profile_lines,
+    scripted_host,
+    seed_profile,
     verdict,
 )
-from panelot_host.engine.models import FixedModels
-from panelot_host.providers.scripted import Script, ScriptedProvider, Stop, Text, ToolCall
-from panelot_host.providers.types import ModelRequest, Usage
-from panelot_host.server.host import Host, HostConfig, default_registry
 from panelot_host.server.transport import DirectTransport
-from panelot_host.store.db import Database
 
 FLOOR_SHARE_TARGET = 0.5
 FLAT_TARGET = 1.2
-
-
-class Scripted:
-    """The model: K tool calls (one per model call), then a final text; per turn."""
-
-    def __init__(self, steps: int) -> None:
-        self.steps = steps
-        self.calls = 0
-
-    def __call__(self, request: ModelRequest) -> Script:
-        self.calls += 1
-        if self.calls > self.steps:
-            self.calls = 0
-            return [Text("Done: every step succeeded."), Stop("end_turn", usage=Usage(100, 20))]
-        return [ToolCall(NOOP_NAME, {"i": self.calls}), Stop(usage=Usage(100, 20))]
 
 
 class Driver:
@@ -160,16 +136,7 @@ class StatementCounter:
 
 
 async def run(home: Path, turns: int, steps: int, long_thread: str, profile: bool) -> None:
-    registry = default_registry()
-    registry.register(noop_tool())
-    models = FixedModels(
-        ScriptedProvider(responder=Scripted(steps), keep_requests=False), MODEL_INFO
-    )
-    async with (
-        Host(HostConfig(home=home), models=lambda _db: models, registry=registry) as host,
-        DirectTransport.connect(host) as client,
-    ):
-        await client.send("initialize", INIT_PARAMS)
+    async with scripted_host(home, ToolSteps(steps)) as (host, client):
         driver = Driver(client)
         await driver.turn(await driver.new_thread())  # warm-up
 
@@ -264,12 +231,8 @@ async def print_profile(label: str, work: Awaitable[float], top: int = 15) -> No
     elapsed = await work
     profiler.disable()
     for order in ("tottime", "cumulative"):
-        out = io.StringIO()
-        pstats.Stats(profiler, stream=out).strip_dirs().sort_stats(order).print_stats(top)
-        lines = out.getvalue().splitlines()
-        first = next(i for i, line in enumerate(lines) if "ncalls" in line)
         print(f"\ncProfile of {label} ({elapsed * 1000:.0f} ms profiled), top {top} by {order}:")
-        for line in lines[first : first + top + 1]:
+        for line in profile_lines(profiler, order, top):
             print(f"  {line}")
 
 
@@ -286,9 +249,7 @@ def main() -> int:
     header(f"Engine: durable tool steps, T={turns} turns x K={steps} steps", options.quick)
     with tempfile.TemporaryDirectory(prefix="panelot-bench-engine-") as tmp:
         home = Path(tmp)
-        db = Database.open(profile_db_path(home))
-        long_thread = seed_long_thread(db, long_items)
-        db.close()
+        long_thread = seed_profile(home, long_items)
         print(f"(a second thread of {long_items:,} items is seeded for the last figure)")
         anyio.run(run, home, turns, steps, long_thread, options.profile)
     return 0

@@ -32,14 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from _common import (
-    INIT_PARAMS,
-    MODEL_INFO,
-    NOOP_NAME,
     figure,
     header,
     profile_db_path,
     python_env,
-    seed_long_thread,
+    seed_profile,
     vm_status,
 )
 
@@ -67,35 +64,20 @@ def rss_kb() -> int:
 def child(mode: str, home: Path, thread_id: str) -> None:
     """Runs in the measured subprocess; prints one JSON line of figures."""
     stages: dict[str, int] = {"start": rss_kb()}
+    import importlib
+
     import anyio
 
-    from _common import noop_tool
-    from panelot_host.engine.models import FixedModels
-    from panelot_host.providers.scripted import Script, ScriptedProvider, Stop, Text, ToolCall
-    from panelot_host.providers.types import ModelRequest, Usage
-    from panelot_host.server.host import Host, HostConfig, default_registry
-    from panelot_host.server.transport import DirectTransport
+    from _common import ToolSteps, scripted_host
+
+    for module in ("panelot_host.engine.models", "panelot_host.server.host"):
+        importlib.import_module(module)  # what scripted_host imports: the "imports" stage
 
     stages["imports"] = rss_kb()
-    calls = [0]
-
-    def responder(request: ModelRequest) -> Script:
-        calls[0] += 1
-        if calls[0] == 1:
-            return [ToolCall(NOOP_NAME, {"i": 1}), Stop(usage=Usage(100, 20))]
-        return [Text("Resumed: all done."), Stop("end_turn", usage=Usage(100, 20))]
-
     result: dict[str, Any] = {}
 
     async def main() -> None:
-        registry = default_registry()
-        registry.register(noop_tool())
-        models = FixedModels(ScriptedProvider(responder=responder, keep_requests=False), MODEL_INFO)
-        async with (
-            Host(HostConfig(home=home), models=lambda _db: models, registry=registry) as host,
-            DirectTransport.connect(host) as client,
-        ):
-            await client.send("initialize", INIT_PARAMS)
+        async with scripted_host(home, ToolSteps(1)) as (_host, client):
             stages["initialize"] = rss_kb()
             done = anyio.Event()
             client.on_event(lambda m, p: done.set() if m == "turn.complete" else None)
@@ -128,25 +110,14 @@ def explain_peak(home: Path, thread_id: str) -> None:
 
     import anyio
 
-    from _common import noop_tool
-    from panelot_host.engine.models import FixedModels
+    from _common import scripted_host
     from panelot_host.engine.threads import snapshot as engine_snapshot
-    from panelot_host.providers.scripted import ScriptedProvider
-    from panelot_host.server.host import Host, HostConfig, default_registry
-    from panelot_host.server.transport import DirectTransport
     from panelot_host.store import items, threads
 
     tracemalloc.start(4)
 
     async def main() -> None:
-        registry = default_registry()
-        registry.register(noop_tool())
-        models = FixedModels(ScriptedProvider(keep_requests=False), MODEL_INFO)
-        async with (
-            Host(HostConfig(home=home), models=lambda _db: models, registry=registry) as host,
-            DirectTransport.connect(host) as client,
-        ):
-            await client.send("initialize", INIT_PARAMS)
+        async with scripted_host(home) as (host, _client):
             assert host.profile is not None
             conn = host.profile.db.conn
             base = tracemalloc.take_snapshot()
@@ -216,13 +187,9 @@ def main() -> int:
         return 0
     n_items = 500 if options.quick else 10_000
     header(f"Memory: peak RSS opening and resuming a {n_items:,}-item thread", options.quick)
-    from panelot_host.store.db import Database
-
     with tempfile.TemporaryDirectory(prefix="panelot-bench-memory-") as tmp:
         home = Path(tmp)
-        db = Database.open(profile_db_path(home))
-        thread_id = seed_long_thread(db, n_items)
-        db.close()
+        thread_id = seed_profile(home, n_items)
         size = profile_db_path(home).stat().st_size
         print(f"database: {size / 1e6:.1f} MB on disk")
         base = baseline_kb() / 1024
