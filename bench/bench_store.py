@@ -1,6 +1,6 @@
 """Store: ``thread.list`` over 1,000 threads and ``thread.open`` of a 10,000-item thread.
 
-Run: .venv/bin/python bench/bench_store.py [--quick]
+Run: .venv/bin/python bench/bench_store.py [--quick] [--profile]
 
 Seeds a profile database through the store's repositories: 1,000 threads (titles and four
 ~200-byte messages each, all indexed for search) and one thread whose branch holds 10,000
@@ -14,6 +14,9 @@ results). Each op is timed (median of many calls) at four depths, in the same ru
 - the store call alone (``threads.list_threads``, ``items.branch``: records);
 - baseline: the raw SQL ``SELECT`` of the same rows with ``sqlite3`` (fetchall).
 
+Also the first ``thread.open`` of the long thread, when no item has its wire JSON cached
+yet (the cache is emptied before each of 5 calls), against the later, cached opens.
+
 Targets: ``thread.list`` (first page of 50, and a search) <= 20 ms; ``thread.open`` of the
 10,000-item thread <= 100 ms (both through DirectTransport).
 """
@@ -22,8 +25,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import io
-import pstats
 import sqlite3
 import sys
 import tempfile
@@ -37,23 +38,17 @@ import anyio
 import msgspec
 
 from _common import (
-    INIT_PARAMS,
-    MODEL_INFO,
     figure,
     header,
     median,
     profile_db_path,
-    seed_long_thread,
-    seed_threads,
+    profile_lines,
+    scripted_host,
+    seed_profile,
 )
 from panelot_host.engine.core import Engine
-from panelot_host.engine.models import FixedModels
 from panelot_host.protocol.ops.threads import ThreadListParams
-from panelot_host.providers.scripted import ScriptedProvider
-from panelot_host.server.host import Host, HostConfig
-from panelot_host.server.transport import DirectTransport
 from panelot_host.store import items, threads
-from panelot_host.store.db import Database
 
 LIST_TARGET_MS = 20.0
 OPEN_TARGET_MS = 100.0
@@ -138,27 +133,23 @@ def print_profile(label: str, fn: Callable[[], Any], repeat: int, top: int = 15)
     for _ in range(repeat):
         fn()
     profiler.disable()
-    out = io.StringIO()
-    stats = pstats.Stats(profiler, stream=out).strip_dirs().sort_stats("tottime")
-    stats.print_stats(top)
-    lines = out.getvalue().splitlines()
-    start = next(i for i, line in enumerate(lines) if "ncalls" in line)
     print(f"\ncProfile of {label} x{repeat} (top {top} by own time; cProfile inflates calls):")
-    for line in lines[start : start + top + 1]:
+    for line in profile_lines(profiler, "tottime", top):
         print(f"  {line}")
 
 
 async def run(
-    home: Path, long_thread: str, n_items: int, reps: int, open_reps: int, profile: bool
+    home: Path,
+    long_thread: str,
+    n_items: int,
+    reps: int,
+    open_reps: int,
+    first_reps: int,
+    profile: bool,
 ) -> None:
     raw = sqlite3.connect(profile_db_path(home), isolation_level=None)
     head = raw.execute("SELECT head_item_id FROM thread WHERE id = ?", (long_thread,)).fetchone()[0]
-    models = FixedModels(ScriptedProvider(keep_requests=False), MODEL_INFO)
-    async with (
-        Host(HostConfig(home=home), models=lambda _db: models) as host,
-        DirectTransport.connect(host) as client,
-    ):
-        await client.send("initialize", INIT_PARAMS)
+    async with scripted_host(home, noop=False) as (host, client):
         assert host.profile is not None
         engine, conn = host.profile.engine, host.profile.db.conn
 
@@ -227,6 +218,27 @@ async def run(
         figure("  engine.threads.open + JSON encode", via_engine_json * 1000, "ms")
         figure("  store items.branch alone (records)", via_store * 1000, "ms")
         figure("  raw SQL flat SELECT by thread_id ORDER BY ord", flat * 1000, "ms")
+        db = host.profile.db
+
+        def first_open() -> float:
+            """``thread.open`` of a thread whose items were never rendered (as right after
+            seeding): the ``item_wire`` cache is emptied, then the open renders and stores
+            every item."""
+            with db.transaction() as write:
+                write.execute("DELETE FROM item_wire WHERE thread_id = ?", (long_thread,))
+            start = time.perf_counter()
+            engine.threads.open(long_thread)
+            return time.perf_counter() - start
+
+        first = median([first_open() for _ in range(first_reps)])
+        figure(
+            "  engine.threads.open, first open (renders and caches every item)",
+            first * 1000,
+            "ms",
+            baseline=via_engine * 1000,
+            baseline_name="a later open (cached JSON)",
+            extra=f"median of {first_reps}, item_wire emptied before each",
+        )
         payload = _encode(engine.threads.open(long_thread))
         decode = time_sync(lambda: msgspec.json.decode(payload), open_reps)
         figure("  client-side JSON decode of the result alone", decode * 1000, "ms")
@@ -242,8 +254,8 @@ def main() -> int:
         "--profile", action="store_true", help="also print a cProfile of thread.open"
     )
     options = parser.parse_args()
-    n_threads, n_items, reps, open_reps = (
-        (50, 500, 5, 3) if options.quick else (1000, 10_000, 100, 15)
+    n_threads, n_items, reps, open_reps, first_reps = (
+        (50, 500, 5, 3, 1) if options.quick else (1000, 10_000, 100, 15, 5)
     )
     header(
         f"Store: thread.list over {n_threads:,} threads, thread.open of {n_items:,} items",
@@ -252,12 +264,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="panelot-bench-store-") as tmp:
         home = Path(tmp)
         start = time.perf_counter()
-        db = Database.open(profile_db_path(home))
-        seed_threads(db, n_threads)
-        long_thread = seed_long_thread(db, n_items)
-        db.close()
+        long_thread = seed_profile(home, n_items, threads_count=n_threads)
         print(f"seeded in {time.perf_counter() - start:.1f} s")
-        anyio.run(run, home, long_thread, n_items, reps, open_reps, options.profile)
+        anyio.run(run, home, long_thread, n_items, reps, open_reps, first_reps, options.profile)
     return 0
 
 
