@@ -5,7 +5,8 @@
    iteration of the same bytes (httpx ``aiter_lines``; ``bytes.splitlines`` for reference),
    and against httpx-sse's parser + the same decoder.
 2. Latency: from the moment an SSE event's last byte reaches the HTTP response stream to the
-   moment the provider yields its normalised event (median and p99).
+   moment the provider yields its normalised event (median and p99), against the same
+   stream read by httpx ``aiter_lines`` (to the blank line that ends the event), same run.
 
 Run: .venv/bin/python bench/bench_sse.py
 """
@@ -16,6 +17,7 @@ import json
 import statistics
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 
 import anyio
 import anyio.lowlevel
@@ -130,12 +132,15 @@ class Fed(httpx.AsyncByteStream):
             yield chunk
 
 
-async def latencies(count: int) -> list[float]:
+async def latencies(count: int, *, baseline: bool = False) -> list[float]:
+    """Per ``text_delta`` event, ms from its bytes entering the response stream to the
+    provider yielding its ``TextDelta``; with ``baseline``, to httpx ``aiter_lines``
+    yielding the blank line that ends the event (the same stream, no SSE parsing)."""
     send, receive = anyio.create_memory_object_stream[bytes](0)
     transport = httpx.MockTransport(
         lambda r: httpx.Response(200, headers=HEADERS, stream=Fed(receive))
     )
-    provider = AnthropicProvider(api_key=Secret("k"), client=default_client(transport))
+    client = default_client(transport)
     sent_at: list[float] = []
     got_at: list[float] = []
 
@@ -150,10 +155,20 @@ async def latencies(count: int) -> list[float]:
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(produce)
-        async for ev in provider.stream(REQUEST):
-            if isinstance(ev, TextDelta):
-                got_at.append(time.perf_counter())
-    await provider.aclose()
+        if baseline:
+            async with client.stream("POST", "https://api.anthropic.com/v1/messages") as response:
+                previous = ""
+                async for line in response.aiter_lines():
+                    if not line and '"text_delta"' in previous:
+                        got_at.append(time.perf_counter())
+                    previous = line
+            await client.aclose()
+        else:
+            provider = AnthropicProvider(api_key=Secret("k"), client=client)
+            async for ev in provider.stream(REQUEST):
+                if isinstance(ev, TextDelta):
+                    got_at.append(time.perf_counter())
+            await provider.aclose()
     receive.close()
     return [(b - a) * 1000 for a, b in zip(sent_at, got_at, strict=True)]
 
@@ -186,6 +201,12 @@ def main() -> None:
     print(
         f"latency last byte -> normalised event: median {statistics.median(lat):.3f} ms, "
         f"p99 {q[98]:.3f} ms (n={len(lat)})"
+    )
+    base = anyio.run(partial(latencies, 2000, baseline=True))
+    qb = statistics.quantiles(base, n=100)
+    print(
+        f"baseline latency, last byte -> httpx aiter_lines line: median "
+        f"{statistics.median(base):.3f} ms, p99 {qb[98]:.3f} ms (n={len(base)})"
     )
 
 
