@@ -63,7 +63,7 @@ def synthetic(i: int) -> AgentTool:
     )
 
 
-def setup() -> tuple[Any, Gatekeeper, list[Grant], list[tuple[str, dict[str, Any]]]]:
+def setup() -> tuple[Any, list[PolicyRule], list[Grant], list[tuple[str, dict[str, Any]]]]:
     registry = ToolRegistry()
     fixed = [*builtin_tools(), *browser_tools(BROWSER_TOOL_NAMES)]
     registry.update(add=[*fixed, *(synthetic(i) for i in range(TOOLS - len(fixed)))])
@@ -104,7 +104,7 @@ def setup() -> tuple[Any, Gatekeeper, list[Grant], list[tuple[str, dict[str, Any
         ("tool_042", {"query": "weather", "limit": 5, "tags": ["a", "b"]}),
         ("tool_150", {"query": "news"}),
     ]
-    return catalog, Gatekeeper(rules), grants, calls
+    return catalog, rules, grants, calls
 
 
 def median_us(op: Callable[[int], object]) -> tuple[float, float]:
@@ -118,7 +118,8 @@ def median_us(op: Callable[[int], object]) -> tuple[float, float]:
 
 
 def main() -> None:
-    catalog, gatekeeper, grants, calls = setup()
+    catalog, rules, grants, calls = setup()
+    gatekeeper = Gatekeeper(rules)
 
     def validate_and_decide(i: int) -> object:
         name, args = calls[i % len(calls)]
@@ -138,7 +139,10 @@ def main() -> None:
     median_us(validate_and_decide)  # warm up
     med, p90 = median_us(validate_and_decide)
     base_med, base_p90 = median_us(baseline)
-    print(f"registered tools: {TOOLS}, policy rules: 10, grants: {len(grants)}, calls: {ROUNDS}")
+    print(
+        f"registered tools: {TOOLS}, policy rules: {len(rules)}, grants: {len(grants)}, "
+        f"calls: {ROUNDS}"
+    )
     print(f"validation + Gatekeeper decision: median {med:.1f} us, p90 {p90:.1f} us")
     print(
         f"baseline (dict lookup + jsonschema is_valid): median {base_med:.1f} us, "
