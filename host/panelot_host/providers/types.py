@@ -92,15 +92,6 @@ class Usage(msgspec.Struct, frozen=True):
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
 
-    @property
-    def total(self) -> int:
-        return (
-            self.input_tokens
-            + self.output_tokens
-            + self.cache_read_tokens
-            + self.cache_write_tokens
-        )
-
 
 class TextDelta(msgspec.Struct, tag="text_delta", frozen=True):
     text: str
