@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from panelot_host.credentials import CredentialStore
-from panelot_host.errors import ProviderConfigError
+from panelot_host.errors import ProviderConfigError, ProviderHTTPError
 from panelot_host.providers.anthropic import AnthropicProvider
 from panelot_host.providers.config import (
     build_provider,
@@ -112,6 +112,34 @@ async def test_factory_accepts_a_transport_for_tests() -> None:
     assert seen[0].headers["authorization"] == "Bearer sk-test-123"
     body = json.loads(seen[0].content)  # reasoning models reject max_tokens
     assert body["max_completion_tokens"] == REQUEST.max_tokens and "max_tokens" not in body
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("provider", "base_url", "url"),
+    [
+        ("anthropic", None, "https://api.anthropic.com/v1/messages"),
+        ("anthropic", "http://127.0.0.1:8/", "http://127.0.0.1:8/v1/messages"),
+        ("anthropic", "http://127.0.0.1:8/v1/", "http://127.0.0.1:8/v1/messages"),
+        ("openai", None, "https://api.openai.com/v1/chat/completions"),
+        ("openai", "http://127.0.0.1:8/v1/", "http://127.0.0.1:8/v1/chat/completions"),
+    ],
+)
+async def test_base_urls_with_or_without_a_trailing_v1_or_slash_reach_the_endpoint(
+    provider: str, base_url: str | None, url: str
+) -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(400)
+
+    settings = {"provider": provider, "model": "m", "baseUrl": base_url}
+    config = load_provider_config({"ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o"}, settings)
+    built = build_provider(config, None, transport=httpx.MockTransport(handler))
+    with pytest.raises(ProviderHTTPError):
+        await collect(built, REQUEST)
+    assert [str(r.url) for r in seen] == [url]
 
 
 @pytest.mark.anyio

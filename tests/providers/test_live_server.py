@@ -266,3 +266,12 @@ async def test_given_client_is_not_closed_by_the_provider(sse_server: SSEServer)
         await collect(provider)
         await provider.aclose()
         assert not client.is_closed
+
+
+@pytest.mark.anyio
+async def test_a_client_the_provider_made_is_closed_by_aclose() -> None:
+    provider = OpenAIProvider(api_key=None, base_url="http://127.0.0.1:9/v1")
+    client = provider._client  # made by the provider, since none was given
+    assert not client.is_closed
+    await provider.aclose()
+    assert client.is_closed
