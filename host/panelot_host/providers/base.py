@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncGenerator, Callable
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import anyio
 import httpx
@@ -27,18 +27,21 @@ class StreamDecoder(Protocol):
 class HTTPProvider:
     """A ``Provider`` over one streaming HTTP endpoint; subclasses encode and decode.
 
-    ``client`` is used as given (tests pass one with a ``MockTransport``); without one the
-    provider owns a client and ``aclose()`` closes it. ``sleep`` and ``rand`` drive the
-    retry backoff (tests pass ones that do not wait).
+    ``base_url`` (default: the adapter's ``default_base_url``) is where the API lives; the
+    adapter's ``endpoint`` gives the URL posted to. ``client`` is used as given (tests pass
+    one with a ``MockTransport``); without one the provider owns a client and ``aclose()``
+    closes it. ``sleep`` and ``rand`` drive the retry backoff (tests pass ones that do not
+    wait).
     """
 
     label = "the model server"
+    default_base_url: ClassVar[str]
 
     def __init__(
         self,
         *,
-        url: str,
         api_key: Secret | None,
+        base_url: str | None = None,
         client: httpx.AsyncClient | None = None,
         retry: RetryPolicy | None = None,
         sleep: Sleep = anyio.sleep,
@@ -51,6 +54,7 @@ class HTTPProvider:
         self._sleep = sleep
         self._rand = rand
         secrets = (api_key,) if api_key else ()
+        url = self.endpoint(self.default_base_url if base_url is None else base_url)
         self._target = HTTPTarget(url=url, label=self.label, secrets=secrets)
 
     def stream(self, request: ModelRequest) -> AsyncGenerator[ProviderEvent, None]:
@@ -82,6 +86,10 @@ class HTTPProvider:
             yield event
 
     # ------------------------------------------------ adapter hooks
+
+    def endpoint(self, base_url: str) -> str:
+        """The URL of the streaming call under ``base_url``."""
+        raise NotImplementedError
 
     def encode(self, request: ModelRequest) -> bytes:
         raise NotImplementedError

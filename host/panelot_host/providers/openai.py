@@ -43,13 +43,16 @@ class OpenAIProvider(HTTPProvider):
             max_tokens_field="max_completion_tokens" if official else "max_tokens",
         )
         super().__init__(
-            url=base_url.rstrip("/") + "/chat/completions",
             api_key=api_key,
+            base_url=base_url,
             client=client,
             retry=retry,
             sleep=sleep,
             rand=rand,
         )
+
+    def endpoint(self, base_url: str) -> str:
+        return base_url.rstrip("/") + "/chat/completions"
 
     def encode(self, request: ModelRequest) -> bytes:
         return msgspec.json.encode(build_body(request, self._options))
