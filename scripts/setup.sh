@@ -11,7 +11,18 @@ if sys.version_info < (3, 11):
 PY
 
 if [ ! -x .venv/bin/python ]; then
-    "$PYTHON" -m venv .venv
+    if ! "$PYTHON" -m venv .venv; then
+        # Debian ships venv's pip bootstrap separately (python3-venv); as root, install it
+        if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+            echo "== installing python3-venv" >&2
+            rm -rf .venv
+            apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+            "$PYTHON" -m venv .venv
+        else
+            echo "cannot create .venv: install venv for $PYTHON (Debian: apt-get install python3-venv)" >&2
+            exit 1
+        fi
+    fi
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,lint]'

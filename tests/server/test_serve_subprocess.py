@@ -126,6 +126,7 @@ def test_origin_not_allowed_is_refused_on_stderr(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert done.stdout == b""
     assert b"refusing to serve chrome-extension://abcdefghijklmnopabcdefghijklmnop/" in done.stderr
+    assert b"allowed-origins.json" in done.stderr and b"PANELOT_ALLOWED_ORIGINS" in done.stderr
 
 
 def test_allowed_origin_is_served(tmp_path: Path) -> None:

@@ -66,15 +66,16 @@ def _run_version(_: argparse.Namespace) -> int:
 
 
 def _serve_for_origin(origin: str) -> int:
-    from panelot_host.cli.config import allowed_origins, panelot_home
+    from panelot_host.cli.config import ORIGINS_FILE, allowed_origins, panelot_home
 
     home = panelot_home(os.environ)
     allowed = allowed_origins(home, os.environ)
     if origin not in allowed:
         sys.stderr.write(
             f"panelot-host: refusing to serve {origin}: it is not an extension this host was "
-            f"installed for (allowed: {', '.join(sorted(allowed)) or 'none'}). Run "
-            "'panelot-host install --extension-id <id>' to allow it.\n"
+            f"installed for (allowed: {', '.join(sorted(allowed)) or 'none'}). To allow it, "
+            f"add it to {home / ORIGINS_FILE} (a JSON list) or to PANELOT_ALLOWED_ORIGINS "
+            "(comma-separated).\n"
         )
         return 3
     return _serve(verbose=False)
