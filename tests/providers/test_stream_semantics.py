@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx
 import pytest
 
 from panelot_host.errors import ProviderStreamError
@@ -158,3 +159,42 @@ def test_anthropic_malformed_event_and_unknown_events() -> None:
         AnthropicDecoder().feed("{not json")
     with pytest.raises(ProviderStreamError, match="without a stop reason"):
         feed_anthropic(START, {"type": "message_stop"})
+
+
+def test_anthropic_message_ending_inside_a_tool_call_is_a_stream_error() -> None:
+    tool = {"type": "tool_use", "id": "t1", "name": "read"}
+    open_call = {"type": "content_block_start", "index": 1, "content_block": tool}
+    end = {"type": "message_delta", "delta": {"stop_reason": "tool_use"}}
+    with pytest.raises(ProviderStreamError, match="inside a tool call"):
+        feed_anthropic(START, open_call, end, {"type": "message_stop"})
+
+
+def test_unknown_stop_and_finish_reasons_are_taken_as_end_turn_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    delta = {"type": "message_delta", "delta": {"stop_reason": "something_new"}}
+    anthropic = feed_anthropic(START, delta, {"type": "message_stop"})[-1]
+    openai = feed_openai(choice({"content": "x"}, "something_new"), "[DONE]")[-1]
+    for stop in (anthropic, openai):
+        assert isinstance(stop, MessageStop) and stop.stop_reason == "end_turn"
+    assert caplog.text.count("something_new") == 2
+
+
+def test_openai_tool_call_without_a_name_ends_with_an_error_the_model_can_fix() -> None:
+    call = {"index": 0, "id": "c1", "function": {"arguments": '{"a": 1}'}}
+    events = feed_openai(choice({"tool_calls": [call]}), choice({}, "tool_calls"), "[DONE]")
+    assert events[:2] == [
+        ToolCallStart(0, "c1", ""),
+        ToolCallEnd(0, {}, "the tool call has no tool name; name the tool to call"),
+    ]
+
+
+@pytest.mark.anyio
+async def test_a_json_answer_instead_of_an_event_stream_is_a_stream_error() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"choices": []})
+
+    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    provider = OpenAIProvider(api_key=None, client=client, retry=RetryPolicy(max_attempts=1))
+    with pytest.raises(ProviderStreamError, match="JSON instead of an event stream"):
+        await collect(provider)
