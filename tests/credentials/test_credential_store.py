@@ -119,6 +119,13 @@ def test_refs_and_secrets_are_validated(tmp_path: Path) -> None:
         store.set("", SECRET)
     with pytest.raises(ValueError):
         store.set("a", "")
+    for bad in ("r" * 201, "line\nbreak", "tab\t"):
+        with pytest.raises(ValueError, match="1-200 printable characters"):
+            store.set(bad, SECRET)
+    with pytest.raises(ValueError, match="empty secret"):
+        store.set("a", Secret(""))
+    assert store.set("r" * 200, SECRET) == fingerprint(SECRET)
+    assert store.get("r" * 200) == Secret(SECRET)
 
 
 def test_a_working_keyring_is_used_and_nothing_is_written_to_disk(tmp_path: Path) -> None:
