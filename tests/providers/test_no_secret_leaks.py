@@ -97,3 +97,27 @@ async def test_config_and_provider_reprs_hide_the_key(caplog: pytest.LogCaptureF
     texts.append(_texts(info.value))
     assert all(CANARY_MARK not in text for text in texts)
     assert CANARY_MARK not in caplog.text
+
+
+@pytest.mark.anyio
+async def test_a_key_that_does_not_look_like_one_is_masked_in_every_error(
+    sse_server: SSEServer,
+) -> None:
+    """A local server's key may have any shape: error events in the stream that echo it
+    still never show it (HTTP status errors are covered above)."""
+    key = "local-server-passphrase-42"
+    openai_error = f'data: {{"error": {{"message": "bad key {key}"}}}}\n\n'
+    anthropic_error = (
+        "event: error\n"
+        f'data: {{"type": "error", "error": {{"type": "x", "message": "no {key}"}}}}\n\n'
+    )
+    sse_server.add(Reply(200, [openai_error.encode()]), Reply(200, [anthropic_error.encode()]))
+    policy = RetryPolicy(max_attempts=1)
+    for provider in (
+        OpenAIProvider(api_key=Secret(key), base_url=sse_server.url, retry=policy),
+        AnthropicProvider(api_key=Secret(key), base_url=sse_server.url, retry=policy),
+    ):
+        with pytest.raises(ProviderError) as info:
+            await collect(provider, REQUEST)
+        assert key not in _texts(info.value), _texts(info.value)
+        assert "[redacted]" in info.value.message

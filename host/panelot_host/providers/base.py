@@ -10,8 +10,8 @@ import anyio
 import httpx
 
 from panelot_host.credentials.secret import Secret
-from panelot_host.errors import ProviderStreamError
-from panelot_host.providers.httpio import HTTPTarget, default_client, post_sse
+from panelot_host.errors import ProviderError, ProviderStreamError
+from panelot_host.providers.httpio import HTTPTarget, default_client, post_sse, redact
 from panelot_host.providers.retry import RetryPolicy, Sleep, stream_with_retries
 from panelot_host.providers.types import MessageStop, ModelRequest, ProviderEvent
 
@@ -74,16 +74,24 @@ class HTTPProvider:
             await self._client.aclose()
 
     async def _attempt(self, request: ModelRequest) -> AsyncGenerator[ProviderEvent, None]:
+        """One HTTP attempt. Every error it raises (an HTTP status, the connection, an error
+        event in the stream) has this provider's key masked, whatever the key looks like:
+        a server may echo it back in any of them."""
         decoder = self.decoder(request)
         body = self.encode(request)
-        async for batch in post_sse(self._client, self._target, self.headers(), body):
-            for sse in batch:
-                for event in decoder.feed(sse.raw):
-                    yield event
-                if decoder.stop is not None:
-                    return
-        for event in self.end_of_stream(decoder):
-            yield event
+        try:
+            async for batch in post_sse(self._client, self._target, self.headers(), body):
+                for sse in batch:
+                    for event in decoder.feed(sse.raw):
+                        yield event
+                    if decoder.stop is not None:
+                        return
+            for event in self.end_of_stream(decoder):
+                yield event
+        except ProviderError as exc:
+            exc.message = redact(exc.message, self._target.secrets)
+            exc.args = (exc.message,)
+            raise
 
     # ------------------------------------------------ adapter hooks
 
