@@ -154,14 +154,16 @@ def branch_wire(db: Database, thread_id: str, head: str | None) -> list[Item]:
     """The branch's items as their wire JSON, rendered once per item and cached (schema
     4): reopening a long thread reads stored JSON instead of rebuilding every item."""
     conn = db.conn
-    ids = item_wire.branch_ids(conn, thread_id, head)
+    ids = items.branch_ids(conn, thread_id, head)
     rendered = item_wire.cached(conn, thread_id, WIRE_FORMAT)
-    missing = {item_id for item_id in ids if item_id not in rendered}
+    missing = [item_id for item_id in ids if item_id not in rendered]
     if missing:
         records = (
-            items.branch(conn, head) if len(missing) > 32 else [items.get(conn, i) for i in missing]
+            items.of_thread(conn, thread_id, missing)
+            if len(missing) > 32
+            else [items.get(conn, i) for i in missing]
         )
-        fresh = [(r.id, _encode_item(views.item_view(r))) for r in records if r.id in missing]
+        fresh = [(r.id, _encode_item(views.item_view(r))) for r in records]
         if db.in_transaction:
             item_wire.store(conn, thread_id, WIRE_FORMAT, fresh)
         else:

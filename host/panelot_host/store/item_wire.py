@@ -24,19 +24,3 @@ def store(
         "INSERT OR REPLACE INTO item_wire (id, thread_id, format, json) VALUES (?, ?, ?, ?)",
         [(item_id, thread_id, wire_format, json) for item_id, json in rendered],
     )
-
-
-def branch_ids(conn: sqlite3.Connection, thread_id: str, head_item_id: str | None) -> list[str]:
-    """The ids from the root to ``head_item_id``, oldest first, by walking parent links."""
-    if head_item_id is None:
-        return []
-    parents = dict(
-        conn.execute("SELECT id, parent_id FROM item WHERE thread_id = ?", (thread_id,)).fetchall()
-    )
-    path: list[str] = []
-    current: str | None = head_item_id
-    while current is not None and current in parents:
-        path.append(current)
-        current = parents[current]
-    path.reverse()
-    return path

@@ -101,32 +101,41 @@ def find_in_thread(conn: sqlite3.Connection, thread_id: str, item_id: str) -> It
     return item
 
 
-def branch(conn: sqlite3.Connection, head_item_id: str | None) -> list[ItemRecord]:
-    """The items from the root to ``head_item_id``, oldest first (empty for no head).
+def branch_ids(conn: sqlite3.Connection, thread_id: str, head_item_id: str | None) -> list[str]:
+    """The ids from the root to ``head_item_id``, oldest first (empty for no head).
 
     Reads the thread's (id, parent) pairs in one pass and walks the parent links in
-    Python, then loads only the branch's rows: cheaper than a recursive query for long
-    threads, and other branches' rows are never decoded.
+    Python: cheaper than a recursive query for long threads.
     """
     if head_item_id is None:
         return []
-    found = conn.execute("SELECT thread_id FROM item WHERE id = ?", (head_item_id,)).fetchone()
-    if found is None:
-        return []
     parents = dict(
-        conn.execute("SELECT id, parent_id FROM item WHERE thread_id = ?", (found[0],)).fetchall()
+        conn.execute("SELECT id, parent_id FROM item WHERE thread_id = ?", (thread_id,)).fetchall()
     )
     path: list[str] = []
     current: str | None = head_item_id
     while current is not None and current in parents:
         path.append(current)
         current = parents[current]
-    wanted = set(path)
-    rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM item WHERE thread_id = ? ORDER BY ord", (found[0],)
-    ).fetchall()
+    path.reverse()
+    return path
+
+
+def branch(conn: sqlite3.Connection, head_item_id: str | None) -> list[ItemRecord]:
+    """The items from the root to ``head_item_id``, oldest first (empty for no head)."""
+    thread_id = _thread_of(conn, head_item_id)
+    if thread_id is None:
+        return []
+    return of_thread(conn, thread_id, branch_ids(conn, thread_id, head_item_id))
+
+
+def of_thread(conn: sqlite3.Connection, thread_id: str, item_ids: list[str]) -> list[ItemRecord]:
+    """The items ``item_ids`` of ``thread_id``, in that order; one pass over the thread's
+    rows, decoding only the ones asked for (other branches' rows are never decoded)."""
+    wanted = set(item_ids)
+    rows = conn.execute(f"SELECT {_COLUMNS} FROM item WHERE thread_id = ?", (thread_id,))
     by_id = {row[0]: row for row in rows if row[0] in wanted}
-    return [_row(by_id[item_id]) for item_id in reversed(path)]
+    return [_row(by_id[item_id]) for item_id in item_ids]
 
 
 def iter_branch(
@@ -134,21 +143,10 @@ def iter_branch(
 ) -> Iterator[ItemRecord]:
     """``branch`` as a stream, oldest first, holding ``chunk`` rows at a time (rebuilding
     a long thread's history for a model call without keeping every row in memory)."""
-    if head_item_id is None:
+    thread_id = _thread_of(conn, head_item_id)
+    if thread_id is None:
         return
-    found = conn.execute("SELECT thread_id FROM item WHERE id = ?", (head_item_id,)).fetchone()
-    if found is None:
-        return
-    parents = dict(
-        conn.execute("SELECT id, parent_id FROM item WHERE thread_id = ?", (found[0],)).fetchall()
-    )
-    path: list[str] = []
-    current: str | None = head_item_id
-    while current is not None and current in parents:
-        path.append(current)
-        current = parents[current]
-    del parents
-    path.reverse()
+    path = branch_ids(conn, thread_id, head_item_id)
     for start in range(0, len(path), chunk):
         ids = path[start : start + chunk]
         marks = ", ".join("?" * len(ids))
@@ -156,6 +154,13 @@ def iter_branch(
         by_id = {row[0]: row for row in rows}
         for item_id in ids:
             yield _row(by_id[item_id])
+
+
+def _thread_of(conn: sqlite3.Connection, item_id: str | None) -> str | None:
+    if item_id is None:
+        return None
+    found = conn.execute("SELECT thread_id FROM item WHERE id = ?", (item_id,)).fetchone()
+    return None if found is None else str(found[0])
 
 
 def of_turn(
