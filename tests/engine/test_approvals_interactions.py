@@ -298,3 +298,31 @@ async def test_tool_result_images_become_a_note_for_a_model_without_vision(
         "a photo of a cat",
         IMAGE_OMITTED,
     ]
+
+
+async def test_interrupt_withdraws_an_open_question_once_and_it_cannot_be_answered(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog, host: Host
+) -> None:
+    provider.add([ToolCall("ask_user", {"question": "Which size?", "options": ["S", "M"]})])
+    thread_id = await new_thread(client)
+    turn_id = await _start(client, thread_id, "order a shirt")
+    asked = (await wait_for(log, "interaction.request"))[0]
+    await client.send("turn.interrupt", {"threadId": thread_id})
+    done = await wait_for(log, "turn.complete", turnId=turn_id)
+    assert done[0]["status"] == "interrupted"
+    resolved = log.of("interaction.resolved")
+    assert [(r["interactionId"], r["action"]) for r in resolved] == [
+        (asked["interactionId"], "cancel")
+    ]
+    snapshot = await client.send("thread.open", {"threadId": thread_id})
+    assert snapshot["pendingInteractions"] == []
+    with pytest.raises(RemoteError) as late:
+        await client.send(
+            "interaction.response",
+            {
+                "commandId": "late",
+                "interactionId": asked["interactionId"],
+                "values": {"answer": "M"},
+            },
+        )
+    assert late.value.kind == "invalid_state"

@@ -14,12 +14,13 @@ INTERRUPTED_RESULT = "Interrupted by the user before it finished; its outcome is
 NOT_RUN_RESULT = "Not run: the user interrupted the turn before this call was executed."
 ABANDONED_RESULT = "Not run: the turn failed before this call was executed."
 
+_Withdrawn = tuple[list[ApprovalRecord], list[InteractionRecord]]
+
 
 class TurnFinisher:
     """Ends (or pauses) one run of a thread and tells the clients."""
 
     def __init__(self, ctx: EngineContext, thread_id: str, turn_id: str, run_id: str) -> None:
-        self._withdrawn: tuple[list[ApprovalRecord], list[InteractionRecord]] = ([], [])
         self.ctx = ctx
         self.thread_id = thread_id
         self.turn_id = turn_id
@@ -36,11 +37,11 @@ class TurnFinisher:
         """The Turn fails (provider error after retries, protocol error, drift...)."""
         with self.ctx.db.transaction() as conn:
             settled = self._settle_calls(conn, "failed", ABANDONED_RESULT)
-            self._cancel_waits(conn)
+            withdrawn = self._cancel_waits(conn)
             error = {"kind": kind, "message": message}
             turns.set_turn_status(conn, self.turn_id, "failed", error=error)
             turns.update_run(conn, self.run_id, state="failed")
-        self._publish_withdrawn()
+        self._publish_withdrawn(withdrawn)
         self._publish_calls(settled)
         self._ended("failed")
 
@@ -48,10 +49,10 @@ class TurnFinisher:
         """The user's interrupt: unfinished calls get a synthetic result; stored items stay."""
         with self.ctx.db.transaction() as conn:
             settled = self._settle_calls(conn, "interrupted", INTERRUPTED_RESULT)
-            self._cancel_waits(conn)
+            withdrawn = self._cancel_waits(conn)
             turns.set_turn_status(conn, self.turn_id, "interrupted")
             turns.update_run(conn, self.run_id, state="interrupted")
-        self._publish_withdrawn()
+        self._publish_withdrawn(withdrawn)
         self._publish_calls(settled)
         self._detach_l2()
         self._ended("interrupted")
@@ -93,25 +94,18 @@ class TurnFinisher:
                 dispatched = item.status in ("running", "uncertain")
                 said = text if dispatched or status != "interrupted" else NOT_RUN_RESULT
                 result: dict[str, Any] = {"content": said, "isError": True}
-                items.set_tool_status(conn, item.id, status, result)
-                settled.append(items.get(conn, item.id))
+                settled.append(items.settle_call(conn, item.id, status, result))
         return settled
 
-    def _cancel_waits(self, conn: sqlite3.Connection) -> None:
-        """Withdraw the questions of this Turn; every client is told (``*.resolved``)."""
-        waiting = [a.id for a in approvals.pending_approvals(conn, self.thread_id)
-                   if a.turn_id == self.turn_id]  # fmt: skip
-        asked = [i.id for i in approvals.pending_interactions(conn, self.thread_id)
-                 if i.turn_id == self.turn_id]  # fmt: skip
-        approvals.cancel_approvals_of_turn(conn, self.turn_id)
-        approvals.cancel_interactions_of_turn(conn, self.turn_id)
-        self._withdrawn = (
-            [approvals.get_approval(conn, a) for a in waiting],
-            [approvals.get_interaction(conn, i) for i in asked],
+    def _cancel_waits(self, conn: sqlite3.Connection) -> _Withdrawn:
+        """Withdraw the questions of this Turn; every client is then told (``*.resolved``)."""
+        return (
+            approvals.cancel_approvals_of_turn(conn, self.turn_id),
+            approvals.cancel_interactions_of_turn(conn, self.turn_id),
         )
 
-    def _publish_withdrawn(self) -> None:
-        withdrawn_approvals, withdrawn_questions = self._withdrawn
+    def _publish_withdrawn(self, withdrawn: _Withdrawn) -> None:
+        withdrawn_approvals, withdrawn_questions = withdrawn
         for approval in withdrawn_approvals:
             self.ctx.publish.approval_resolved(approval, cancelled=True)
         for interaction in withdrawn_questions:

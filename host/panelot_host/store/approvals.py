@@ -90,23 +90,26 @@ def decide_approval(
     command_id: str,
 ) -> ApprovalRecord:
     """Record the user's decision once; raises ``InvalidState`` if already decided."""
-    current = get_approval(conn, request_id)
-    if current.state != "pending":
-        raise InvalidState(f"approval request {request_id!r} is already {current.state}")
-    conn.execute(
+    row = conn.execute(
         "UPDATE approval SET state = 'decided', decision = ?, scope = ?, message = ?, "
-        "command_id = ?, decided_at = ? WHERE id = ?",
+        "command_id = ?, decided_at = ? WHERE id = ? AND state = 'pending' "
+        f"RETURNING {_APPROVAL_COLUMNS}",
         (decision, scope, message, command_id, now_ms(), request_id),
-    )
-    return get_approval(conn, request_id)
+    ).fetchone()
+    if row is None:
+        current = get_approval(conn, request_id)
+        raise InvalidState(f"approval request {request_id!r} is already {current.state}")
+    return _approval(row)
 
 
-def cancel_approvals_of_turn(conn: sqlite3.Connection, turn_id: str) -> None:
-    conn.execute(
+def cancel_approvals_of_turn(conn: sqlite3.Connection, turn_id: str) -> list[ApprovalRecord]:
+    """Withdraw the Turn's pending approval requests; the withdrawn ones, oldest first."""
+    rows = conn.execute(
         "UPDATE approval SET state = 'cancelled', decided_at = ? "
-        "WHERE turn_id = ? AND state = 'pending'",
+        f"WHERE turn_id = ? AND state = 'pending' RETURNING {_APPROVAL_COLUMNS}, rowid",
         (now_ms(), turn_id),
-    )
+    ).fetchall()
+    return [_approval(row) for row in _oldest_first(rows)]
 
 
 def pending_approvals(conn: sqlite3.Connection, thread_id: str) -> list[ApprovalRecord]:
@@ -158,23 +161,30 @@ def answer_interaction(
     conn: sqlite3.Connection, interaction_id: str, values: dict[str, Any], command_id: str
 ) -> InteractionRecord:
     """Claim the interaction once; a second answer raises ``InvalidState``."""
-    cur = conn.execute(
+    row = conn.execute(
         "UPDATE interaction SET state = 'answered', response = ?, command_id = ?, "
-        "answered_at = ? WHERE id = ? AND state = 'pending'",
+        f"answered_at = ? WHERE id = ? AND state = 'pending' RETURNING {_INTERACTION_COLUMNS}",
         (_encode(values).decode(), command_id, now_ms(), interaction_id),
-    )
-    if cur.rowcount == 0:
+    ).fetchone()
+    if row is None:
         current = get_interaction(conn, interaction_id)
         raise InvalidState(f"interaction {interaction_id!r} is already {current.state}")
-    return get_interaction(conn, interaction_id)
+    return _interaction(row)
 
 
-def cancel_interactions_of_turn(conn: sqlite3.Connection, turn_id: str) -> None:
-    conn.execute(
+def cancel_interactions_of_turn(conn: sqlite3.Connection, turn_id: str) -> list[InteractionRecord]:
+    """Withdraw the Turn's pending questions; the withdrawn ones, oldest first."""
+    rows = conn.execute(
         "UPDATE interaction SET state = 'cancelled', answered_at = ? "
-        "WHERE turn_id = ? AND state = 'pending'",
+        f"WHERE turn_id = ? AND state = 'pending' RETURNING {_INTERACTION_COLUMNS}, rowid",
         (now_ms(), turn_id),
-    )
+    ).fetchall()
+    return [_interaction(row) for row in _oldest_first(rows)]
+
+
+def _oldest_first(rows: list[Any]) -> list[Any]:
+    """Rows of the columns then ``rowid`` in creation order (``RETURNING`` gives none)."""
+    return sorted(rows, key=lambda row: (row[9], row[-1]))  # created_at, rowid
 
 
 def pending_interactions(conn: sqlite3.Connection, thread_id: str) -> list[InteractionRecord]:
