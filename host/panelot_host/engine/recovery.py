@@ -18,7 +18,7 @@ from typing import Any
 
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.cursor import dump_cursor, load_cursor
-from panelot_host.store import approvals, items, threads, turns
+from panelot_host.store import approvals, items, turns
 from panelot_host.store.records import ItemRecord, RunRecord
 from panelot_host.tools.context import BrowserBridge
 
@@ -82,12 +82,7 @@ def _settle_cut_calls(ctx: EngineContext, conn: sqlite3.Connection, run: RunReco
         if ctx.failpoints.on("rerun_write") and recovery == "write":
             continue  # the bug: a write whose outcome is unknown runs again on resume
         if recovery == "write":
-            evidence: dict[str, Any] = {
-                "attempted": {"tool": call.name, "args": call.args},
-                "target": call.extra.get("target"),
-            }
-            items.merge_extra(conn, call.id, {"evidence": evidence})
-            items.set_tool_status(conn, call.id, "uncertain")
+            mark_uncertain(conn, call)
             outcome = "paused_uncertain"
         elif recovery == "remote" and not approvals.interaction_of_call(
             conn, call.id, origin="ask_user"
@@ -97,13 +92,22 @@ def _settle_cut_calls(ctx: EngineContext, conn: sqlite3.Connection, run: RunReco
     return outcome
 
 
+def mark_uncertain(conn: sqlite3.Connection, call: ItemRecord) -> None:
+    """A started write whose outcome is unknown waits for the user (``recovery.resolve``),
+    with the evidence to decide on: what was attempted, against which target."""
+    evidence: dict[str, Any] = {
+        "attempted": {"tool": call.name, "args": call.args},
+        "target": call.extra.get("target"),
+    }
+    items.merge_extra(conn, call.id, {"evidence": evidence})
+    items.set_tool_status(conn, call.id, "uncertain")
+
+
 def running_calls(conn: sqlite3.Connection, run: RunRecord) -> list[ItemRecord]:
-    head = threads.get(conn, run.thread_id).head_item_id
-    return [
-        i
-        for i in items.branch(conn, head)
-        if i.kind == "toolCall" and i.turn_id == run.turn_id and i.status == "running"
-    ]
+    """The run's calls that started and have no result (a running Turn's items are one
+    chain on the thread's branch: no branch walk, so start-up costs the Turn, not the
+    thread)."""
+    return items.of_turn(conn, run.thread_id, run.turn_id, statuses=("running",))
 
 
 def _recovery_class(ctx: EngineContext, call: ItemRecord) -> str:

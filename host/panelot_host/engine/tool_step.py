@@ -14,6 +14,7 @@ import msgspec
 from panelot_host.engine.context import EngineContext, record_from_grant
 from panelot_host.engine.cursor import CursorCell, after_tool_result, dump_cursor
 from panelot_host.engine.finish import TurnFinisher
+from panelot_host.engine.recovery import mark_uncertain
 from panelot_host.engine.tool_context import EngineToolContext
 from panelot_host.errors import OutcomeUnknown, ToolError
 from panelot_host.gatekeeper.denials import decision_denial, user_denial
@@ -200,10 +201,7 @@ class ToolStepper:
             self._settle(call, error_result(f"The browser did not answer: {exc.message}"), "failed")
             return
         with self.ctx.db.transaction() as conn:
-            evidence = {"attempted": {"tool": call.name, "args": call.args},
-                        "target": items.get(conn, call.id).extra.get("target")}  # fmt: skip
-            items.merge_extra(conn, call.id, {"evidence": evidence})
-            items.set_tool_status(conn, call.id, "uncertain")
+            mark_uncertain(conn, items.get(conn, call.id))  # with the target it started on
         self.ctx.publish.item_completed(items.get(self.ctx.db.conn, call.id), self.turn_id)
         TurnFinisher(self.ctx, self.thread_id, self.turn_id, self.run_id).pause("uncertain")
         raise RunPaused
