@@ -39,8 +39,9 @@ def add_steering(
     text: str,
     attachments: list[Any] | None = None,
 ) -> SteeringRecord:
-    conn.execute(
-        f"INSERT INTO steering ({_STEER_COLUMNS}) VALUES (?, ?, ?, ?, 'pending', ?, NULL, ?)",
+    row = conn.execute(
+        f"INSERT INTO steering ({_STEER_COLUMNS}) VALUES (?, ?, ?, ?, 'pending', ?, NULL, ?) "
+        f"RETURNING {_STEER_COLUMNS}",
         (
             steering_id,
             thread_id,
@@ -49,8 +50,8 @@ def add_steering(
             now_ms(),
             _encode(attachments).decode() if attachments else None,
         ),
-    )
-    return pending_steering(conn, turn_id)[-1]
+    ).fetchone()
+    return _steering(row)
 
 
 def pending_steering(conn: sqlite3.Connection, turn_id: str) -> list[SteeringRecord]:
@@ -104,13 +105,15 @@ def enqueue(
     entries = queue(conn, thread_id)
     if len(entries) >= QUEUE_LIMIT:
         raise QueueFull(f"the thread already has {QUEUE_LIMIT} queued messages")
-    position = entries[-1].position + 1 if entries else 0
+    entry = QueueEntryRecord(
+        entry_id, thread_id, entries[-1].position + 1 if entries else 0, text, now_ms()
+    )
     conn.execute(
         "INSERT INTO queue_entry (id, thread_id, position, text, created_at) "
         "VALUES (?, ?, ?, ?, ?)",
-        (entry_id, thread_id, position, text, now_ms()),
+        (entry.id, entry.thread_id, entry.position, entry.text, entry.created_at),
     )
-    return QueueEntryRecord(entry_id, thread_id, position, text, now_ms())
+    return entry
 
 
 def update_entry(conn: sqlite3.Connection, thread_id: str, entry_id: str, text: str) -> None:
