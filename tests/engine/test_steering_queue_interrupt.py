@@ -278,3 +278,29 @@ async def test_interrupt_cancels_the_browser_call_and_detaches_l2_tools(
         assert done[0]["status"] == "interrupted"
         assert [p["turnId"] for p in log.of("browser.detach")] == [turn_id]
         assert log.of("$/cancelRequest")
+
+
+async def test_branch_changes_are_rejected_while_a_turn_runs(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    provider.add([Text("busy"), Hang()])
+    thread_id = await new_thread(client)
+    turn_id = await _submit(client, thread_id, "start", "t1")
+    await wait_for(log, "item.delta")
+    user_item = (await client.send("thread.open", {"threadId": thread_id}))["items"][0]["id"]
+    changes = {
+        "thread.fork": {"atItemId": user_item},
+        "thread.selectBranch": {"itemId": user_item},
+        "thread.delete": {},
+    }
+    for method, params in changes.items():
+        with pytest.raises(RemoteError) as active:
+            await client.send(method, {"commandId": method, "threadId": thread_id, **params})
+        assert active.value.kind == "turn_active", method
+    listed = await client.send("thread.list", {})
+    assert [t["id"] for t in listed["threads"]] == [thread_id]  # no fork, not deleted
+    await client.send("turn.interrupt", {"threadId": thread_id, "turnId": turn_id})
+    forked = await client.send(
+        "thread.fork", {"commandId": "after", "threadId": thread_id, "atItemId": user_item}
+    )
+    assert forked["thread"]["parentThreadId"] == thread_id

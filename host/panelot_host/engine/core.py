@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import anyio
 
 from panelot_host.engine.actor import Spawn, StopCause
+from panelot_host.engine.admission import active_turn_id
 from panelot_host.engine.config_ops import ConfigService, CredentialVault, McpSettings
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.events import EventSink
@@ -20,7 +21,6 @@ from panelot_host.engine.threads import ThreadService
 from panelot_host.engine.titles import generate_title
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
 from panelot_host.errors import ThreadBusy, TurnActive
-from panelot_host.store import turns
 from panelot_host.store.db import Database
 from panelot_host.store.seq import SeqAllocator
 from panelot_host.tools.context import BrowserBridge
@@ -89,8 +89,7 @@ class Engine:
                 f"{op}: a recovered run ({owner}) owns this thread until it is resumed "
                 "or interrupted"
             )
-        last = turns.last_turn(self.db.conn, thread_id)
-        if last is not None and last.status in turns.ACTIVE_TURN_STATUSES:
+        if active_turn_id(self.db.conn, thread_id) is not None:
             raise TurnActive(f"{op} is not possible while a Turn is running on this thread")
 
     def _on_idle(self, thread_id: str) -> None:

@@ -17,7 +17,7 @@ import msgspec
 
 from panelot_host.engine import prompts
 from panelot_host.engine.actor import StopCause
-from panelot_host.engine.context import EngineContext
+from panelot_host.engine.context import DEFAULT_MAX_TOKENS, EngineContext
 from panelot_host.engine.cursor import (
     CHANGE_APPROACH_AFTER,
     DISABLE_TOOLS_AFTER,
@@ -297,7 +297,7 @@ class RunDriver:
             current.append(UserMessage(content=[TextPart(nudge)]))
         messages = [*self._checked_prefix_of(prefix, model), *_fitted(current, model)]
         tools = [] if cursor.tools_disabled else self._run_catalog(cursor).specs()
-        max_tokens = model.info.max_output_tokens or 8192
+        max_tokens = model.info.max_output_tokens or DEFAULT_MAX_TOKENS
         return ModelRequest(
             model=model.model,
             system=self.ctx.system_prompt,
