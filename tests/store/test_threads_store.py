@@ -84,6 +84,9 @@ def test_deleted_and_renamed_threads_leave_search(tmp_path: Path) -> None:
         threads.rename(conn, renamed.id, "beta", "user")
     assert threads.list_threads(db.conn, limit=10, cursor=None, query="alpha")[0] == []
     assert [t.id for t in threads.list_threads(db.conn, limit=10, cursor=None, query="beta")[0]]
+    found, _ = threads.list_threads(db.conn, limit=10, cursor=None, query="beta")
+    assert [t.id for t in found] == [renamed.id]
+    assert threads.list_threads(db.conn, limit=10, cursor=None, query="two")[0] == []  # old title
     with pytest.raises(NotFound):
         threads.get(db.conn, gone.id)
 
