@@ -93,7 +93,7 @@ class ConfiguredModels:
 
     def resolve(self, model: str | None) -> ResolvedModel:
         from panelot_host.providers.config import (
-            build_provider,
+            build_provider_with_key,
             load_provider_config,
             model_info,
             resolve_api_key,
@@ -112,7 +112,8 @@ class ConfiguredModels:
         if cached is None or cached[0] != fingerprint:
             if cached is not None:
                 self._retired.append(cached[1])  # a running stream may still use it
-            cached = (fingerprint, build_provider(config, self._credentials, catalog=self._catalog))
+            provider = build_provider_with_key(config, secret, catalog=self._catalog)
+            cached = (fingerprint, provider)
             self._providers[key] = cached
         ref = config.api_key_ref or f"env:{config.provider}"
         transport = f"{config.provider}:{config.base_url or 'default'}:key={ref}"

@@ -165,9 +165,36 @@ def build_provider(
     sleep: Sleep = anyio.sleep,
     catalog: ModelCatalog | None = None,
 ) -> Provider:
-    """The provider ``config`` describes; ``client``/``transport`` are for tests.
+    """The provider ``config`` describes, its key looked up in ``credentials``;
+    ``client``/``transport`` are for tests.
 
     Raises ``ProviderConfigError`` when the provider needs an API key and none is found.
+    """
+    return build_provider_with_key(
+        config,
+        resolve_api_key(config, credentials),
+        client=client,
+        transport=transport,
+        retry=retry,
+        sleep=sleep,
+        catalog=catalog,
+    )
+
+
+def build_provider_with_key(
+    config: ProviderConfig,
+    api_key: Secret | None,
+    *,
+    client: httpx.AsyncClient | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    retry: RetryPolicy | None = None,
+    sleep: Sleep = anyio.sleep,
+    catalog: ModelCatalog | None = None,
+) -> Provider:
+    """``build_provider`` for a caller that has already resolved the key (the engine
+    resolves it once to tell a rotated key by its fingerprint).
+
+    Raises ``ProviderConfigError`` when the provider needs an API key and ``api_key`` is None.
     """
     if config.provider == "scripted":
         return _scripted_provider(config)
@@ -175,7 +202,6 @@ def build_provider(
     from panelot_host.providers.httpio import default_client
     from panelot_host.providers.openai import OpenAIProvider
 
-    api_key = resolve_api_key(config, credentials)
     if client is None and transport is not None:
         client = default_client(transport)
     if config.provider == "anthropic":
