@@ -83,7 +83,6 @@ class ConfigService:
         }
         if "policyRules" in changes and changes["policyRules"] is not None:
             _check_rules(changes["policyRules"])
-        self.ctx.settings_changed()
         with command_unit(self.ctx.db, cmd) as unit:
             settings_store.put_settings(unit.conn, changes)
             if params.mcp_servers is not msgspec.UNSET and self.mcp is not None:
@@ -156,7 +155,6 @@ class ConfigService:
         return ops.GrantsResult(grants=_grant_views(records, params.thread_id, params.origin))
 
     def revoke(self, params: ops.PermissionsRevokeParams, cmd: CommandContext) -> bytes:
-        self.ctx.grants_changed()
         with command_unit(self.ctx.db, cmd) as unit:
             grant_store.revoke(unit.conn, params.grant_id)
             records = grant_store.active(unit.conn)
