@@ -185,22 +185,6 @@ def of_turn(
     return [_row(r) for r in conn.execute(query + " ORDER BY ord", args).fetchall()]
 
 
-def set_text(
-    conn: sqlite3.Connection,
-    item_id: str,
-    *,
-    text: str | None,
-    thinking: str | None = None,
-    extra: dict[str, Any] | None = None,
-    interrupted: bool = False,
-) -> None:
-    conn.execute(
-        "UPDATE item SET text = ?, thinking = ?, extra = coalesce(?, extra), interrupted = ? "
-        "WHERE id = ?",
-        (text, thinking, _dump(extra), int(interrupted), item_id),
-    )
-
-
 def set_tool_status(
     conn: sqlite3.Connection,
     item_id: str,
