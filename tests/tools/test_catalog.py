@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from panelot_host.errors import CapabilityError, DriftError
+from panelot_host.providers import anthropic_request, openai_request
 from panelot_host.providers.types import (
     AssistantMessage,
     ImagePart,
+    ModelRequest,
     TextPart,
     ToolCallPart,
     ToolResultMessage,
@@ -56,8 +58,11 @@ def test_only_browser_tools_the_client_lists_are_offered(registry: ToolRegistry)
 
 def test_provider_exports_cover_exactly_the_catalog(registry: ToolRegistry) -> None:
     catalog = new_run_catalog(registry.current, ALL, ["browser_read"])
-    assert [t["name"] for t in catalog.anthropic_tools()] == ["ask_user", "browser_read"]
-    assert [t["function"]["name"] for t in catalog.openai_tools()] == ["ask_user", "browser_read"]
+    request = ModelRequest("m", "", [UserMessage([TextPart("hi")])], tools=catalog.specs())
+    anthropic = anthropic_request.build_body(request)["tools"]
+    openai = openai_request.build_body(request, openai_request.OpenAIOptions())["tools"]
+    assert [t["name"] for t in anthropic] == ["ask_user", "browser_read"]
+    assert [t["function"]["name"] for t in openai] == ["ask_user", "browser_read"]
 
 
 def test_catalog_digest_follows_the_descriptors(registry: ToolRegistry) -> None:

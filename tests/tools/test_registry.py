@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from panelot_host.errors import DriftError, InvalidToolDescriptor, NotFound
+from panelot_host.providers import anthropic_request, openai_request
+from panelot_host.providers.types import ModelRequest, TextPart, ToolSpec, UserMessage
 from panelot_host.tools import (
     AgentTool,
     BoundCall,
@@ -15,13 +17,26 @@ from panelot_host.tools import (
     McpBinding,
     ModelCapabilities,
     ToolRegistry,
-    anthropic_tool,
     new_run_catalog,
-    openai_tool,
     tool_spec,
 )
 
 from .conftest import Context, calls_of, echo_tool
+
+
+def anthropic_tool(spec: ToolSpec) -> dict[str, Any]:
+    """The tool as the Anthropic adapter sends it (its cache mark aside)."""
+    request = ModelRequest("m", "", [UserMessage([TextPart("hi")])], tools=[spec])
+    sent: dict[str, Any] = anthropic_request.build_body(request)["tools"][0]
+    return {k: v for k, v in sent.items() if k != "cache_control"}
+
+
+def openai_tool(spec: ToolSpec) -> dict[str, Any]:
+    """The tool as the OpenAI adapter sends it."""
+    request = ModelRequest("m", "", [UserMessage([TextPart("hi")])], tools=[spec])
+    sent: dict[str, Any] = openai_request.build_body(request, openai_request.OpenAIOptions())
+    return sent["tools"][0]  # type: ignore[no-any-return]
+
 
 CAPS = ModelCapabilities(tool_use=True, vision=True)
 
@@ -60,8 +75,8 @@ def test_exported_schemas_are_fresh_mutable_copies() -> None:
 def test_provider_shapes_and_tool_spec_come_from_one_descriptor() -> None:
     registered = ToolRegistry().register(echo_tool())
     spec = tool_spec(registered.descriptor)
-    anthropic = anthropic_tool(registered.descriptor)
-    openai = openai_tool(registered.descriptor)
+    anthropic = anthropic_tool(spec)
+    openai = openai_tool(spec)
     assert anthropic == {
         "name": "echo",
         "description": "Echo the text back.",
@@ -80,7 +95,7 @@ def test_provider_shapes_and_tool_spec_come_from_one_descriptor() -> None:
 def test_provider_schema_replaces_parameters_for_providers_only(registry: ToolRegistry) -> None:
     scroll = registry.current.tools["browser_scroll"]
     assert "anyOf" in scroll.descriptor.parameters  # enforced at runtime
-    assert "anyOf" not in anthropic_tool(scroll.descriptor)["input_schema"]
+    assert "anyOf" not in anthropic_tool(tool_spec(scroll.descriptor))["input_schema"]
     assert not scroll.validator.is_valid({"tabId": 1})
 
 

@@ -39,7 +39,6 @@ _WHERE: dict[str, str] = {
     "ToolRegistry": "panelot_host.tools.registry",
     "ToolResult": "panelot_host.tools.result",
     "Trust": "panelot_host.tools.descriptor",
-    "anthropic_tool": "panelot_host.tools.provider_schemas",
     "ask_user_tool": "panelot_host.tools.builtin",
     "browser_tools": "panelot_host.tools.browser",
     "builtin_tools": "panelot_host.tools.builtin",
@@ -47,7 +46,6 @@ _WHERE: dict[str, str] = {
     "descriptor_digest": "panelot_host.tools.registry",
     "error_result": "panelot_host.tools.result",
     "new_run_catalog": "panelot_host.tools.catalog",
-    "openai_tool": "panelot_host.tools.provider_schemas",
     "recovered_run_catalog": "panelot_host.tools.catalog",
     "reject_image_history": "panelot_host.tools.capabilities",
     "tool_spec": "panelot_host.tools.provider_schemas",
@@ -73,7 +71,7 @@ if TYPE_CHECKING:
         RecoveryClass,
         Trust,
     )
-    from panelot_host.tools.provider_schemas import anthropic_tool, openai_tool, tool_spec
+    from panelot_host.tools.provider_schemas import tool_spec
     from panelot_host.tools.registry import (
         Generation,
         RegisteredTool,
@@ -116,7 +114,6 @@ __all__ = [
     "ToolRegistry",
     "ToolResult",
     "Trust",
-    "anthropic_tool",
     "ask_user_tool",
     "browser_tools",
     "builtin_tools",
@@ -124,7 +121,6 @@ __all__ = [
     "descriptor_digest",
     "error_result",
     "new_run_catalog",
-    "openai_tool",
     "recovered_run_catalog",
     "reject_image_history",
     "tool_spec",

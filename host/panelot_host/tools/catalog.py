@@ -11,7 +11,7 @@ from panelot_host.tools.calls import BoundCall, bind_call
 from panelot_host.tools.capabilities import ModelCapabilities
 from panelot_host.tools.descriptor import BrowserBinding
 from panelot_host.tools.frozen import sha256_hex
-from panelot_host.tools.provider_schemas import anthropic_tool, openai_tool, tool_spec
+from panelot_host.tools.provider_schemas import tool_spec
 from panelot_host.tools.registry import Generation, RegisteredTool
 from panelot_host.tools.result import ToolResult
 from panelot_host.tools.validation import unknown_tool_result
@@ -48,12 +48,6 @@ class RunCatalog:
         if self._specs is None:
             self._specs = tuple(tool_spec(t.descriptor) for t in self._tools.values())
         return list(self._specs)
-
-    def anthropic_tools(self) -> list[dict[str, Any]]:
-        return [anthropic_tool(t.descriptor) for t in self._tools.values()]
-
-    def openai_tools(self) -> list[dict[str, Any]]:
-        return [openai_tool(t.descriptor) for t in self._tools.values()]
 
     def bind(self, name: str, args: Mapping[str, Any]) -> BoundCall | ToolResult:
         """Look up and validate a model's call; an error result when it is not runnable.

@@ -1,4 +1,5 @@
-"""Provider-facing tool shapes, all derived from one registered descriptor."""
+"""The provider-facing form of a tool (``ToolSpec``), derived from its registered descriptor;
+the adapters' request builders turn ``ToolSpec``s into each provider's wire shape."""
 
 from __future__ import annotations
 
@@ -19,24 +20,3 @@ def provider_parameters(tool: AgentTool) -> dict[str, Any]:
 def tool_spec(tool: AgentTool) -> ToolSpec:
     """The engine's normalised ``ToolSpec`` handed to provider adapters."""
     return ToolSpec(tool.name, tool.description, provider_parameters(tool))
-
-
-def anthropic_tool(tool: AgentTool) -> dict[str, Any]:
-    """Anthropic Messages ``tools[]`` entry: ``{name, description, input_schema}``."""
-    return {
-        "name": tool.name,
-        "description": tool.description,
-        "input_schema": provider_parameters(tool),
-    }
-
-
-def openai_tool(tool: AgentTool) -> dict[str, Any]:
-    """OpenAI Chat Completions ``tools[]`` entry: ``{type: "function", function: {...}}``."""
-    return {
-        "type": "function",
-        "function": {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": provider_parameters(tool),
-        },
-    }
