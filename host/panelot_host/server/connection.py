@@ -239,8 +239,12 @@ class Connection(Session):
         if self._closed:
             log.debug("connection closed: dropping an outgoing message")
             return
+        try:
+            self._outbox_in.send_nowait(buffers)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            log.debug("the writer has stopped: dropping an outgoing message")
+            return
         self._flow.queued(_size(buffers))
-        self._outbox_in.send_nowait(buffers)
 
     def _settle_pending(self, message: Response | ErrorResponse) -> None:
         pending = self._pending.get(message.id) if isinstance(message.id, int) else None
@@ -260,8 +264,9 @@ class Connection(Session):
         write ran (up to ``OUTBOX_BATCH`` messages) goes out together."""
         try:
             await self._write_outbox()
-        finally:
+        finally:  # cancelled or closed: nothing is written any more
             self._written_all.set()
+            self.close()
 
     async def wait_written(self) -> None:
         """Return once ``run`` has written everything queued before ``close``."""
