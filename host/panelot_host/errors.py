@@ -17,6 +17,7 @@ not exceptions.
     ├── CapabilityError               capability
     ├── DriftError                    drift
     ├── TooLarge                      too_large
+    ├── StoreError                    storage (a commit failed: disk full, I/O, busy)
     ├── ProviderError                 provider
     │   ├── ProviderHTTPError         (status code; retryable for 429/5xx/529)
     │   ├── ProviderConnectionError   (retryable)
@@ -95,6 +96,13 @@ class DriftError(PanelotError):
 
 class TooLarge(PanelotError):
     kind = "too_large"
+
+
+class StoreError(PanelotError):
+    """The store could not commit a change (disk full, I/O error, busy past the timeout);
+    it was rolled back whole and the store keeps serving."""
+
+    kind = "storage"
 
 
 class ProviderError(PanelotError):

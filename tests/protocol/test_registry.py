@@ -149,9 +149,9 @@ def test_enumerated_values(literal: Any) -> None:
 def test_error_kinds() -> None:
     assert set(DOC_ERROR_KINDS) <= set(ERROR_CODES)
     assert set(DOC_ERROR_KINDS) <= set(typing.get_args(common.ErrorKind))
-    # exactly the documented kinds, plus the ``internal`` extension
-    assert set(typing.get_args(common.ErrorKind)) == {*DOC_ERROR_KINDS, "internal"}
-    assert sorted(ENGINE_ERROR_KINDS) == sorted(DOC_ERROR_KINDS)
+    # exactly the documented kinds, plus the extensions ``storage`` and ``internal``
+    assert set(typing.get_args(common.ErrorKind)) == {*DOC_ERROR_KINDS, "storage", "internal"}
+    assert sorted(ENGINE_ERROR_KINDS) == sorted([*DOC_ERROR_KINDS, "storage"])
     assert set(typing.get_args(common.ErrorKind)) <= set(ERROR_CODES)
 
 

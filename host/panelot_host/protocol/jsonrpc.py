@@ -43,6 +43,7 @@ ERROR_CODES: Final = MappingProxyType(
         "too_large": -32011,
         "provider": -32012,
         "tool": -32013,
+        "storage": -32020,  # extension: a commit failed and was rolled back
         # standard JSON-RPC codes under the kinds the error tree uses for them
         "parse_error": PARSE_ERROR,
         "invalid_request": INVALID_REQUEST,
