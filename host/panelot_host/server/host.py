@@ -20,6 +20,7 @@ import msgspec
 from anyio.abc import TaskGroup
 
 from panelot_host.errors import InvalidState
+from panelot_host.private_files import private_dir
 from panelot_host.server.bus import EventBus
 from panelot_host.store import turns
 from panelot_host.store.db import Database
@@ -297,6 +298,7 @@ class Host:
                     )
                 return self._profile
             path = database_path(self.config.home, profile_id)
+            private_dir(path.parent, top=self.config.home)  # every conversation is in there
             lease = WriterLease(path, wait_s=self.config.lease_wait_s)
             await anyio.to_thread.run_sync(lease.acquire)
             try:

@@ -14,6 +14,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from panelot_host.errors import InvalidState, StoreError
+from panelot_host.private_files import private_dir, private_file, tighten_existing
 from panelot_host.store.migrate import apply_migrations
 
 BUSY_TIMEOUT_MS = 5000
@@ -39,7 +40,10 @@ class Database:
         Raises ``SchemaTooNew`` when the file was written by a newer Panelot.
         """
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(target.parent)
+        private_file(target)  # before SQLite creates -wal and -shm with its mode
+        for suffix in ("-wal", "-shm"):
+            tighten_existing(Path(f"{target}{suffix}"))
         conn = _connect(str(target))
         apply_migrations(conn)
         return cls(conn, target)
