@@ -7,17 +7,22 @@ import logging.handlers
 import sys
 from pathlib import Path
 
+from panelot_host.credentials.mask import SecretMask
 from panelot_host.private_files import private_dir, private_file, tighten_existing
 
+_FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 LOG_FILE = "host.log"
 BACKUPS = 3
 
 
-def configure_logging(home: Path, *, verbose: bool = False) -> Path | None:
-    """Send log records to a rotating file under ``home/logs`` and to stderr."""
+def configure_logging(
+    home: Path, *, verbose: bool = False, mask: SecretMask | None = None
+) -> Path | None:
+    """Send log records to a rotating file under ``home/logs`` and to stderr, each record
+    (traceback included) passed through ``mask``."""
     root = logging.getLogger()
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
-    formatter = logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
+    formatter = MaskingFormatter(_FORMAT, mask or SecretMask())
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setLevel(logging.DEBUG if verbose else logging.WARNING)
     stderr.setFormatter(formatter)
@@ -44,3 +49,14 @@ class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
     def _open(self):  # type: ignore[no-untyped-def]
         private_file(Path(self.baseFilename))
         return super()._open()
+
+
+class MaskingFormatter(logging.Formatter):
+    """Formats a record, then masks every secret the host knows out of the whole text."""
+
+    def __init__(self, fmt: str, mask: SecretMask) -> None:
+        super().__init__(fmt)
+        self._mask = mask
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self._mask.mask(super().format(record))

@@ -29,6 +29,7 @@ from panelot_host.store.profiles import database_path
 from panelot_host.store.seq import SeqAllocator
 
 if TYPE_CHECKING:
+    from panelot_host.credentials.mask import SecretMask
     from panelot_host.credentials.secret import Secret
     from panelot_host.credentials.store import CredentialStore
     from panelot_host.engine.config_ops import CredentialVault, McpSettings
@@ -139,16 +140,18 @@ class LazyCredentials:
     """The credential store, built on first use (keyring and cryptography are slow to
     import, and ``initialize`` must answer fast)."""
 
-    def __init__(self, home: Path, key_dir: Path | None) -> None:
+    def __init__(self, home: Path, key_dir: Path | None, mask: SecretMask | None) -> None:
         self._home = home
         self._key_dir = key_dir
+        self._mask = mask
         self._store: CredentialStore | None = None
 
     def store(self) -> CredentialStore:
         if self._store is None:
             from panelot_host.credentials.store import CredentialStore
 
-            self._store = CredentialStore(self._home, key_dir=self._key_dir)
+            on_reveal = self._mask.add if self._mask is not None else None
+            self._store = CredentialStore(self._home, key_dir=self._key_dir, on_reveal=on_reveal)
         return self._store
 
     def get(self, ref: str) -> Secret | None:
@@ -181,6 +184,7 @@ class Host:
         *,
         models: ModelsFactory | None = None,
         registry: ToolRegistry | None = None,
+        secret_mask: SecretMask | None = None,
     ) -> None:
         self.config = config
         self._registry = registry
@@ -188,7 +192,7 @@ class Host:
         self._profile: OpenProfile | None = None
         self._opening = anyio.Lock()
         self._tasks: TaskGroup | None = None
-        self._credentials = LazyCredentials(config.home, config.key_dir)
+        self._credentials = LazyCredentials(config.home, config.key_dir, secret_mask)
         self._mcp: McpManager | None = None
 
     async def __aenter__(self) -> Host:

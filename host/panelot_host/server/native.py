@@ -17,6 +17,7 @@ import sys
 import anyio
 from anyio.abc import TaskGroup
 
+from panelot_host.credentials.mask import SecretMask
 from panelot_host.engine.failpoints import Failpoints
 from panelot_host.server.connection import Connection
 from panelot_host.server.host import Host, HostConfig
@@ -38,11 +39,14 @@ class InjectedCrash(RuntimeError):
     harness's fourth way to die)."""
 
 
-async def serve(config: HostConfig, channel: StdioChannel) -> int:
+async def serve(
+    config: HostConfig, channel: StdioChannel, secret_mask: SecretMask | None = None
+) -> int:
     """Serve frames until stdin EOF or a stop signal, then settle, commit and return the
-    exit status: 0, or 1 after an unexpected exception."""
+    exit status: 0, or 1 after an unexpected exception. Every secret the host reads is
+    added to ``secret_mask`` (the log's)."""
     try:
-        return await _serve(config, channel)
+        return await _serve(config, channel, secret_mask)
     except BaseException as exc:  # escaped the host's task groups: settled on the way out
         if isinstance(exc, anyio.get_cancelled_exc_class()):
             raise
@@ -50,10 +54,10 @@ async def serve(config: HostConfig, channel: StdioChannel) -> int:
         return CRASHED
 
 
-async def _serve(config: HostConfig, channel: StdioChannel) -> int:
+async def _serve(config: HostConfig, channel: StdioChannel, mask: SecretMask | None) -> int:
     status = 0
     failpoints = Failpoints.from_environ(config.environ)
-    async with Host(config) as host, anyio.create_task_group() as tasks:
+    async with Host(config, secret_mask=mask) as host, anyio.create_task_group() as tasks:
         connection = Connection(host, channel.write_buffers, FramedMessages(), tasks=tasks)
         tasks.start_soon(connection.run)
         with anyio.CancelScope() as reading:
