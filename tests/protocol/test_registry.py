@@ -62,6 +62,7 @@ DOC_EVENTS = [
     "$/chunk",
     "$/error",
 ]
+EXTENSION_EVENTS = ["authority.widened"]
 DOC_SHIM = ["browser.resolveTarget", "browser.invoke"]
 DOC_ITEM_KINDS = ["user", "steering", "assistant", "toolCall", "notice"]
 DOC_TOOL_STATUSES = [
@@ -126,7 +127,7 @@ DOC_COMMANDS = set(DOC_OPS) - {
 
 def test_every_method_is_registered() -> None:
     assert sorted(OPS) == sorted(DOC_OPS)
-    assert sorted(EVENTS) == sorted(DOC_EVENTS)
+    assert sorted(EVENTS) == sorted(DOC_EVENTS + EXTENSION_EVENTS)
     assert sorted(SHIM_REQUESTS) == sorted(DOC_SHIM)
     assert "$/cancelRequest" in CONTROL_NOTIFICATIONS
 

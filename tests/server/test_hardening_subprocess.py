@@ -92,6 +92,9 @@ def test_a_slow_op_does_not_stall_a_fast_one(host_proc: HostProcess) -> None:
     )
     fast = host_proc.send("thread.list", {})
     first = host_proc.next_message(timeout=20)
+    while "method" in first:  # authority.widened: the new server runs a command as the user
+        assert first["method"] == "authority.widened", first
+        first = host_proc.next_message(timeout=20)
     assert first.get("id") == fast, first
     assert host_proc.response_to(slow, timeout=30)["id"] == slow
 

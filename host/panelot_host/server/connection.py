@@ -102,6 +102,7 @@ class Connection(Session):
         self._profile = profile
         self.browser_tools = browser_tools
         self._initialized = True
+        profile.bus.attach(self.id, self.notify)
 
     def browser_bridge(self) -> ConnectionBrowser:
         return self._browser

@@ -238,6 +238,7 @@ class Host:
                 self.config.environ,
                 lambda: settings_store.all_settings(db.conn),
                 self._credentials,
+                key_origin=lambda ref: settings_store.credential_origin(db.conn, ref),
             )
         )
         return Engine(
