@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from tests.support.wire_client import HostProcess, initialize_params
 
-from panelot_host.credentials.mask import SecretMask
+from panelot_host.secret_mask import SecretMask
 
 pytestmark = pytest.mark.slow
 

@@ -7,8 +7,8 @@ import logging.handlers
 import sys
 from pathlib import Path
 
-from panelot_host.credentials.mask import SecretMask
 from panelot_host.private_files import private_dir, private_file, tighten_existing
+from panelot_host.secret_mask import SecretMask
 
 _FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 LOG_FILE = "host.log"

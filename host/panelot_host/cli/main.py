@@ -96,7 +96,7 @@ def _serve(*, verbose: bool) -> int:
 
     from panelot_host.cli.config import panelot_home
     from panelot_host.cli.logs import configure_logging
-    from panelot_host.credentials.mask import SecretMask
+    from panelot_host.secret_mask import SecretMask
     from panelot_host.server.host import HostConfig
     from panelot_host.server.native import serve
 

@@ -15,10 +15,10 @@ import anyio
 import httpx
 import msgspec
 
-from panelot_host.credentials.mask import KEY_SHAPED, REDACTED
 from panelot_host.credentials.secret import Secret
 from panelot_host.errors import ProviderConnectionError, ProviderHTTPError, ProviderStreamError
 from panelot_host.providers.sse import ServerSentEvent, SSEParser
+from panelot_host.secret_mask import KEY_SHAPED, REDACTED
 
 _MAX_ERROR_BODY = 16_384
 _STATUS_HINTS = {

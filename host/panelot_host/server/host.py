@@ -29,13 +29,13 @@ from panelot_host.store.profiles import database_path
 from panelot_host.store.seq import SeqAllocator
 
 if TYPE_CHECKING:
-    from panelot_host.credentials.mask import SecretMask
     from panelot_host.credentials.secret import Secret
     from panelot_host.credentials.store import CredentialStore
     from panelot_host.engine.config_ops import CredentialVault, McpSettings
     from panelot_host.engine.core import Engine
     from panelot_host.engine.models import ModelAccess
     from panelot_host.engine.threads import ThreadService
+    from panelot_host.secret_mask import SecretMask
     from panelot_host.tools.context import BrowserBridge
     from panelot_host.tools.mcp.manager import McpManager
     from panelot_host.tools.registry import ToolRegistry

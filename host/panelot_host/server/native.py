@@ -13,12 +13,12 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+from collections.abc import Mapping
 
 import anyio
 from anyio.abc import TaskGroup
 
-from panelot_host.credentials.mask import SecretMask
-from panelot_host.engine.failpoints import Failpoints
+from panelot_host.secret_mask import SecretMask
 from panelot_host.server.connection import Connection
 from panelot_host.server.host import Host, HostConfig
 from panelot_host.server.outgoing import FramedMessages
@@ -56,12 +56,11 @@ async def serve(
 
 async def _serve(config: HostConfig, channel: StdioChannel, mask: SecretMask | None) -> int:
     status = 0
-    failpoints = Failpoints.from_environ(config.environ)
     async with Host(config, secret_mask=mask) as host, anyio.create_task_group() as tasks:
         connection = Connection(host, channel.write_buffers, FramedMessages(), tasks=tasks)
         tasks.start_soon(connection.run)
         with anyio.CancelScope() as reading:
-            _watch_signals(tasks, reading, failpoints)
+            _watch_signals(tasks, reading, _crash_on_sigusr1(config.environ))
             try:
                 async for frame in channel:
                     await connection.handle_frame(frame)
@@ -86,11 +85,21 @@ async def _settle(host: Host) -> None:
         log.warning("settling took over %.1f s; recovery will finish it", SETTLE_DEADLINE_S)
 
 
-def _watch_signals(tasks: TaskGroup, reading: anyio.CancelScope, failpoints: Failpoints) -> None:
-    """Stop reading on a stop signal; with the failpoint, crash on SIGUSR1."""
+def _crash_on_sigusr1(environ: Mapping[str, str]) -> bool:
+    """The ``unexpected_exception`` failpoint (the engine's failpoints module is imported
+    only when failpoints are set: it is not on the start-up path)."""
+    if not environ.get("PANELOT_FAILPOINTS"):
+        return False
+    from panelot_host.engine.failpoints import Failpoints
+
+    return Failpoints.from_environ(environ).on("unexpected_exception")
+
+
+def _watch_signals(tasks: TaskGroup, reading: anyio.CancelScope, crash: bool) -> None:
+    """Stop reading on a stop signal; with ``crash``, raise an unexpected exception on
+    SIGUSR1."""
     if not _STOP_SIGNALS:
         return
-    crash = failpoints.on("unexpected_exception")
     watched = (*_STOP_SIGNALS, signal.SIGUSR1) if crash else _STOP_SIGNALS
 
     async def watch() -> None:
