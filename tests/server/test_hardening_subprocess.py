@@ -15,13 +15,6 @@ from tests.support.wire_client import HostProcess, initialize_params
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def host_proc(tmp_path: Path):  # type: ignore[no-untyped-def]
-    proc = HostProcess(tmp_path / "home")
-    yield proc
-    proc.kill()
-
-
 def _nested(depth: int) -> bytes:
     return b"[" * depth + b"]" * depth
 

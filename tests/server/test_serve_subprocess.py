@@ -15,13 +15,6 @@ from tests.support.wire_client import HostProcess, initialize_params
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def host_proc(tmp_path: Path):  # type: ignore[no-untyped-def]
-    proc = HostProcess(tmp_path / "home")
-    yield proc
-    proc.kill()
-
-
 def test_serve_initializes_creates_and_exits_zero_on_eof(host_proc: HostProcess) -> None:
     init = host_proc.call("initialize", initialize_params())
     assert init["result"]["protocolVersion"] == 1
