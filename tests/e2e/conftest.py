@@ -1,0 +1,67 @@
+"""End-to-end fixtures: real Chromium (Debian's /usr/bin/chromium), headless, with the
+extension and the real host. A missing Chromium FAILS these tests: in CI a skipped e2e
+test is a failure (scripts/test.sh installs it)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Chromium's stderr (and so the host's, and native-messaging errors) reaches the test log
+# only through Playwright's driver with this set; it must be set before the driver starts.
+os.environ.setdefault("DEBUG", "pw:browser")
+
+from playwright.sync_api import Playwright, sync_playwright  # noqa: E402
+
+from .fake_model import FakeAnthropic  # noqa: E402
+from .harness import CHROMIUM, Browser, Profile, screenshot  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    if not (CHROMIUM.exists() and os.access(CHROMIUM, os.X_OK)):
+        pytest.fail(
+            f"{CHROMIUM} is missing: the end-to-end tests need Debian's chromium "
+            "(apt-get install chromium; scripts/test.sh installs it as root)",
+            pytrace=False,
+        )
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture
+def model() -> Iterator[FakeAnthropic]:
+    server = FakeAnthropic()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def profile(tmp_path: Path, model: FakeAnthropic) -> Profile:
+    return Profile(root=tmp_path, model_url=model.url)
+
+
+@pytest.fixture
+def browser(
+    playwright: Playwright, profile: Profile, request: pytest.FixtureRequest
+) -> Iterator[Browser]:
+    launched = profile.launch(playwright)
+    try:
+        yield launched
+    finally:
+        # One screenshot per test of the last panel it used, whatever the outcome.
+        panels = [p for p in launched.context.pages if p.url.endswith("/sidepanel.html")]
+        if panels:
+            try:
+                screenshot(panels[-1], request.node.name)
+            except Exception as exc:  # the test's own failure matters more
+                print(f"could not save the panel screenshot: {exc}")
+        launched.close()
