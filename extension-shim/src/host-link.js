@@ -58,6 +58,8 @@ export class HostLink {
     /** @type {Promise<InitializeResult> | null} */
     this.ready = null;
     this.chunks = new ChunkAssembler();
+    /** Messages that arrived as `$/chunk` parts and were reassembled. */
+    this.reassembled = 0;
   }
 
   /**
@@ -172,7 +174,10 @@ export class HostLink {
         if (error instanceof ChunkError) console.warn("panelot:", error.message);
         return;
       }
-      if (whole !== null) this.receive(port, JSON.parse(whole));
+      if (whole !== null) {
+        this.reassembled += 1;
+        this.receive(port, JSON.parse(whole));
+      }
       return;
     }
     if (typeof message.method === "string") {
@@ -251,6 +256,11 @@ export class HostLink {
 
   /** Counters for tests and the memory benchmark. */
   stats() {
-    return { pending: this.pending.size, openChunks: this.chunks.open.size, connection: this.status.connection };
+    return {
+      pending: this.pending.size,
+      openChunks: this.chunks.open.size,
+      reassembled: this.reassembled,
+      connection: this.status.connection,
+    };
   }
 }

@@ -14,10 +14,10 @@ import pytest
 # only through Playwright's driver with this set; it must be set before the driver starts.
 os.environ.setdefault("DEBUG", "pw:browser")
 
-from playwright.sync_api import Playwright, sync_playwright  # noqa: E402
+from playwright.sync_api import Playwright, sync_playwright
 
-from .fake_model import FakeAnthropic  # noqa: E402
-from .harness import CHROMIUM, Browser, Profile, screenshot  # noqa: E402
+from .fake_model import FakeAnthropic
+from .harness import CHROMIUM, Browser, Profile, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -57,11 +57,29 @@ def browser(
     try:
         yield launched
     finally:
-        # One screenshot per test of the last panel it used, whatever the outcome.
-        panels = [p for p in launched.context.pages if p.url.endswith("/sidepanel.html")]
-        if panels:
-            try:
-                screenshot(panels[-1], request.node.name)
-            except Exception as exc:  # the test's own failure matters more
-                print(f"could not save the panel screenshot: {exc}")
+        _save_panel(launched, request.node.name)
+        launched.close()
+
+
+def _save_panel(browser: Browser, name: str) -> None:
+    """One screenshot per test of the last panel it used, whatever the outcome."""
+    panels = [p for p in browser.context.pages if p.url.endswith("/sidepanel.html")]
+    if panels:
+        try:
+            screenshot(panels[-1], name)
+        except Exception as exc:  # the test's own failure matters more
+            print(f"could not save the panel screenshot: {exc}")
+
+
+@pytest.fixture
+def forbidden_browser(
+    playwright: Playwright, tmp_path: Path, model: FakeAnthropic, request: pytest.FixtureRequest
+) -> Iterator[Browser]:
+    """A profile whose host manifest allows another extension only."""
+    other = "chrome-extension://" + "a" * 32 + "/"
+    launched = Profile(root=tmp_path, model_url=model.url, origins=[other]).launch(playwright)
+    try:
+        yield launched
+    finally:
+        _save_panel(launched, request.node.name)
         launched.close()

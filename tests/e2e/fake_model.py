@@ -94,6 +94,7 @@ class FakeAnthropic(SSEServer):
         super().__init__()
         self.plans: list[Planned] = []
         self.bodies: list[dict[str, Any]] = []
+        self.echo_delay_s = 0.0
 
     def plan(self, *plans: Planned) -> None:
         with self._lock:
@@ -107,5 +108,6 @@ class FakeAnthropic(SSEServer):
             planned = self.plans.pop(0) if self.plans else None
         if planned is None:
             words = f"Echo: {last_user_text(body)[:200]}".split(" ")
-            return text_reply([w if i == 0 else " " + w for i, w in enumerate(words)])
+            pieces = [w if i == 0 else " " + w for i, w in enumerate(words)]
+            return text_reply(pieces, delay_s=self.echo_delay_s)
         return planned(body) if callable(planned) else planned

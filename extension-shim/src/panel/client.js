@@ -29,6 +29,8 @@ export class PanelClient {
     /** @type {chrome.runtime.Port | null} */
     this.port = null;
     this.connects = 0;
+    /** Thread-scoped notifications received, by thread id (tests check the worker's routing). @type {Map<string, number>} */
+    this.receivedByThread = new Map();
   }
 
   connect() {
@@ -79,6 +81,10 @@ export class PanelClient {
   /** @param {RpcMessage} message */
   receive(message) {
     if (typeof message.method === "string") {
+      const threadId = message.params?.threadId;
+      if (typeof threadId === "string" && message.method !== "thread.updated") {
+        this.receivedByThread.set(threadId, (this.receivedByThread.get(threadId) ?? 0) + 1);
+      }
       this.onNotification(message.method, message.params);
       return;
     }

@@ -51,6 +51,8 @@ class Panel {
     /** @type {Map<string, Thread>} */
     this.threadList = new Map();
     this.connection = 0;
+    /** Every disconnect cause shown, oldest first. @type {string[]} */
+    this.causesShown = [];
   }
 
   start() {
@@ -134,6 +136,7 @@ class Panel {
     this.items.clear();
     ui.log.replaceChildren();
     for (const item of snapshot.items) this.addItem(item);
+    for (const approval of snapshot.pendingApprovals) this.addApproval(approval);
     this.runId = snapshot.run?.id ?? null;
     const state = snapshot.run?.state;
     const live = snapshot.turn && (snapshot.turn.status === "running" || snapshot.turn.status === "paused");
@@ -163,7 +166,6 @@ class Panel {
       this.threadList.set(params.thread.id, params.thread);
       this.renderThreads();
       if (params.thread.id === this.threadId) ui.title.textContent = params.thread.title || "Untitled";
-      return;
     }
     if (!params || params.threadId !== this.threadId || typeof params.seq !== "number") return;
     if (params.seq <= this.lastSeq) return; // already in the snapshot
@@ -190,6 +192,13 @@ class Panel {
         this.runId = params.runId;
         this.showRunState(params.state);
         break;
+      case "approval.request":
+        this.addApproval(params);
+        break;
+      case "approval.resolved":
+        this.items.get(`approval:${params.requestId}`)?.li.remove();
+        this.items.delete(`approval:${params.requestId}`);
+        break;
       case "turn.complete":
         this.showRun(params.status === "completed" ? "" : params.status === "failed"
           ? `This turn failed: ${params.error?.message ?? "unknown error"}`
@@ -204,14 +213,41 @@ class Panel {
     const known = this.items.get(item.id);
     if (known) {
       known.text.data = text;
+      if (item.kind === "assistant" && item.interrupted) known.li.dataset.interrupted = "true";
       return;
     }
     const li = document.createElement("li");
     li.dataset.kind = item.kind;
+    if (item.kind === "assistant" && item.interrupted) li.dataset.interrupted = "true";
     const node = document.createTextNode(text);
     li.append(node);
     ui.log.append(li);
     this.items.set(item.id, { li, text: node });
+  }
+
+  /**
+   * A tool asks for permission: say what and where, with Allow and Deny.
+   * @param {import("../generated/protocol").ApprovalRequest} approval
+   */
+  addApproval(approval) {
+    const key = `approval:${approval.requestId}`;
+    if (this.items.has(key)) return;
+    const li = document.createElement("li");
+    li.dataset.kind = "approval";
+    const where = approval.target?.origin ? ` on ${approval.target.origin}` : "";
+    const text = document.createTextNode(`Allow "${approval.tool.label}"${where}? `);
+    li.append(text);
+    for (const decision of /** @type {const} */ (["allow", "deny"])) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = decision === "allow" ? "Allow" : "Deny";
+      button.addEventListener("click", () => this.run(async () => {
+        await this.client.request("approval.response", { commandId: crypto.randomUUID(), requestId: approval.requestId, decision, scope: "once" });
+      }));
+      li.append(button);
+    }
+    ui.log.append(li);
+    this.items.set(key, { li, text });
   }
 
   /** @param {string} state */
@@ -237,6 +273,7 @@ class Panel {
       ui.cause.textContent = status.cause.message;
       const retry = status.retryInMs ? ` Retrying in ${Math.ceil(status.retryInMs / 1000)} s.` : "";
       ui.fix.textContent = status.cause.fix + retry;
+      this.causesShown.push(status.cause.message);
     }
     if (status.state === "connected") {
       ui.banner.hidden = true;
@@ -262,4 +299,6 @@ function itemText(item) {
   return "";
 }
 
-new Panel().start();
+const panel = new Panel();
+Object.assign(globalThis, { panelot: panel }); // for tests: routing counters, causes shown
+panel.start();
