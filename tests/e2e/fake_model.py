@@ -21,11 +21,16 @@ def text_events(pieces: Iterable[str], stop: str = "end_turn") -> list[bytes]:
     start = {
         "type": "message_start",
         "message": {
-            "id": "msg_e2e", "type": "message", "role": "assistant", "content": [],
-            "model": MODEL, "stop_reason": None, "stop_sequence": None,
+            "id": "msg_e2e",
+            "type": "message",
+            "role": "assistant",
+            "content": [],
+            "model": MODEL,
+            "stop_reason": None,
+            "stop_sequence": None,
             "usage": {"input_tokens": 10, "output_tokens": 1},
         },
-    }  # fmt: skip
+    }
     block = {
         "type": "content_block_start",
         "index": 0,
@@ -37,10 +42,13 @@ def text_events(pieces: Iterable[str], stop: str = "end_turn") -> list[bytes]:
     ]
     end = [
         {"type": "content_block_stop", "index": 0},
-        {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-         "usage": {"output_tokens": 5}},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": stop, "stop_sequence": None},
+            "usage": {"output_tokens": 5},
+        },
         {"type": "message_stop"},
-    ]  # fmt: skip
+    ]
     return [anthropic_sse(e) for e in (start, block, *deltas, *end)]
 
 
@@ -60,16 +68,30 @@ def tool_use_reply(call_id: str, name: str, args: dict[str, Any]) -> Reply:
     start, *_ = text_events([])
     events = [
         start,
-        anthropic_sse({"type": "content_block_start", "index": 0,
-                       "content_block": {"type": "tool_use", "id": call_id, "name": name,
-                                         "input": {}}}),
-        anthropic_sse({"type": "content_block_delta", "index": 0,
-                       "delta": {"type": "input_json_delta", "partial_json": json.dumps(args)}}),
+        anthropic_sse(
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "tool_use", "id": call_id, "name": name, "input": {}},
+            }
+        ),
+        anthropic_sse(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": json.dumps(args)},
+            }
+        ),
         anthropic_sse({"type": "content_block_stop", "index": 0}),
-        anthropic_sse({"type": "message_delta", "delta": {"stop_reason": "tool_use",
-                       "stop_sequence": None}, "usage": {"output_tokens": 9}}),
+        anthropic_sse(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                "usage": {"output_tokens": 9},
+            }
+        ),
         anthropic_sse({"type": "message_stop"}),
-    ]  # fmt: skip
+    ]
     return Reply(body=list(events))
 
 

@@ -18,7 +18,13 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, Playwright, Worker
 
-from panelot_host.install import extension_origin, install_into_user_data_dir
+from panelot_host.install import (
+    build_manifest,
+    extension_origin,
+    install_into_user_data_dir,
+    native_hosts_dir,
+    write_manifest,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 EXTENSION = REPO / "extension-shim"
@@ -49,6 +55,8 @@ class Profile:
     model_url: str
     origins: list[str] | None = None  # the host manifest's allowed_origins (default: ours)
     env: dict[str, str] = field(default_factory=dict)
+    host_executable: Path | None = None  # another native host (benchmarks' echo host)
+    extra_args: list[str] = field(default_factory=list)
 
     @property
     def user_data(self) -> Path:
@@ -60,11 +68,12 @@ class Profile:
 
     def launch(self, playwright: Playwright) -> Browser:
         ext_id = extension_id()
-        install_into_user_data_dir(
-            self.user_data,
-            self.origins if self.origins is not None else [extension_origin(ext_id)],
-            bin_dir=self.root / "bin",
-        )
+        origins = self.origins if self.origins is not None else [extension_origin(ext_id)]
+        if self.host_executable is None:
+            install_into_user_data_dir(self.user_data, origins, bin_dir=self.root / "bin")
+        else:
+            manifest = build_manifest(self.host_executable, origins)
+            write_manifest(native_hosts_dir(self.user_data), manifest)
         home = self.root / "home"
         home.mkdir(parents=True, exist_ok=True)
         env = {
@@ -88,6 +97,7 @@ class Profile:
                 f"--disable-extensions-except={EXTENSION}",
                 f"--load-extension={EXTENSION}",
                 *LAUNCH_ARGS,
+                *self.extra_args,
             ],
             env=env,
             viewport={"width": 360, "height": 720},

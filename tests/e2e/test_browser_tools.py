@@ -35,8 +35,9 @@ def test_tab_new_and_navigate_open_a_loopback_page_and_report_its_origin(
         def navigate_in_the_new_tab(body: dict[str, Any]) -> Any:
             opened = _tool_results(body)[-1]
             tab_id = int(re.search(r"Opened tab (\d+)", opened).group(1))  # type: ignore[union-attr]
-            return tool_use_reply("toolu_2", "browser_navigate",
-                                  {"url": f"{site}/second", "tabId": tab_id})  # fmt: skip
+            return tool_use_reply(
+                "toolu_2", "browser_navigate", {"url": f"{site}/second", "tabId": tab_id}
+            )
 
         model.plan(
             tool_use_reply("toolu_1", "browser_tab_new", {"url": f"{site}/first"}),

@@ -33,9 +33,9 @@ def test_two_panels_on_two_threads_each_see_only_their_own_events(
     for panel, word in ((first, "alpha"), (second, "beta")):
         log = panel.get_by_role("list", name="Conversation")
         expect(log.get_by_role("listitem").nth(1)).to_have_text(
-            f"Echo: {word} " + ("one two three four five" if word == "alpha" else
-                                "six seven eight nine ten")
-        )  # fmt: skip
+            f"Echo: {word} "
+            + ("one two three four five" if word == "alpha" else "six seven eight nine ten")
+        )
     first_id, second_id = _thread_id(first), _thread_id(second)
     assert first_id != second_id
     # what reached each panel's Port, besides thread.updated (sent to every panel)

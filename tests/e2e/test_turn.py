@@ -9,8 +9,9 @@ from .harness import Browser, screenshot
 
 
 def test_a_turn_streams_the_answer_into_the_panel(browser: Browser, model: FakeAnthropic) -> None:
-    model.plan(text_reply(["The sky ", "is blue ", "because of ", "Rayleigh scattering."],
-                          delay_s=0.05))  # fmt: skip
+    model.plan(
+        text_reply(["The sky ", "is blue ", "because of ", "Rayleigh scattering."], delay_s=0.05)
+    )
     panel = browser.open_panel()
     expect(panel.get_by_role("status").first).to_have_text("Connected")
     panel.get_by_role("textbox", name="Message").fill("Why is the sky blue?")
