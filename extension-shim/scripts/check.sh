@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 npm ci --no-audit --no-fund --loglevel=error
 node scripts/gen-protocol-types.mjs --check
 npx --no-install tsc --noEmit -p tsconfig.json
-node --test test/
+node --test --test-reporter=dot test/
 echo "extension-shim: types current, tsc clean, unit tests pass" >&2
