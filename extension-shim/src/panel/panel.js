@@ -186,7 +186,11 @@ class Panel {
         this.addItem(params.item);
         break;
       case "item.delta":
-        if (typeof params.delta?.text === "string") this.items.get(params.itemId)?.text.appendData(params.delta.text);
+        if (typeof params.delta?.text === "string") {
+          const shown = this.items.get(params.itemId);
+          shown?.text.appendData(params.delta.text);
+          if (shown) shown.li.hidden = false;
+        }
         break;
       case "run.updated":
         this.runId = params.runId;
@@ -213,6 +217,7 @@ class Panel {
     const known = this.items.get(item.id);
     if (known) {
       known.text.data = text;
+      known.li.hidden = text === "";
       if (item.kind === "assistant" && item.interrupted) known.li.dataset.interrupted = "true";
       return;
     }
@@ -221,6 +226,7 @@ class Panel {
     if (item.kind === "assistant" && item.interrupted) li.dataset.interrupted = "true";
     const node = document.createTextNode(text);
     li.append(node);
+    li.hidden = text === ""; // an answer that starts with a tool call has no text
     ui.log.append(li);
     this.items.set(item.id, { li, text: node });
   }
