@@ -88,7 +88,21 @@ export class HostLink {
   async open() {
     const connection = this.status.connection + 1;
     this.setStatus({ state: "connecting", connection });
-    const params = await this.options.initializeParams();
+    let params;
+    try {
+      params = await this.options.initializeParams();
+    } catch (error) {
+      // e.g. chrome.storage failed: nothing is connected yet; report it and retry later
+      this.ready = null;
+      const message = error instanceof Error ? error.message : String(error);
+      const cause = {
+        code: "unknown",
+        message: `Panelot could not prepare its session (reading its profile id failed: ${message}).`,
+        fix: "Reload the extension in chrome://extensions; if it persists, reinstall it.",
+      };
+      this.setStatus({ state: "disconnected", connection, cause });
+      throw this.unavailable();
+    }
     const connectNative = this.options.connectNative ?? ((name) => chrome.runtime.connectNative(name));
     const port = connectNative(HOST_NAME);
     this.port = port;
