@@ -16,7 +16,7 @@ import { causeOfDisconnect, causeOfInitializeFailure } from "./causes.js";
 export const HOST_NAME = "com.panelot.host";
 export const INITIALIZE_TIMEOUT_MS = 20_000; // the host may wait ~4 s for a closing one's lease
 export const BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
-/** JSON-RPC errors the worker itself answers with (docs/protocol.md, section 12). */
+/** JSON-RPC errors the worker itself answers with (docs/protocol.md, section 11). */
 export const HOST_UNAVAILABLE = -32090;
 export const TIMEOUT = -32091;
 

@@ -14,12 +14,20 @@ import pytest
 # only through Playwright's driver with this set; it must be set before the driver starts.
 os.environ.setdefault("DEBUG", "pw:browser")
 
-from playwright.sync_api import Playwright, sync_playwright
+from playwright.sync_api import Playwright, expect, sync_playwright
 
 from .fake_model import FakeAnthropic
 from .harness import CHROMIUM, Browser, Profile, screenshot
 
-pytestmark = pytest.mark.e2e
+HERE = Path(__file__).resolve().parent
+# Assertions wait for the page; 2 shared cores and a host that starts per Port need slack.
+expect.set_options(timeout=15_000)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture
