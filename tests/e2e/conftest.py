@@ -5,8 +5,9 @@ test is a failure (scripts/test.sh installs it)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -69,6 +70,34 @@ def browser(
     finally:
         _save_panel(launched, request.node.name)
         launched.close()
+
+
+def _save_panel(browser: Browser, name: str) -> None:
+    """One screenshot per test of the last panel it used, whatever the outcome."""
+    panels = [p for p in browser.context.pages if p.url.endswith("/sidepanel.html")]
+    if panels:
+        try:
+            screenshot(panels[-1], name)
+        except Exception as exc:  # the test's own failure matters more
+            print(f"could not save the panel screenshot: {exc}")
+
+
+@pytest.fixture
+def launch_profile(
+    playwright: Playwright, tmp_path: Path, model: FakeAnthropic, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Browser]]:
+    """Launch a profile built with ``Profile``'s options (e.g. another manifest)."""
+    launched: list[Browser] = []
+
+    def launch(**options: Any) -> Browser:
+        profile = Profile(root=tmp_path / f"p{len(launched)}", model_url=model.url, **options)
+        launched.append(profile.launch(playwright))
+        return launched[-1]
+
+    yield launch
+    for browser in launched:
+        _save_panel(browser, request.node.name)
+        browser.close()
 
 
 def _save_panel(browser: Browser, name: str) -> None:

@@ -4,6 +4,8 @@ that does not allow the extension. The panel says why in words and recovers."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -59,20 +61,33 @@ def test_host_killed_mid_turn_the_panel_shows_the_cause_and_recovers(
     _resume_finishes_the_turn(panel)
 
 
-def test_forbidden_origin_is_explained_in_words(
-    forbidden_browser: Browser,
-) -> None:
-    panel = forbidden_browser.open_panel()
+def test_forbidden_origin_is_explained_in_words(launch_profile: Callable[..., Browser]) -> None:
+    browser = launch_profile(origins=["chrome-extension://" + "a" * 32 + "/"])
+    panel = browser.open_panel()
     alert = panel.get_by_role("alert")
     expect(alert).to_contain_text(
         "The Panelot host manifest does not allow this extension: its allowed_origins lacks "
-        f"chrome-extension://{forbidden_browser.ext_id}/."
+        f"chrome-extension://{browser.ext_id}/."
     )
-    expect(alert).to_contain_text(f"Reinstall the host for extension ID {forbidden_browser.ext_id}")
+    expect(alert).to_contain_text(f"Reinstall the host for extension ID {browser.ext_id}")
     # the worker keeps retrying with a capped backoff, and every answer says why
     time.sleep(1.0)
-    status = forbidden_browser.stats()
-    assert status["status"] == "disconnected"
-    cause = forbidden_browser.worker().evaluate("panelot.link.status.cause")
+    assert browser.stats()["status"] == "disconnected"
+    cause = browser.worker().evaluate("panelot.link.status.cause")
     assert cause["code"] == "forbidden"
     assert "forbidden" in cause["chromeMessage"]
+
+
+def test_a_host_that_is_not_installed_is_explained_in_words(
+    launch_profile: Callable[..., Browser], tmp_path: Path
+) -> None:
+    browser = launch_profile(host_executable=tmp_path / "no-such-host")
+    panel = browser.open_panel()
+    alert = panel.get_by_role("alert")
+    expect(alert).to_contain_text("The Panelot host is not installed for this browser")
+    expect(alert).to_contain_text("Install the host (see the README)")
+    # a request the panel makes meanwhile fails at once with the same cause
+    error = panel.evaluate(
+        "panelot.client.request('thread.list', {}).then(() => null, (e) => e.rpc)"
+    )
+    assert error["code"] == -32090 and error["data"]["cause"] == "host_not_found"
