@@ -188,8 +188,13 @@ class Panel {
       case "item.delta":
         if (typeof params.delta?.text === "string") {
           const shown = this.items.get(params.itemId);
-          shown?.text.appendData(params.delta.text);
-          if (shown) shown.li.hidden = false;
+          if (shown) {
+            shown.text.appendData(params.delta.text);
+            shown.li.hidden = false;
+          } else {
+            // re-opened mid-answer: the snapshot holds stored items only; show what follows
+            this.addItem({ id: params.itemId, kind: "assistant", turnId: params.turnId, createdAt: "", text: params.delta.text });
+          }
         }
         break;
       case "run.updated":
