@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from .fake_model import HANG, FakeAnthropic, Reply, text_events
-from .harness import Browser
+from .harness import Browser, screenshot
 
 
 def _start_a_hanging_turn(panel: Page, model: FakeAnthropic) -> None:
@@ -70,6 +70,9 @@ def test_forbidden_origin_is_explained_in_words(launch_profile: Callable[..., Br
         f"chrome-extension://{browser.ext_id}/."
     )
     expect(alert).to_contain_text(f"Reinstall the host for extension ID {browser.ext_id}")
+    panel.emulate_media(color_scheme="dark")
+    screenshot(panel, "forbidden-dark")
+    panel.emulate_media(color_scheme="light")
     # the worker keeps retrying with a capped backoff, and every answer says why
     time.sleep(1.0)
     assert browser.stats()["status"] == "disconnected"
