@@ -22,6 +22,17 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 echo "== npm ci (MCP reference server)" >&2
 sh tests/mcp/install_node_deps.sh >/dev/null
+# The end-to-end tests drive Debian's Chromium (never `playwright install`: no downloads here).
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "== installing chromium" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+if [ ! -x /usr/bin/chromium ]; then
+    echo "/usr/bin/chromium is required for the end-to-end tests (Debian: apt-get install chromium)" >&2
+    exit 1
+fi
+echo "== extension-shim: npm ci, protocol types current, tsc --noEmit --checkJs" >&2
+sh extension-shim/scripts/check.sh
 
 echo "== ruff check" >&2
 .venv/bin/ruff check host tests bench

@@ -16,6 +16,10 @@ SCRIPTS = {
     "bench_store.py": ["thread.list first page via DirectTransport", "thread.open"],
     "bench_engine.py": ["durable tool steps per second", "SQLite COMMITs per tool step"],
     "bench_memory.py": ["peak RSS, thread.open", "peak RSS, thread.open + one more turn"],
+    # the extension in real Chromium (tests/e2e's harness)
+    "bench_shim_roundtrip.py": ["thread.list round trip, median"],
+    "bench_shim_stream.py": ["delta latency to the panel DOM, p95", "longest panel main-thread"],
+    "bench_shim_memory.py": ["worker JS heap after GC", "worker tables after the turns"],
 }
 ROWS = {
     "bench_codec.py": ["encode framed events/s", "decode op requests/s", "decode vs params alone"],
@@ -33,7 +37,7 @@ def _run(script: str, *args: str) -> list[str]:
         [sys.executable, str(BENCH / script), *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=180,  # the browser benchmarks start Chromium
         env=env,
         check=False,
     )

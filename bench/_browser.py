@@ -1,0 +1,129 @@
+"""Shared by the extension benchmarks: real Chromium with the extension (the end-to-end
+tests' harness), an echo host as the same-run baseline, the worker's heap over CDP."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # the e2e harness lives in tests/
+os.environ.setdefault("DEBUG", "")
+
+from playwright.sync_api import CDPSession, Page, Playwright  # noqa: E402
+from tests.e2e.fake_model import FakeAnthropic, Reply, text_events  # noqa: E402
+from tests.e2e.harness import Browser, Profile  # noqa: E402
+from tests.support.wire_client import HostProcess, initialize_params  # noqa: E402
+
+__all__ = [
+    "REPO",
+    "Browser",
+    "FakeAnthropic",
+    "HostProcess",
+    "Reply",
+    "WorkerHeap",
+    "connected_panel",
+    "initialize_params",
+    "launched",
+    "median",
+    "percentile",
+    "text_events",
+]
+
+
+@contextmanager
+def launched(
+    playwright: Playwright,
+    model: FakeAnthropic,
+    *,
+    echo_host: bool = False,
+    extra_args: Sequence[str] = (),
+) -> Iterator[Browser]:
+    """A fresh profile with the real host (or the echo host), the extension loaded."""
+    with tempfile.TemporaryDirectory(prefix="panelot-bench-") as root:
+        host = None
+        if echo_host:
+            host = Path(root) / "echo-host"
+            echo = REPO / "bench" / "_echo_host.py"
+            host.write_text(f'#!/bin/sh\nexec {sys.executable} -I {echo} "$@"\n', "utf-8")
+            host.chmod(0o755)
+        profile = Profile(
+            root=Path(root), model_url=model.url, host_executable=host, extra_args=list(extra_args)
+        )
+        browser = profile.launch(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def connected_panel(browser: Browser) -> Page:
+    panel = browser.open_panel()
+    panel.get_by_text("Connected").wait_for(timeout=30_000)
+    return panel
+
+
+class WorkerHeap:
+    """The service worker's V8 heap through CDP (the worker is a target of the browser;
+    a page session reaches it with Target.sendMessageToTarget)."""
+
+    def __init__(self, browser: Browser, page: Page) -> None:
+        self._page = page
+        self._session: CDPSession = browser.context.new_cdp_session(page)
+        self._replies: dict[int, Any] = {}
+        self._session.on("Target.receivedMessageFromTarget", self._receive)
+        targets = self._session.send("Target.getTargets")["targetInfos"]
+        worker = next(
+            t
+            for t in targets
+            if t["type"] == "service_worker"
+            and t["url"].startswith(f"chrome-extension://{browser.ext_id}/")
+        )
+        attached = self._session.send(
+            "Target.attachToTarget", {"targetId": worker["targetId"], "flatten": False}
+        )
+        self._target_session = attached["sessionId"]
+        self._next = 0
+
+    def _receive(self, event: dict[str, Any]) -> None:
+        message = json.loads(event["message"])
+        if "id" in message:
+            self._replies[message["id"]] = message.get("result")
+
+    def _call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        self._next += 1
+        request = {"id": self._next, "method": method, "params": params or {}}
+        self._session.send(
+            "Target.sendMessageToTarget",
+            {"sessionId": self._target_session, "message": json.dumps(request)},
+        )
+        deadline = time.monotonic() + 30
+        while self._next not in self._replies:
+            if time.monotonic() > deadline:
+                raise TimeoutError(method)
+            self._page.wait_for_timeout(10)  # lets Playwright deliver the session's events
+        return self._replies.pop(self._next)
+
+    def used_after_gc(self) -> int:
+        """Bytes of the worker's JS heap in use after a full garbage collection."""
+        self._call("HeapProfiler.collectGarbage")
+        self._call("HeapProfiler.collectGarbage")
+        used: int = self._call("Runtime.getHeapUsage")["usedSize"]
+        return used
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values)

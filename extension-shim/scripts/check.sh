@@ -1,0 +1,11 @@
+#!/usr/bin/env sh
+# The extension's checks (no build step: these only verify): dev tools from the lockfile,
+# protocol types current with schema/protocol.schema.json, tsc over the JSDoc types, and the
+# worker's unit tests (node --test, fake Ports).
+set -eu
+cd "$(dirname "$0")/.."
+npm ci --no-audit --no-fund --loglevel=error
+node scripts/gen-protocol-types.mjs --check
+npx --no-install tsc --noEmit -p tsconfig.json
+node --test --test-reporter=dot test/
+echo "extension-shim: types current, tsc clean, unit tests pass" >&2

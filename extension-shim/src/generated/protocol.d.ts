@@ -1,0 +1,1385 @@
+// Generated from schema/protocol.schema.json by extension-shim/scripts/gen-protocol-types.mjs.
+// Do not edit: run `npm run gen:types` in extension-shim/ after the schema changes.
+
+/**
+ * An entry of ``mcpServers``: ``{command, args?, env?}`` (stdio) or ``{url, headers?}``
+ * (HTTP), as in the ``mcp.json`` other MCP clients keep. ``type`` is an extension.
+ */
+export type McpServer1 = {
+  [k: string]: unknown;
+} & {
+  command?: string | null;
+  args?: string[];
+  env?: {
+    [k: string]: string | CredentialRef;
+  };
+  url?: string | null;
+  headers?: {
+    [k: string]: string | CredentialRef;
+  };
+  type?: ("http" | "sse" | "stdio" | "streamable-http") | null;
+  cwd?: string | null;
+  disabled?: boolean;
+  allowSampling?: boolean;
+  timeout?: number | null;
+  maxTimeout?: number | null;
+};
+
+export interface ProtocolDefinitions {
+  ApprovalRequest?: ApprovalRequest;
+  ApprovalRequestEvent?: ApprovalRequestEvent;
+  ApprovalResolvedEvent?: ApprovalResolvedEvent;
+  ApprovalResponseParams?: ApprovalResponseParams;
+  AssistantItem?: AssistantItem;
+  BrowserInvokeParams?: BrowserInvokeParams;
+  BrowserInvokeResult?: BrowserInvokeResult;
+  BrowserResolveTargetParams?: BrowserResolveTargetParams;
+  BrowserTarget?: BrowserTarget;
+  CancelRequestParams?: CancelRequestParams;
+  ChunkEvent?: ChunkEvent;
+  ClientCapabilities?: ClientCapabilities;
+  ClientInfo?: ClientInfo;
+  CredentialRef?: CredentialRef;
+  CredentialsDeleteParams?: CredentialsDeleteParams;
+  CredentialsDeleteResult?: CredentialsDeleteResult;
+  CredentialsSetParams?: CredentialsSetParams;
+  CredentialsSetResult?: CredentialsSetResult;
+  EmptyResult?: EmptyResult;
+  EngineInfo?: EngineInfo;
+  ErrorData?: ErrorData;
+  ErrorEvent?: ErrorEvent;
+  ErrorObject?: ErrorObject;
+  Grant?: Grant;
+  GrantsResult?: GrantsResult;
+  HostCapabilities?: HostCapabilities;
+  ImageAttachment?: ImageAttachment;
+  ImageBlock?: ImageBlock;
+  InitializeParams?: InitializeParams;
+  InitializeResult?: InitializeResult;
+  InteractionRequest?: InteractionRequest;
+  InteractionRequestEvent?: InteractionRequestEvent;
+  InteractionResolvedEvent?: InteractionResolvedEvent;
+  InteractionResponseParams?: InteractionResponseParams;
+  ItemCompletedEvent?: ItemCompletedEvent;
+  ItemDelta?: ItemDelta;
+  ItemDeltaEvent?: ItemDeltaEvent;
+  ItemStartedEvent?: ItemStartedEvent;
+  McpServer?: McpServer;
+  ModelCapabilities?: ModelCapabilities;
+  NoticeItem?: NoticeItem;
+  PermissionsListParams?: PermissionsListParams;
+  PermissionsRevokeParams?: PermissionsRevokeParams;
+  QueueEntry?: QueueEntry;
+  QueueRemoveParams?: QueueRemoveParams;
+  QueueResult?: QueueResult;
+  QueueUpdateParams?: QueueUpdateParams;
+  QueueUpdatedEvent?: QueueUpdatedEvent;
+  RecoveryResolveParams?: RecoveryResolveParams;
+  Run?: Run;
+  RunResumeParams?: RunResumeParams;
+  RunUpdatedEvent?: RunUpdatedEvent;
+  Settings?: Settings;
+  SettingsGetParams?: SettingsGetParams;
+  SettingsResult?: SettingsResult;
+  SettingsUpdateParams?: SettingsUpdateParams;
+  SteeringItem?: SteeringItem;
+  Target?: Target3;
+  TextBlock?: TextBlock;
+  Thread?: Thread;
+  ThreadCreateParams?: ThreadCreateParams;
+  ThreadDeleteParams?: ThreadDeleteParams;
+  ThreadForkParams?: ThreadForkParams;
+  ThreadListParams?: ThreadListParams;
+  ThreadListResult?: ThreadListResult;
+  ThreadOpenParams?: ThreadOpenParams;
+  ThreadRenameParams?: ThreadRenameParams;
+  ThreadResult?: ThreadResult;
+  ThreadSelectBranchParams?: ThreadSelectBranchParams;
+  ThreadSnapshot?: ThreadSnapshot;
+  ThreadStats?: ThreadStats;
+  ThreadUpdatedEvent?: ThreadUpdatedEvent;
+  ToolCallItem?: ToolCallItem;
+  ToolInfo?: ToolInfo;
+  ToolResult?: ToolResult;
+  Turn?: Turn;
+  TurnCompleteEvent?: TurnCompleteEvent;
+  TurnEnqueueParams?: TurnEnqueueParams;
+  TurnEnqueueResult?: TurnEnqueueResult;
+  TurnError?: TurnError;
+  TurnInterruptParams?: TurnInterruptParams;
+  TurnPausedEvent?: TurnPausedEvent;
+  TurnStartedEvent?: TurnStartedEvent;
+  TurnSteerParams?: TurnSteerParams;
+  TurnSteerResult?: TurnSteerResult;
+  TurnSubmitParams?: TurnSubmitParams;
+  TurnSubmitResult?: TurnSubmitResult;
+  Usage?: Usage1;
+  UserItem?: UserItem;
+  Violation?: Violation;
+}
+/**
+ * A tool call waiting for the user's decision (also a ``thread.open`` pending entry).
+ */
+export interface ApprovalRequest {
+  requestId: string;
+  toolCallId: string;
+  tool: ToolInfo;
+  args: {};
+  target?: Target;
+  turnId?: string | null;
+  createdAt?: string | null;
+}
+/**
+ * The descriptor facts an approval dialog shows.
+ */
+export interface ToolInfo {
+  name: string;
+  label: string;
+  level: "L0" | "L1" | "L2";
+  effects?: ("external" | "navigate" | "network" | "read" | "write")[];
+}
+/**
+ * What a tool call acts on (approval requests): a tab and its origin, when known.
+ */
+export interface Target {
+  origin?: string | null;
+  tabId?: number | null;
+}
+/**
+ * ``approval.request``: a tool call waits for ``approval.response``.
+ */
+export interface ApprovalRequestEvent {
+  requestId: string;
+  toolCallId: string;
+  tool: ToolInfo;
+  args: {};
+  target?: Target1;
+  turnId?: string | null;
+  createdAt?: string | null;
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+}
+/**
+ * What a tool call acts on (approval requests): a tab and its origin, when known.
+ */
+export interface Target1 {
+  origin?: string | null;
+  tabId?: number | null;
+}
+/**
+ * ``approval.resolved``: the request's fields plus the decision (by any client).
+ */
+export interface ApprovalResolvedEvent {
+  requestId: string;
+  toolCallId: string;
+  tool: ToolInfo;
+  args: {};
+  target?: Target2;
+  turnId?: string | null;
+  createdAt?: string | null;
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  decision: "allow" | "deny";
+  scope: "once" | "origin" | "thread";
+  cancelled?: boolean;
+}
+/**
+ * What a tool call acts on (approval requests): a tab and its origin, when known.
+ */
+export interface Target2 {
+  origin?: string | null;
+  tabId?: number | null;
+}
+export interface ApprovalResponseParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  requestId: string;
+  decision: "allow" | "deny";
+  scope: "once" | "origin" | "thread";
+  message?: string | null;
+}
+/**
+ * One model response's text; ``interrupted`` when the stream was cut off.
+ */
+export interface AssistantItem {
+  kind: "assistant";
+  id: string;
+  turnId: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+  parentId?: string | null;
+  text?: string;
+  thinking?: string | null;
+  interrupted?: boolean;
+}
+/**
+ * Run a browser tool. ``callId`` is the toolCall item's ``callId``; ``target`` is the
+ * tab the gatekeeper approved, when resolved.
+ */
+export interface BrowserInvokeParams {
+  callId: string;
+  tool: string;
+  args: {};
+  target?: BrowserTarget | null;
+}
+/**
+ * A tab as the shim reports it.
+ */
+export interface BrowserTarget {
+  tabId: number;
+  url: string;
+  origin: string;
+  title?: string;
+}
+/**
+ * The tool's outcome; ``target`` reports the tab after the action.
+ */
+export interface BrowserInvokeResult {
+  content: string | (TextBlock | ImageBlock)[];
+  isError?: boolean;
+  details?: unknown;
+  target?: BrowserTarget | null;
+}
+/**
+ * A text block of a tool result.
+ */
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+/**
+ * An image block of a tool result; ``data`` is base64 without a data: prefix.
+ */
+export interface ImageBlock {
+  type: "image";
+  mediaType: string;
+  data: string;
+}
+/**
+ * Which tab would ``tool`` act on with ``args``? Asked before the gatekeeper decides
+ * and again right before dispatch.
+ */
+export interface BrowserResolveTargetParams {
+  tool: string;
+  args: {};
+}
+/**
+ * ``$/cancelRequest``: abort the request with this id (either direction).
+ */
+export interface CancelRequestParams {
+  id: number | string;
+}
+/**
+ * ``$/chunk``: slice ``index`` of ``count`` of a too-large message's JSON text.
+ */
+export interface ChunkEvent {
+  chunkId: string;
+  index: number;
+  count: number;
+  data: string;
+}
+export interface ClientCapabilities {
+  browserTools?: string[];
+}
+export interface ClientInfo {
+  name: string;
+  version: string;
+  profileId?: string | null;
+}
+/**
+ * ``{"credentialRef": name}``: stands for the secret stored under that name.
+ */
+export interface CredentialRef {
+  /**
+   * A credential reference: the name a secret is stored under
+   */
+  credentialRef: string;
+}
+/**
+ * Delete the secret under ``ref``. ``secret`` is accepted (protocol.md lists it for
+ * both ops) and ignored; ``repr`` masks it.
+ */
+export interface CredentialsDeleteParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  /**
+   * A credential reference: the name a secret is stored under
+   */
+  ref: string;
+  secret?: string | null;
+}
+/**
+ * ``fingerprint`` of the deleted secret; null when nothing was stored under ``ref``.
+ */
+export interface CredentialsDeleteResult {
+  ref: string;
+  fingerprint: string | null;
+}
+/**
+ * Store a secret under ``ref``. The secret never comes back, and ``repr`` masks it.
+ */
+export interface CredentialsSetParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  /**
+   * A credential reference: the name a secret is stored under
+   */
+  ref: string;
+  secret: string;
+}
+export interface CredentialsSetResult {
+  ref: string;
+  fingerprint: string;
+}
+/**
+ * ``{}``: the op's effect is its acknowledgement.
+ */
+export interface EmptyResult {}
+export interface EngineInfo {
+  name: string;
+  version: string;
+}
+/**
+ * ``error.data`` of every host error response; ``errors`` only for -32602.
+ */
+export interface ErrorData {
+  kind: string;
+  errors?: Violation[] | null;
+}
+/**
+ * One entry of ``data.errors`` of an invalid-params error.
+ */
+export interface Violation {
+  path: string;
+  message: string;
+}
+/**
+ * ``$/error``: a framing-level problem (the frame had no readable id).
+ *
+ * ``code`` is a JSON-RPC code (see ``jsonrpc``); ``kind`` (extension) names the problem
+ * for machines: ``parse_error``, ``invalid_request``, ``frame_too_large``,
+ * ``truncated_frame``.
+ */
+export interface ErrorEvent {
+  code: number;
+  message: string;
+  kind?: string | null;
+}
+/**
+ * ``{code, message, data?}``; the host always sends ``data.kind``.
+ */
+export interface ErrorObject {
+  code: number;
+  message: string;
+  data?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * A standing permission the user gave (or a standing denial).
+ */
+export interface Grant {
+  id: string;
+  scope: "global" | "origin" | "thread";
+  tool: string;
+  decision: "allow" | "deny";
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+  origin?: string | null;
+  threadId?: string | null;
+}
+/**
+ * ``{grants}``: the grants after the op.
+ */
+export interface GrantsResult {
+  grants: Grant[];
+}
+export interface HostCapabilities {
+  browserTools?: string[];
+}
+/**
+ * An image sent with a user message; ``data`` is base64 (no data: prefix).
+ */
+export interface ImageAttachment {
+  type: "image";
+  mediaType: "image/gif" | "image/jpeg" | "image/png" | "image/webp";
+  data: string;
+  name?: string | null;
+}
+export interface InitializeParams {
+  protocolVersion: number;
+  client: ClientInfo;
+  capabilities?: ClientCapabilities;
+}
+export interface InitializeResult {
+  protocolVersion: number;
+  engine: EngineInfo;
+  capabilities?: HostCapabilities;
+}
+/**
+ * A question to the user (``ask_user``, MCP elicitation); ``schema`` describes
+ * the ``values`` that ``interaction.response`` must carry (a JSON Schema object).
+ */
+export interface InteractionRequest {
+  interactionId: string;
+  prompt: string;
+  schema: {};
+  toolCallId?: string | null;
+  createdAt?: string | null;
+}
+/**
+ * ``interaction.request``: a question waits for ``interaction.response``.
+ */
+export interface InteractionRequestEvent {
+  interactionId: string;
+  prompt: string;
+  schema: {};
+  toolCallId?: string | null;
+  createdAt?: string | null;
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+}
+/**
+ * ``interaction.resolved``: the request's fields; ``action`` is an extension.
+ * The answered values are not repeated.
+ */
+export interface InteractionResolvedEvent {
+  interactionId: string;
+  prompt: string;
+  schema: {};
+  toolCallId?: string | null;
+  createdAt?: string | null;
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  action?: "accept" | "cancel" | "decline";
+}
+/**
+ * Answer an interaction. ``action`` (extension, as MCP elicitation): ``accept`` with
+ * ``values`` matching the request's schema, or ``decline``/``cancel``.
+ */
+export interface InteractionResponseParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  interactionId: string;
+  values?: {};
+  action?: "accept" | "cancel" | "decline";
+}
+/**
+ * ``item.completed``: the item's final state.
+ */
+export interface ItemCompletedEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  turnId: string;
+  item: UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem;
+}
+/**
+ * The user's message that started a Turn.
+ */
+export interface UserItem {
+  kind: "user";
+  id: string;
+  turnId: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+  parentId?: string | null;
+  text: string;
+  attachments?: ImageAttachment[];
+}
+/**
+ * Input sent during a running Turn, admitted at the next model call.
+ */
+export interface SteeringItem {
+  kind: "steering";
+  id: string;
+  turnId: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+  parentId?: string | null;
+  text: string;
+}
+/**
+ * A tool call and, once settled, its result.
+ */
+export interface ToolCallItem {
+  kind: "toolCall";
+  id: string;
+  turnId: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+  parentId?: string | null;
+  callId: string;
+  name: string;
+  args: {};
+  status:
+    | "awaiting_approval"
+    | "denied"
+    | "failed"
+    | "interrupted"
+    | "pending"
+    | "running"
+    | "succeeded"
+    | "uncertain";
+  result?: ToolResult | null;
+  label?: string | null;
+  level?: ("L0" | "L1" | "L2") | null;
+  effects?: ("external" | "navigate" | "network" | "read" | "write")[];
+  evidence?: {} | null;
+}
+/**
+ * A settled tool call's result. ``details`` is UI-only data (screenshots, diffs...).
+ */
+export interface ToolResult {
+  content: string | (TextBlock | ImageBlock)[];
+  isError: boolean;
+  details?: unknown;
+}
+/**
+ * A message from the engine (failure-streak nudge, budget pause, provider retry...).
+ */
+export interface NoticeItem {
+  kind: "notice";
+  id: string;
+  turnId: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+  parentId?: string | null;
+  code: string;
+  text: string;
+}
+/**
+ * Exactly one of: ``text`` / ``thinking`` (appended to the assistant item's field) or
+ * ``progress`` (a tool's progress report, replacing the previous one).
+ */
+export interface ItemDelta {
+  text?: string | null;
+  thinking?: string | null;
+  progress?: string | {} | null;
+}
+/**
+ * ``item.delta``: incremental content of a started item.
+ */
+export interface ItemDeltaEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  turnId: string;
+  itemId: string;
+  delta: ItemDelta;
+}
+/**
+ * ``item.started``: an item appeared (possibly still growing by ``item.delta``).
+ */
+export interface ItemStartedEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  turnId: string;
+  item: UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem;
+}
+/**
+ * An entry of ``mcpServers``: ``{command, args?, env?}`` (stdio) or ``{url, headers?}``
+ * (HTTP), as in the ``mcp.json`` other MCP clients keep. ``type`` is an extension.
+ */
+export interface McpServer {
+  command?: string | null;
+  args?: string[];
+  env?: {
+    [k: string]: string | CredentialRef;
+  };
+  url?: string | null;
+  headers?: {
+    [k: string]: string | CredentialRef;
+  };
+  type?: ("http" | "sse" | "stdio" | "streamable-http") | null;
+  cwd?: string | null;
+  disabled?: boolean;
+  allowSampling?: boolean;
+  timeout?: number | null;
+  maxTimeout?: number | null;
+}
+/**
+ * Override of the known-models data; an absent field keeps the data file's value.
+ */
+export interface ModelCapabilities {
+  toolUse?: boolean | null;
+  vision?: boolean | null;
+}
+/**
+ * Extension filters: only grants for this thread / origin.
+ */
+export interface PermissionsListParams {
+  threadId?: string | null;
+  origin?: string | null;
+}
+export interface PermissionsRevokeParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  grantId: string;
+}
+/**
+ * A message waiting to start a Turn after the current one (at most 8 per thread).
+ */
+export interface QueueEntry {
+  id: string;
+  position: number;
+  text: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+}
+/**
+ * Remove a queued entry. ``text`` is accepted for symmetry with ``queue.update``
+ * (protocol.md lists it for both) and ignored.
+ */
+export interface QueueRemoveParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+  entryId: string;
+  text?: string | null;
+}
+/**
+ * ``{queue}``: the thread's queue after the change, in order.
+ */
+export interface QueueResult {
+  queue: QueueEntry[];
+}
+/**
+ * Edit a queued entry's text and/or (extension) move it to ``position``.
+ */
+export interface QueueUpdateParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+  entryId: string;
+  text?: string | null;
+  position?: number | null;
+}
+/**
+ * ``queue.updated``: the whole queue after any change.
+ */
+export interface QueueUpdatedEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  queue: QueueEntry[];
+}
+export interface RecoveryResolveParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  toolCallId: string;
+  outcome: "failed" | "retry" | "succeeded";
+}
+/**
+ * The execution of a Turn; ``state`` follows architecture.md's run state machine.
+ */
+export interface Run {
+  id: string;
+  turnId: string;
+  state:
+    | "awaiting_approval"
+    | "awaiting_interaction"
+    | "budget_paused"
+    | "completed"
+    | "executing_tool"
+    | "failed"
+    | "interrupted"
+    | "paused_uncertain"
+    | "queued"
+    | "streaming";
+}
+export interface RunResumeParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+  runId: string;
+  tokenBudget?: number | null;
+}
+/**
+ * ``run.updated``: the run changed state.
+ */
+export interface RunUpdatedEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  runId: string;
+  state:
+    | "awaiting_approval"
+    | "awaiting_interaction"
+    | "budget_paused"
+    | "completed"
+    | "executing_tool"
+    | "failed"
+    | "interrupted"
+    | "paused_uncertain"
+    | "queued"
+    | "streaming";
+  turnId?: string | null;
+}
+/**
+ * Effective settings. Never contains a secret: MCP ``env``/``headers`` literal values
+ * come back masked as ``"********"`` (credential references come back as they are).
+ */
+export interface Settings {
+  provider: ("anthropic" | "openai") | null;
+  model: string | null;
+  modelCapabilities: ModelCapabilities | null;
+  taskModel: string | null;
+  defaultTokenBudget: number | null;
+  policyRules: {}[];
+  mcpServers: {
+    [k: string]: McpServer;
+  };
+  baseUrl?: string | null;
+  apiKeyRef?: string | null;
+  mcpStatus?: {}[];
+}
+export interface SettingsGetParams {}
+/**
+ * ``{settings}``.
+ */
+export interface SettingsResult {
+  settings: Settings;
+}
+/**
+ * Change settings: an absent field stays as it is; ``null`` resets it to the
+ * environment's default. ``mcpServers`` replaces the whole map (and ``mcp.json``); a
+ * masked ``"********"`` value keeps the stored literal.
+ */
+export interface SettingsUpdateParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  provider?: ("anthropic" | "openai") | null;
+  model?: string | null;
+  modelCapabilities?: ModelCapabilities | null;
+  taskModel?: string | null;
+  defaultTokenBudget?: number | null;
+  policyRules?: {}[] | null;
+  mcpServers?: {
+    [k: string]: McpServer1;
+  } | null;
+  baseUrl?: string | null;
+  apiKeyRef?: string | null;
+}
+/**
+ * What a tool call acts on (approval requests): a tab and its origin, when known.
+ */
+export interface Target3 {
+  origin?: string | null;
+  tabId?: number | null;
+}
+/**
+ * A conversation. ``parentThreadId``/``forkedFromItemId`` are null unless forked.
+ */
+export interface Thread {
+  id: string;
+  title: string;
+  titleSource: "fallback" | "model" | "user";
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  updatedAt: string;
+  stats?: ThreadStats;
+  parentThreadId?: string | null;
+  forkedFromItemId?: string | null;
+}
+/**
+ * Running totals over a thread's Turns. ``costUsd`` is null once any model call of the
+ * thread had no known price (never a made-up 0), like a Turn's ``costUsd``.
+ */
+export interface ThreadStats {
+  turns?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  costUsd?: number | null;
+}
+export interface ThreadCreateParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  title?: string | null;
+}
+export interface ThreadDeleteParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+}
+export interface ThreadForkParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+  atItemId?: string | null;
+}
+export interface ThreadListParams {
+  limit?: number;
+  cursor?: string | null;
+  query?: string | null;
+}
+/**
+ * Most recently updated first; ``nextCursor`` is null on the last page.
+ */
+export interface ThreadListResult {
+  threads: Thread[];
+  nextCursor: string | null;
+}
+export interface ThreadOpenParams {
+  threadId: string;
+}
+export interface ThreadRenameParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+  title: string;
+}
+/**
+ * ``{thread}``.
+ */
+export interface ThreadResult {
+  thread: Thread;
+}
+export interface ThreadSelectBranchParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+  itemId: string;
+}
+/**
+ * The ``thread.open`` (and ``thread.selectBranch``) result: everything a client needs
+ * to render a thread and continue from it. Events that follow have ``seq > lastSeq``.
+ */
+export interface ThreadSnapshot {
+  thread: Thread;
+  items: (UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem)[];
+  turn: Turn | null;
+  run: Run | null;
+  pendingApprovals: ApprovalRequest[];
+  pendingInteractions: InteractionRequest[];
+  queue: QueueEntry[];
+  pendingSteering: SteeringItem[];
+  lastSeq: number;
+}
+/**
+ * One user message and everything the engine did for it.
+ *
+ * ``costUsd`` is always present and null when the price is unknown.
+ */
+export interface Turn {
+  id: string;
+  status: "completed" | "failed" | "interrupted" | "paused" | "running";
+  userItemId: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  startedAt: string;
+  costUsd: number | null;
+  usage?: Usage;
+  stopReason?: ("content_filter" | "end_turn" | "max_tokens" | "stop_sequence") | null;
+  error?: TurnError | null;
+  endedAt?: string | null;
+  model?: string | null;
+  tokenBudget?: number | null;
+  pauseReason?: ("budget" | "uncertain") | null;
+}
+/**
+ * Token counts; ``input_tokens`` excludes cache reads and writes (Anthropic's convention).
+ */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+/**
+ * Why a Turn failed.
+ */
+export interface TurnError {
+  kind:
+    | "capability"
+    | "conflict"
+    | "drift"
+    | "internal"
+    | "invalid_state"
+    | "not_found"
+    | "not_initialized"
+    | "provider"
+    | "queue_full"
+    | "stale_turn"
+    | "thread_busy"
+    | "too_large"
+    | "tool"
+    | "turn_active";
+  message: string;
+}
+/**
+ * ``thread.updated``: title or stats changed.
+ */
+export interface ThreadUpdatedEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  thread: Thread;
+}
+/**
+ * ``turn.complete``: sent after every write of the Turn committed; the thread is idle.
+ * ``costUsd`` is always present (null when the price is unknown).
+ */
+export interface TurnCompleteEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  turnId: string;
+  status: "completed" | "failed" | "interrupted";
+  usage: Usage1;
+  costUsd: number | null;
+  stopReason?: ("content_filter" | "end_turn" | "max_tokens" | "stop_sequence") | null;
+  error?: TurnError | null;
+}
+/**
+ * Token counts; ``input_tokens`` excludes cache reads and writes (Anthropic's convention).
+ */
+export interface Usage1 {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+export interface TurnEnqueueParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+  text: string;
+}
+export interface TurnEnqueueResult {
+  entryId: string;
+  position: number;
+}
+export interface TurnInterruptParams {
+  threadId: string;
+  turnId?: string | null;
+}
+/**
+ * ``turn.paused``: token budget reached, or a tool outcome is uncertain.
+ */
+export interface TurnPausedEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  turnId: string;
+  reason: "budget" | "uncertain";
+  runId?: string | null;
+}
+/**
+ * ``turn.started``: the first event of a Turn.
+ */
+export interface TurnStartedEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  turnId: string;
+  runId: string;
+  userItemId: string;
+}
+export interface TurnSteerParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+  expectedTurnId: string;
+  text: string;
+}
+export interface TurnSteerResult {
+  itemId: string;
+}
+/**
+ * Start a Turn. ``text`` may be empty only when ``attachments`` is not.
+ */
+export interface TurnSubmitParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   */
+  commandId: string;
+  threadId: string;
+  text: string;
+  /**
+   * @maxItems 20
+   */
+  attachments?:
+    | []
+    | [ImageAttachment]
+    | [ImageAttachment, ImageAttachment]
+    | [ImageAttachment, ImageAttachment, ImageAttachment]
+    | [ImageAttachment, ImageAttachment, ImageAttachment, ImageAttachment]
+    | [ImageAttachment, ImageAttachment, ImageAttachment, ImageAttachment, ImageAttachment]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ]
+    | [
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment,
+        ImageAttachment
+      ];
+  model?: string | null;
+  tokenBudget?: number | null;
+}
+export interface TurnSubmitResult {
+  turnId: string;
+}
+
+export type ProtocolVersion = 1;
+
+export interface Ops {
+  "initialize": { params: InitializeParams; result: InitializeResult };
+  "thread.create": { params: ThreadCreateParams; result: ThreadResult };
+  "thread.list": { params: ThreadListParams; result: ThreadListResult };
+  "thread.open": { params: ThreadOpenParams; result: ThreadSnapshot };
+  "thread.delete": { params: ThreadDeleteParams; result: EmptyResult };
+  "thread.fork": { params: ThreadForkParams; result: ThreadResult };
+  "thread.selectBranch": { params: ThreadSelectBranchParams; result: ThreadSnapshot };
+  "thread.rename": { params: ThreadRenameParams; result: ThreadResult };
+  "turn.submit": { params: TurnSubmitParams; result: TurnSubmitResult };
+  "turn.steer": { params: TurnSteerParams; result: TurnSteerResult };
+  "turn.enqueue": { params: TurnEnqueueParams; result: TurnEnqueueResult };
+  "queue.update": { params: QueueUpdateParams; result: QueueResult };
+  "queue.remove": { params: QueueRemoveParams; result: QueueResult };
+  "turn.interrupt": { params: TurnInterruptParams; result: EmptyResult };
+  "approval.response": { params: ApprovalResponseParams; result: EmptyResult };
+  "interaction.response": { params: InteractionResponseParams; result: EmptyResult };
+  "run.resume": { params: RunResumeParams; result: EmptyResult };
+  "recovery.resolve": { params: RecoveryResolveParams; result: EmptyResult };
+  "settings.get": { params: SettingsGetParams; result: SettingsResult };
+  "settings.update": { params: SettingsUpdateParams; result: SettingsResult };
+  "credentials.set": { params: CredentialsSetParams; result: CredentialsSetResult };
+  "credentials.delete": { params: CredentialsDeleteParams; result: CredentialsDeleteResult };
+  "permissions.list": { params: PermissionsListParams; result: GrantsResult };
+  "permissions.revoke": { params: PermissionsRevokeParams; result: GrantsResult };
+}
+
+export interface ShimRequests {
+  "browser.resolveTarget": { params: BrowserResolveTargetParams; result: BrowserTarget };
+  "browser.invoke": { params: BrowserInvokeParams; result: BrowserInvokeResult };
+}
+
+export interface Events {
+  "thread.updated": { params: ThreadUpdatedEvent };
+  "turn.started": { params: TurnStartedEvent };
+  "item.started": { params: ItemStartedEvent };
+  "item.completed": { params: ItemCompletedEvent };
+  "item.delta": { params: ItemDeltaEvent };
+  "approval.request": { params: ApprovalRequestEvent };
+  "approval.resolved": { params: ApprovalResolvedEvent };
+  "interaction.request": { params: InteractionRequestEvent };
+  "interaction.resolved": { params: InteractionResolvedEvent };
+  "queue.updated": { params: QueueUpdatedEvent };
+  "run.updated": { params: RunUpdatedEvent };
+  "turn.paused": { params: TurnPausedEvent };
+  "turn.complete": { params: TurnCompleteEvent };
+  "$/chunk": { params: ChunkEvent };
+  "$/error": { params: ErrorEvent };
+}
+
+export interface ControlNotifications {
+  "$/cancelRequest": { params: CancelRequestParams };
+}
+
+export type OpMethod = keyof Ops;
+export type EventMethod = keyof Events;

@@ -1,0 +1,108 @@
+// The shim's tool table: one entry per browser tool this worker can run. The host owns
+// the descriptors (schemas, levels, effects); an entry here only executes. The
+// browser-tools issue adds its tools with `ToolTable.register`, nothing else changes.
+
+import { ToolFailure, ToolRequestError } from "./errors.js";
+import { describeTab, findTab, restrictionOf } from "./tabs.js";
+
+/** @typedef {import("../generated/protocol").BrowserTarget} BrowserTarget */
+/** @typedef {import("../generated/protocol").BrowserInvokeParams} BrowserInvokeParams */
+/** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
+/** @typedef {import("../generated/protocol").BrowserResolveTargetParams} BrowserResolveTargetParams */
+
+/**
+ * @typedef {object} ToolContext
+ * @property {AbortSignal} signal  aborted on `$/cancelRequest`, on the tool's time bound or when the host goes
+ * @property {string} callId
+ * @property {BrowserTarget | undefined} target  the tab the gatekeeper approved, when resolved
+ * @property {chrome.tabs.Tab | undefined} tab  for `pageAccess` tools: the page, already checked
+ */
+
+/**
+ * @typedef {object} BrowserTool
+ * @property {string} name  as in the host's catalog (protocol section 8)
+ * @property {boolean} pageAccess  acts on the page's content: refused on restricted pages
+ * @property {(args: Record<string, any>, ctx: ToolContext) => Promise<BrowserInvokeResult>} run
+ * @property {(args: Record<string, any>) => Promise<BrowserTarget>} [resolve]  default: the tool's tab
+ * @property {(threadId: string, turnId: string) => void} [detach]  `browser.detach`: release L2 attachments
+ */
+
+export class ToolTable {
+  /** @param {string} ownOrigin this extension's origin (`chrome-extension://<id>`) */
+  constructor(ownOrigin) {
+    this.ownOrigin = ownOrigin;
+    /** @type {Map<string, BrowserTool>} */
+    this.tools = new Map();
+  }
+
+  /** @param {BrowserTool} tool */
+  register(tool) {
+    if (this.tools.has(tool.name)) throw new Error(`browser tool ${tool.name} registered twice`);
+    this.tools.set(tool.name, tool);
+    return this;
+  }
+
+  /** The names for `initialize.capabilities.browserTools`. */
+  names() {
+    return [...this.tools.keys()];
+  }
+
+  /** @param {string} name */
+  get(name) {
+    const tool = this.tools.get(name);
+    if (!tool) throw new ToolRequestError(-32601, `this browser cannot run the tool ${JSON.stringify(name)}`, "method_not_found");
+    return tool;
+  }
+
+  /**
+   * `browser.resolveTarget`: the tab the tool would act on, with its origin.
+   * @param {BrowserResolveTargetParams} params
+   * @returns {Promise<BrowserTarget>}
+   */
+  async resolveTarget(params) {
+    const tool = this.get(params.tool);
+    const args = params.args ?? {};
+    try {
+      return tool.resolve ? await tool.resolve(args) : describeTab(await findTab(args, undefined));
+    } catch (error) {
+      if (error instanceof ToolFailure) throw new ToolRequestError(-32013, `${tool.name}: ${error.message}`, "tool");
+      throw error;
+    }
+  }
+
+  /**
+   * `browser.invoke`: run the tool; failures it can explain become error results.
+   * @param {BrowserInvokeParams} params @param {AbortSignal} signal
+   * @returns {Promise<BrowserInvokeResult>}
+   */
+  async invoke(params, signal) {
+    const tool = this.get(params.tool);
+    const args = params.args ?? {};
+    /** @type {ToolContext} */
+    const ctx = { signal, callId: params.callId, target: params.target ?? undefined, tab: undefined };
+    try {
+      if (tool.pageAccess) {
+        const tab = await findTab(args, ctx.target);
+        const why = restrictionOf(tab.url ?? "", this.ownOrigin);
+        if (why) {
+          return {
+            content: `${tool.name} cannot act on ${tab.url}: ${why}. Open or switch to a web page first.`,
+            isError: true,
+            target: describeTab(tab),
+          };
+        }
+        ctx.tab = tab;
+      }
+      return await tool.run(args, ctx);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      return { content: `${tool.name}: ${message}`, isError: true };
+    }
+  }
+
+  /** `browser.detach`: the user interrupted a Turn in which an L2 tool ran. @param {string} threadId @param {string} turnId */
+  detach(threadId, turnId) {
+    for (const tool of this.tools.values()) tool.detach?.(threadId, turnId);
+  }
+}

@@ -1,0 +1,124 @@
+"""End-to-end fixtures: real Chromium (Debian's /usr/bin/chromium), headless, with the
+extension and the real host. A missing Chromium FAILS these tests: in CI a skipped e2e
+test is a failure (scripts/test.sh installs it)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Chromium's stderr (and so the host's, and native-messaging errors) reaches the test log
+# only through Playwright's driver with this set; it must be set before the driver starts.
+os.environ.setdefault("DEBUG", "pw:browser")
+
+from playwright.sync_api import Playwright, expect, sync_playwright
+
+from .fake_model import FakeAnthropic
+from .harness import CHROMIUM, Browser, Profile, screenshot
+
+HERE = Path(__file__).resolve().parent
+# Assertions wait for the page; 2 shared cores and a host that starts per Port need slack.
+expect.set_options(timeout=15_000)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture
+def playwright() -> Iterator[Playwright]:
+    """Per test: sync Playwright runs an asyncio loop in this thread while it is started,
+    and every anyio test after it would find that loop running."""
+    if not (CHROMIUM.exists() and os.access(CHROMIUM, os.X_OK)):
+        pytest.fail(
+            f"{CHROMIUM} is missing: the end-to-end tests need Debian's chromium "
+            "(apt-get install chromium; scripts/test.sh installs it as root)",
+            pytrace=False,
+        )
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture
+def model() -> Iterator[FakeAnthropic]:
+    server = FakeAnthropic()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def profile(tmp_path: Path, model: FakeAnthropic) -> Profile:
+    return Profile(root=tmp_path, model_url=model.url)
+
+
+@pytest.fixture
+def browser(
+    playwright: Playwright, profile: Profile, request: pytest.FixtureRequest
+) -> Iterator[Browser]:
+    launched = profile.launch(playwright)
+    try:
+        yield launched
+    finally:
+        _save_panel(launched, request.node.name)
+        launched.close()
+
+
+def _save_panel(browser: Browser, name: str) -> None:
+    """One screenshot per test of the last panel it used, whatever the outcome."""
+    panels = [p for p in browser.context.pages if p.url.endswith("/sidepanel.html")]
+    if panels:
+        try:
+            screenshot(panels[-1], name)
+        except Exception as exc:  # the test's own failure matters more
+            print(f"could not save the panel screenshot: {exc}")
+
+
+@pytest.fixture
+def launch_profile(
+    playwright: Playwright, tmp_path: Path, model: FakeAnthropic, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Browser]]:
+    """Launch a profile built with ``Profile``'s options (e.g. another manifest)."""
+    launched: list[Browser] = []
+
+    def launch(**options: Any) -> Browser:
+        profile = Profile(root=tmp_path / f"p{len(launched)}", model_url=model.url, **options)
+        launched.append(profile.launch(playwright))
+        return launched[-1]
+
+    yield launch
+    for browser in launched:
+        _save_panel(browser, request.node.name)
+        browser.close()
+
+
+def _save_panel(browser: Browser, name: str) -> None:
+    """One screenshot per test of the last panel it used, whatever the outcome."""
+    panels = [p for p in browser.context.pages if p.url.endswith("/sidepanel.html")]
+    if panels:
+        try:
+            screenshot(panels[-1], name)
+        except Exception as exc:  # the test's own failure matters more
+            print(f"could not save the panel screenshot: {exc}")
+
+
+@pytest.fixture
+def forbidden_browser(
+    playwright: Playwright, tmp_path: Path, model: FakeAnthropic, request: pytest.FixtureRequest
+) -> Iterator[Browser]:
+    """A profile whose host manifest allows another extension only."""
+    other = "chrome-extension://" + "a" * 32 + "/"
+    launched = Profile(root=tmp_path, model_url=model.url, origins=[other]).launch(playwright)
+    try:
+        yield launched
+    finally:
+        _save_panel(launched, request.node.name)
+        launched.close()

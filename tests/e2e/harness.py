@@ -1,0 +1,168 @@
+"""Real Chromium + the extension + the real host, headless (recipe: design/e2e.md).
+
+``Profile`` is one temporary browser profile: the host manifest written into its user-data
+directory by ``panelot_host.install``, the host's ``PANELOT_HOME`` and the fake model's URL
+passed through the browser's environment, the extension loaded unpacked.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, Playwright, Worker
+
+from panelot_host.install import (
+    build_manifest,
+    extension_origin,
+    install_into_user_data_dir,
+    native_hosts_dir,
+    write_manifest,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+EXTENSION = REPO / "extension-shim"
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+LAUNCH_ARGS = [
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-gpu",
+]
+REQUEST_TIMEOUT_MS = 20_000
+
+
+def extension_id(manifest: Path = EXTENSION / "manifest.json") -> str:
+    """The ID Chrome derives from the manifest's ``key``: sha256 of the DER public key,
+    first 32 hex digits mapped 0-f -> a-p."""
+    key = json.loads(manifest.read_text("utf-8"))["key"]
+    digest = hashlib.sha256(base64.b64decode(key)).hexdigest()[:32]
+    return "".join(chr(ord("a") + int(c, 16)) for c in digest)
+
+
+@dataclass
+class Profile:
+    root: Path
+    model_url: str
+    origins: list[str] | None = None  # the host manifest's allowed_origins (default: ours)
+    env: dict[str, str] = field(default_factory=dict)
+    host_executable: Path | None = None  # another native host (benchmarks' echo host)
+    extra_args: list[str] = field(default_factory=list)
+
+    @property
+    def user_data(self) -> Path:
+        return self.root / "user-data"
+
+    @property
+    def panelot_home(self) -> Path:
+        return self.root / "panelot-home"
+
+    def launch(self, playwright: Playwright) -> Browser:
+        ext_id = extension_id()
+        origins = self.origins if self.origins is not None else [extension_origin(ext_id)]
+        if self.host_executable is None:
+            install_into_user_data_dir(self.user_data, origins, bin_dir=self.root / "bin")
+        else:
+            manifest = build_manifest(self.host_executable, origins)
+            write_manifest(native_hosts_dir(self.user_data), manifest)
+        home = self.root / "home"
+        home.mkdir(parents=True, exist_ok=True)
+        env = {
+            **os.environ,
+            "HOME": str(home),  # Chromium writes ~/.config/chromium/Crash Reports regardless
+            "PANELOT_HOME": str(self.panelot_home),
+            "PANELOT_ALLOWED_ORIGINS": extension_origin(ext_id),
+            "ANTHROPIC_BASE_URL": self.model_url,
+            "ANTHROPIC_API_KEY": "sk-ant-e2e-not-a-real-key",
+            "PANELOT_PROVIDER": "anthropic",
+            "PANELOT_MODEL": "claude-sonnet-4-5",
+            **self.env,
+        }
+        for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PANELOT_TASK_MODEL"):
+            env.pop(name, None)
+        context = playwright.chromium.launch_persistent_context(
+            str(self.user_data),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                f"--disable-extensions-except={EXTENSION}",
+                f"--load-extension={EXTENSION}",
+                *LAUNCH_ARGS,
+                *self.extra_args,
+            ],
+            env=env,
+            viewport={"width": 360, "height": 720},
+        )
+        return Browser(context, ext_id, self)
+
+
+class Browser:
+    def __init__(self, context: BrowserContext, ext_id: str, profile: Profile) -> None:
+        self.context = context
+        self.ext_id = ext_id
+        self.profile = profile
+
+    def worker(self) -> Worker:
+        for worker in self.context.service_workers:
+            if worker.url.startswith(f"chrome-extension://{self.ext_id}/"):
+                return worker
+        return self.context.wait_for_event("serviceworker", timeout=15_000)
+
+    def open_panel(self) -> Page:
+        page = self.context.new_page()
+        page.set_default_timeout(REQUEST_TIMEOUT_MS)
+        page.goto(f"chrome-extension://{self.ext_id}/sidepanel.html")
+        return page
+
+    def stats(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.worker().evaluate("panelot.stats()")
+        return result
+
+    def host_pids(self) -> list[int]:
+        """The host processes of this profile: those with its PANELOT_HOME in their
+        environment (so the test kills exactly its own host)."""
+        marker = f"PANELOT_HOME={self.profile.panelot_home}".encode() + b"\0"
+        pids = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                environ = (entry / "environ").read_bytes()
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker in environ and b"panelot_host" in cmdline:
+                pids.append(int(entry.name))
+        return pids
+
+    def kill_host(self) -> int:
+        pids = self.host_pids()
+        assert len(pids) == 1, f"expected one host process, found {pids}"
+        os.kill(pids[0], signal.SIGKILL)
+        return pids[0]
+
+    def stop_service_worker(self, page: Page) -> None:
+        """What Chrome does to an idle MV3 worker: CDP ServiceWorker.stopAllWorkers."""
+        session = self.context.new_cdp_session(page)
+        session.send("ServiceWorker.enable")
+        session.send("ServiceWorker.stopAllWorkers")
+        session.detach()
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,38 @@
+"""A loopback web server with plain pages, for the browser tools to open."""
+
+from __future__ import annotations
+
+import html
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class _Pages(BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        title = html.escape(f"Page {self.path}")
+        body = f"<!doctype html><title>{title}</title><h1>{title}</h1>".encode()
+        self.send_response(200)
+        self.send_header("content-type", "text/html; charset=utf-8")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@contextmanager
+def serve_pages() -> Iterator[str]:
+    """Yield the server's base URL (``http://127.0.0.1:<port>``)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
