@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 from tests.support.wire_client import HostProcess, initialize_params
 
@@ -150,3 +151,27 @@ def test_an_unexpected_exception_is_logged_whole_and_exits_1(tmp_path: Path) -> 
         assert "InjectedCrash" in log and "Traceback" in log
     finally:
         proc.kill()
+
+
+def test_a_client_can_cancel_a_request_that_waits_in_its_lane(host_proc: HostProcess) -> None:
+    """``$/cancelRequest`` from the client: a configuration op queued behind a slow one (MCP
+    servers stopping) is answered ``cancelled`` at once and never runs; the slow one
+    finishes and keeps what it committed."""
+    host_proc.call("initialize", initialize_params())
+    slow_server = {"command": "python3", "args": ["-c", "import time; time.sleep(30)"]}
+    started = host_proc.call(
+        "settings.update", {"commandId": "s1", "mcpServers": {"slow": slow_server}}, timeout=30
+    )
+    assert "result" in started
+    stopping = host_proc.send("settings.update", {"commandId": "s2", "mcpServers": {}})
+    queued = host_proc.send("settings.update", {"commandId": "s3", "defaultTokenBudget": 7})
+    cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": queued}}
+    host_proc.send_frame(msgspec.json.encode(cancel))
+    first = host_proc.next_message(timeout=10)
+    while "method" in first:
+        first = host_proc.next_message(timeout=10)
+    assert first["id"] == queued, first  # answered before the slow op it waited behind
+    assert first["error"]["code"] == -32800 and first["error"]["data"]["kind"] == "cancelled"
+    assert "result" in host_proc.response_to(stopping, timeout=30)
+    settings = host_proc.call("settings.get", {})["result"]["settings"]
+    assert settings["mcpServers"] == {} and settings["defaultTokenBudget"] is None

@@ -26,6 +26,7 @@ from panelot_host.protocol import codec, jsonrpc
 from panelot_host.protocol.events import ErrorEvent
 from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, Response
 from panelot_host.protocol.messages import OpCall, decode_message
+from panelot_host.protocol.ops import CancelRequestParams
 from panelot_host.protocol.registry import CANCEL_REQUEST, ERROR, OPS, OpSpec
 from panelot_host.server.errors import ConnectionLost, RpcError, to_rpc_error
 from panelot_host.server.flow import Backpressure, Lanes
@@ -48,6 +49,9 @@ _FRAME_ERROR_CODES: dict[FrameErrorCode, int] = {
     "truncated_frame": jsonrpc.PARSE_ERROR,
 }
 """The ``$/error`` code of each framing problem (protocol.md, Framing)."""
+_CANCELLED = RpcError(
+    jsonrpc.REQUEST_CANCELLED, "cancelled by $/cancelRequest", {"kind": "cancelled"}
+)
 _CONFIG_LANE = "config"
 """Settings, credentials and permissions ops run in order among themselves."""
 _INTERNAL = RpcError(
@@ -86,6 +90,7 @@ class Connection(Session):
         self._pending: dict[int, _PendingRequest] = {}
         self._request_ids = itertools.count(1)
         self._lanes = Lanes(tasks)
+        self._served: dict[int | str, _Served] = {}  # client request id -> its cancel scope
         self._flow = Backpressure()
         self._closed = False
         self._written_all = anyio.Event()
@@ -172,6 +177,8 @@ class Connection(Session):
             self._send_error(exc.request_id, RpcError(exc.code, exc.message, {"kind": exc.kind}))
             return
         match message:
+            case OpCall(id=UnsetType(), params=CancelRequestParams(id=cancelled)):
+                self._cancel(cancelled)
             case OpCall(id=UnsetType()) | Notification():
                 log.debug("ignoring client notification %.100s", message.method)
             case OpCall(id=str() | int() as request_id) | Request(id=request_id):
@@ -202,13 +209,36 @@ class Connection(Session):
     def _job(
         self, request_id: int | str, spec: OpSpec, route: Route, params: Any
     ) -> Callable[[], Coroutine[Any, Any, None]]:
+        served = self._served[request_id] = _Served()
+
         async def job() -> None:
             try:
-                await self._serve(request_id, spec, route, params)
+                if served.scope.cancel_called:  # cancelled in its lane: answered already
+                    return
+                served.started = True
+                with served.scope:
+                    await self._serve(request_id, spec, route, params)
+                if served.scope.cancelled_caught:
+                    self._send_error(request_id, _CANCELLED)
             finally:
                 self._flow.finished()
+                if self._served.get(request_id) is served:
+                    del self._served[request_id]
 
         return job
+
+    def _cancel(self, request_id: int | str) -> None:
+        """``$/cancelRequest`` from the client. A request still waiting in its lane is
+        answered ``cancelled`` at once and never runs; one waiting inside its op
+        (``turn.interrupt``...) is answered ``cancelled`` when the wait is abandoned. What an
+        op committed before stays committed; a command repeated with its ``commandId``
+        answers with the stored response."""
+        served = self._served.get(request_id)
+        if served is None or served.scope.cancel_called:
+            return
+        served.scope.cancel()
+        if not served.started:
+            self._send_error(request_id, _CANCELLED)
 
     async def _serve(self, request_id: int | str, spec: OpSpec, route: Route, params: Any) -> None:
         try:
@@ -315,6 +345,14 @@ def _lane_of(spec: OpSpec, params: Any) -> str | None:
 
 def _size(buffers: Buffers | list[bytes]) -> int:
     return sum(len(part) for part in buffers)
+
+
+class _Served:
+    """A client request admitted to a lane: its cancel scope, and whether it has started."""
+
+    def __init__(self) -> None:
+        self.scope = anyio.CancelScope()
+        self.started = False
 
 
 class _PendingRequest:
