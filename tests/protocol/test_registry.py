@@ -63,7 +63,7 @@ DOC_EVENTS = [
     "$/error",
 ]
 DOC_SHIM = ["browser.resolveTarget", "browser.invoke"]
-DOC_ITEM_KINDS = ["user", "steering", "assistant", "toolCall", "notice"]
+DOC_ITEM_KINDS = ["user", "steering", "assistant", "toolCall", "notice", "compaction"]
 DOC_TOOL_STATUSES = [
     "pending",
     "awaiting_approval",
@@ -88,6 +88,7 @@ DOC_ERROR_KINDS = [
     "too_large",
     "provider",
     "tool",
+    "context_overflow",
 ]
 DOC_RUN_STATES = [
     "queued",

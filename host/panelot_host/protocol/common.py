@@ -69,8 +69,10 @@ ErrorKind = Literal[
     "provider",
     "tool",
     "internal",
+    "context_overflow",
 ]
-"""``data.kind`` of engine errors and ``turn.complete.error.kind`` (``internal``: extension)."""
+"""``data.kind`` of engine errors and ``turn.complete.error.kind`` (``internal``: extension;
+``context_overflow`` was added with context compaction)."""
 
 ToolLevel = Literal["L0", "L1", "L2"]
 Effect = Literal["read", "write", "navigate", "network", "external"]
