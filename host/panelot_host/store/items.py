@@ -315,3 +315,21 @@ def turn_ran_level(conn: sqlite3.Connection, turn_id: str, level: str) -> bool:
         (turn_id, level),
     ).fetchone()
     return row is not None
+
+
+def latest_compaction(
+    conn: sqlite3.Connection, thread_id: str, head_item_id: str | None
+) -> ItemRecord | None:
+    """The newest ``compaction`` item on the branch ending at ``head_item_id``, if any.
+
+    One query when the thread has none (the common case); the branch is walked only
+    when it has some."""
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM item WHERE thread_id = ? AND kind = 'compaction' "
+        "ORDER BY ord DESC",
+        (thread_id,),
+    ).fetchall()
+    if not rows:
+        return None
+    on_branch = set(branch_ids(conn, thread_id, head_item_id))
+    return next((_row(row) for row in rows if row[0] in on_branch), None)
