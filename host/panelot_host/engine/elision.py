@@ -7,10 +7,13 @@ keep their images. Every tool call keeps its result message, in its place: only 
 content of a result changes, so tool_use / tool_result pairing and order never do.
 
 ``elide`` is a pure function of the message list (itself a pure function of the stored
-branch): recovery and prompt caching see the same bytes every time. To keep the prompt
-cache useful, results are elided in blocks: the elision frontier moves only every
-``PAGE_BLOCK`` page reads (``IMAGE_BLOCK`` screenshots), so most requests extend the
-previous request's bytes instead of rewriting a result just before the end.
+branch) and of the high-water mark (from the model's window): recovery and prompt caching
+see the same bytes every time. It changes earlier messages only when it must, because
+every change there makes the provider's prompt cache miss from that point on: one pass
+over the messages keeps a running size, and only when a tool result takes it past the
+high-water mark (or more than ``MAX_IMAGES`` results with images are kept) is everything
+then superseded elided at once (a "flush"). Between flushes each request extends the
+previous one's bytes, so prompt caching reuses all of it.
 
 Tabs: a call's ``tabId`` argument names its tab; a call without one reads the active tab,
 which ``browser_tab_select`` (with its ``tabId``) or ``browser_tab_new`` may change: a
@@ -19,9 +22,7 @@ read without ``tabId`` after such a call is another tab's than one before it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import msgspec
+from collections.abc import Callable, Sequence
 
 from panelot_host.providers.types import (
     AssistantMessage,
@@ -35,10 +36,10 @@ from panelot_host.providers.types import (
 
 PAGE_STATE_TOOLS = frozenset({"browser_snapshot", "browser_read"})
 ACTIVE_TAB_TOOLS = frozenset({"browser_tab_select", "browser_tab_new", "browser_tab_close"})
-KEEP_PAGE_STATES = 2  # the newest page reads are never elided
-PAGE_BLOCK = 4
-KEEP_IMAGES = 3  # only the newest image results keep their images
-IMAGE_BLOCK = 4
+ELIDE_AT = 0.6  # share of the model's input budget (raw estimate) that starts a flush
+KEEP_PAGE_STATES = 1  # the newest page read is never elided
+KEEP_IMAGES = 3  # a flush leaves the images of the newest three image results
+MAX_IMAGES = 8  # more kept images than this cause a flush
 
 SUPERSEDED_NOTE = (
     "[{tool} result elided: a later snapshot or read of the same tab supersedes it. "
@@ -47,78 +48,97 @@ SUPERSEDED_NOTE = (
 IMAGE_NOTE = "[image elided from the context: only the latest screenshots keep their images]"
 
 TabKey = tuple[str, object]
+Size = Callable[[Message], int]
 
 
-class _Result(msgspec.Struct):
-    index: int  # position in the message list
-    tab: TabKey | None  # page-state results only
-
-
-def elide(messages: Sequence[Message]) -> list[Message]:
-    """``messages`` with superseded page state and old images replaced by notes."""
-    calls = _call_tabs(messages)
-    page_states: list[_Result] = []
-    images: list[_Result] = []
+def elide(messages: Sequence[Message], high_water: int, size: Size) -> list[Message]:
+    """``messages`` with superseded page state and old images replaced by notes, flushed
+    whenever the running ``size`` of the messages passes ``high_water``."""
+    walk = _Walk(messages, high_water, size)
     for index, message in enumerate(messages):
-        if not isinstance(message, ToolResultMessage) or message.is_error:
-            continue
-        if message.name in PAGE_STATE_TOOLS and message.call_id in calls:
-            page_states.append(_Result(index, calls[message.call_id]))
-        if any(isinstance(part, ImagePart) for part in message.content):
-            images.append(_Result(index, None))
-    replaced: dict[int, Message] = {}
-    for index in _superseded(page_states):
-        message = messages[index]
-        assert isinstance(message, ToolResultMessage)
-        replaced[index] = _with_content(
-            message, [TextPart(SUPERSEDED_NOTE.format(tool=message.name))]
-        )
-    for result in images[: _frontier(len(images), KEEP_IMAGES, IMAGE_BLOCK)]:
-        message = replaced.get(result.index, messages[result.index])
-        assert isinstance(message, ToolResultMessage)
-        replaced[result.index] = _without_images(message)
-    if not replaced:
+        walk.add(index, message)
+    if not walk.replaced:
         return list(messages)
-    return [replaced.get(index, message) for index, message in enumerate(messages)]
+    return [walk.replaced.get(index, message) for index, message in enumerate(messages)]
 
 
-def _frontier(count: int, keep: int, block: int) -> int:
-    """How many of the oldest ``count`` results may be elided: a multiple of ``block``
-    that always leaves at least ``keep`` results untouched."""
-    return max(0, (count - keep) // block * block)
+class _Walk:
+    """The running state of one pass: sizes, the results a flush may still change."""
 
+    def __init__(self, messages: Sequence[Message], high_water: int, size: Size) -> None:
+        self.messages = messages
+        self.high_water = high_water
+        self.size = size
+        self.tabs: dict[str, TabKey] = {}
+        self.active: TabKey = ("active", 0)
+        self.total = 0
+        self.pages: list[tuple[int, TabKey]] = []  # page-state results not elided yet
+        self.images: list[int] = []  # results that still carry images
+        self.replaced: dict[int, Message] = {}
 
-def _superseded(results: list[_Result]) -> list[int]:
-    frontier = _frontier(len(results), KEEP_PAGE_STATES, PAGE_BLOCK)
-    later_tabs: set[TabKey | None] = set()
-    elided: list[int] = []
-    for position in range(len(results) - 1, -1, -1):
-        result = results[position]
-        if position < frontier and result.tab in later_tabs:
-            elided.append(result.index)
-        later_tabs.add(result.tab)
-    return elided
+    def add(self, index: int, message: Message) -> None:
+        self.total += self.size(message)
+        if isinstance(message, AssistantMessage):
+            self._calls(message)
+            return
+        if not isinstance(message, ToolResultMessage) or message.is_error:
+            return
+        tab = self.tabs.get(message.call_id)
+        if message.name in PAGE_STATE_TOOLS and tab is not None:
+            self.pages.append((index, tab))
+        if any(isinstance(part, ImagePart) for part in message.content):
+            self.images.append(index)
+        if self.total > self.high_water or len(self.images) > MAX_IMAGES:
+            self._flush()
 
-
-def _call_tabs(messages: Sequence[Message]) -> dict[str, TabKey]:
-    """Each page-state call's tab, from the calls in order (see the module's docstring)."""
-    tabs: dict[str, TabKey] = {}
-    active: TabKey = ("active", 0)
-    for message in messages:
-        if not isinstance(message, AssistantMessage):
-            continue
+    def _calls(self, message: AssistantMessage) -> None:
         for part in message.content:
             if not isinstance(part, ToolCallPart):
                 continue
             tab_id = part.args.get("tabId")
             if part.name in PAGE_STATE_TOOLS:
-                tabs[part.call_id] = ("tab", tab_id) if tab_id is not None else active
+                self.tabs[part.call_id] = ("tab", tab_id) if tab_id is not None else self.active
             elif part.name in ACTIVE_TAB_TOOLS:
-                if part.name == "browser_tab_select" and tab_id is not None:
-                    active = ("tab", tab_id)
-                else:
-                    active = ("active", part.call_id)
-    return tabs
+                selected = part.name == "browser_tab_select" and tab_id is not None
+                self.active = ("tab", tab_id) if selected else ("active", part.call_id)
+
+    def _flush(self) -> None:
+        """Elide every page state superseded so far, and the older images: those after
+        the first elided page state (the cache misses from there anyway), all of them
+        when more than ``MAX_IMAGES`` would stay."""
+        later: set[TabKey] = set()
+        kept: list[tuple[int, TabKey]] = []
+        first_change = len(self.messages)
+        for position in range(len(self.pages) - 1, -1, -1):
+            index, tab = self.pages[position]
+            newest = position >= len(self.pages) - KEEP_PAGE_STATES
+            if not newest and tab in later:
+                self._replace(index, _superseded(self._current(index)))
+                first_change = index
+            else:
+                kept.append((index, tab))
+            later.add(tab)
+        self.pages = kept[::-1]
+        older, newest_images = self.images[:-KEEP_IMAGES], self.images[-KEEP_IMAGES:]
+        if len(self.images) <= MAX_IMAGES:
+            older = [index for index in older if index > first_change]
+        for index in older:
+            self._replace(index, _without_images(self._current(index)))
+        stripped = set(older)
+        self.images = [i for i in self.images if i not in stripped or i in newest_images]
+
+    def _current(self, index: int) -> ToolResultMessage:
+        message = self.replaced.get(index, self.messages[index])
+        assert isinstance(message, ToolResultMessage)
+        return message
+
+    def _replace(self, index: int, message: ToolResultMessage) -> None:
+        self.total += self.size(message) - self.size(self._current(index))
+        self.replaced[index] = message
+
+
+def _superseded(message: ToolResultMessage) -> ToolResultMessage:
+    return _with_content(message, [TextPart(SUPERSEDED_NOTE.format(tool=message.name))])
 
 
 def _with_content(message: ToolResultMessage, content: list[UserContent]) -> ToolResultMessage:

@@ -34,7 +34,7 @@ from panelot_host.engine.cursor import (
     dump_cursor,
     load_cursor,
 )
-from panelot_host.engine.elision import elide
+from panelot_host.engine.elision import ELIDE_AT, elide
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.history import without_result_images
 from panelot_host.engine.models import ResolvedModel
@@ -398,7 +398,9 @@ class RunDriver:
         nudge = _nudge(cursor)
         if nudge:
             current.append(UserMessage(content=[TextPart(nudge)]))
-        messages = elide([*self._checked_prefix_of(prefix, model), *_fitted(current, model)])
+        high_water = int(ELIDE_AT * limits.input_budget)
+        fitted = [*self._checked_prefix_of(prefix, model), *_fitted(current, model)]
+        messages = elide(fitted, high_water, self._estimator.of)
         tools = [] if cursor.tools_disabled else self._run_catalog(cursor).specs()
         request = ModelRequest(
             model=model.model,

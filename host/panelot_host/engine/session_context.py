@@ -64,16 +64,28 @@ class SessionContext:
         """The latest compaction on the branch (read once per run: the branch cannot be
         switched while a Turn runs, and only this run adds compactions to it)."""
         if not self._boundary_loaded:
-            self._boundary = self._load_boundary()
-            self._boundary_loaded = True
+            found = items.latest_compaction(
+                self.ctx.db.conn,
+                self.thread_id,
+                threads.get(self.ctx.db.conn, self.thread_id).head_item_id,
+            )
+            self._start_from(found)
         return self._boundary
 
     def compacted(self, record: ItemRecord) -> None:
         """This run stored ``record`` (a compaction): later calls start from it."""
-        through = items.get(self.ctx.db.conn, str(record.extra["throughItemId"]))
-        self._boundary = boundary_of(record, through.turn_id)
+        self._start_from(record)
+
+    def _start_from(self, record: ItemRecord | None) -> None:
+        """Build from the compaction ``record`` on (None: from the root): this Turn's part
+        starts after the last covered item when that item is in this Turn."""
         self._boundary_loaded = True
         self._turn_history = TurnHistory()
+        if record is None:
+            self._boundary = None
+            return
+        through = items.get(self.ctx.db.conn, str(record.extra["throughItemId"]))
+        self._boundary = boundary_of(record, through.turn_id)
         if through.turn_id == self.turn_id:
             self._turn_history.last_item_id = through.id
 
@@ -130,14 +142,3 @@ class SessionContext:
         if end is None:
             return []
         return build_messages(items.continuation(conn, self.thread_id, start, end) or [])
-
-    def _load_boundary(self) -> Boundary | None:
-        conn = self.ctx.db.conn
-        found = items.latest_compaction(conn, self.thread_id, self._branch_head())
-        if found is None:
-            return None
-        through = items.get(conn, str(found.extra["throughItemId"]))
-        return boundary_of(found, through.turn_id)
-
-    def _branch_head(self) -> str | None:
-        return threads.get(self.ctx.db.conn, self.thread_id).head_item_id

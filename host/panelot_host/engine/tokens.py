@@ -79,14 +79,17 @@ class TokenEstimator:
     def __init__(self) -> None:
         self._counted: dict[int, tuple[Message, int]] = {}
 
+    def of(self, message: Message) -> int:
+        """Raw tokens of one message."""
+        known = self._counted.get(id(message))
+        if known is None or known[0] is not message:
+            known = self._counted[id(message)] = (message, message_tokens(message))
+        return known[1]
+
     def messages(self, messages: Sequence[Message]) -> int:
-        total = 0
+        """Raw tokens of ``messages``; forgets messages no longer sent (bounded memory)."""
+        total = sum(self.of(message) for message in messages)
         counted = self._counted
-        for message in messages:
-            known = counted.get(id(message))
-            if known is None or known[0] is not message:
-                known = counted[id(message)] = (message, message_tokens(message))
-            total += known[1]
         if len(counted) > 4 * len(messages) + 1024:
             self._counted = {id(m): counted[id(m)] for m in messages if id(m) in counted}
         return total

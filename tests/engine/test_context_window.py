@@ -1,0 +1,158 @@
+"""Context that always fits (issue 17): a 200-step browsing session against a model with a
+100k-token window that answers "prompt is too long" past it."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from tests.conftest import EventLog
+from tests.engine.helpers import INIT, new_thread, run_turn, wait_for
+from tests.support.context_session import (
+    BROWSER_TOOLS,
+    WINDOW,
+    BrowsingShim,
+    WindowedModel,
+    browsing_steps,
+    measure,
+    model_info,
+)
+from tests.support.invariants import check_request
+
+from panelot_host.engine import elision
+from panelot_host.engine.models import FixedModels
+from panelot_host.providers.anthropic_request import build_body
+from panelot_host.providers.catalog import ModelInfo
+from panelot_host.providers.types import ImagePart, ModelRequest, ToolResultMessage
+from panelot_host.server.host import Host, HostConfig, default_registry
+from panelot_host.server.transport import DirectTransport
+from panelot_host.store.profiles import database_path
+
+pytestmark = pytest.mark.anyio
+
+Opener = Callable[..., Any]
+
+
+class Session:
+    def __init__(self, client: DirectTransport, host: Host) -> None:
+        self.client = client
+        self.host = host
+        self.log = EventLog()
+        client.on_event(self.log)
+
+
+def opener(home: Path, info: ModelInfo, model: WindowedModel) -> Opener:
+    @asynccontextmanager
+    async def open_host() -> AsyncIterator[Session]:
+        models = FixedModels(model.provider, info)
+        config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
+        async with (
+            Host(config, models=lambda _db: models, registry=default_registry()) as host,
+            DirectTransport.connect(host, shim=BrowsingShim()) as client,
+        ):
+            init = {**INIT, "capabilities": {"browserTools": BROWSER_TOOLS}}
+            await client.send("initialize", init)
+            yield Session(client, host)
+
+    return open_host
+
+
+def branch(home: Path) -> list[tuple[str, str | None, str | None, str | None]]:
+    """(kind, text, result JSON, tool name) of every item, read straight from the database."""
+    conn = sqlite3.connect(database_path(home, None))
+    rows = conn.execute("SELECT kind, text, result, name FROM item ORDER BY ord").fetchall()
+    conn.close()
+    return rows
+
+
+def check_context(request: ModelRequest) -> None:
+    """The request invariants of the suite, plus what elision promises."""
+    check_request(request)
+    images = [
+        m
+        for m in request.messages
+        if isinstance(m, ToolResultMessage) and any(isinstance(p, ImagePart) for p in m.content)
+    ]
+    assert len(images) <= elision.MAX_IMAGES
+
+
+async def test_a_200_step_session_fits_a_100k_window_and_keeps_every_item(home: Path) -> None:
+    model = WindowedModel(browsing_steps(200))
+    async with opener(home, model_info(), model)() as s:
+        thread_id = await new_thread(s.client)
+        model.steps = browsing_steps(100)
+        first = await run_turn(s.client, s.log, thread_id, "Compare the prices, part 1")
+        model.steps = browsing_steps(201)  # steps 101-200 (step 100 was the first answer)
+        second = await run_turn(s.client, s.log, thread_id, "Now part 2")
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+    assert first["status"] == second["status"] == "completed", (first, second)
+    assert len(model.main_requests) == 202  # 200 tool steps and two final answers
+    assert model.rejected == 0
+    sizes = [size.total for size in model.main_sizes]
+    assert max(sizes) <= WINDOW
+    for request in model.main_requests:
+        check_context(request)
+    # compacted more than once, and the later summaries fold in the earlier ones
+    compactions = [i for i in snapshot["items"] if i["kind"] == "compaction"]
+    assert len(compactions) >= 2 and len(model.summary_requests) == len(compactions)
+    assert "earlier-summary" in model.summary_requests[-1].messages[0].content[0].text  # type: ignore[union-attr]
+    assert all(c["summary"] and c["throughItemId"] for c in compactions)
+    # the store keeps every original item, results unchanged
+    rows = branch(home)
+    calls = [r for r in rows if r[0] == "toolCall"]
+    assert len(calls) == 200 and all(r[2] for r in calls)
+    snapshots = [msgspec.json.decode(r[2]) for r in calls if r[3] == "browser_snapshot"]
+    assert len(snapshots) == 80 and all(len(s["content"]) >= 20_000 for s in snapshots)
+    assert [r[0] for r in rows].count("assistant") == 202
+
+
+async def test_restart_gives_a_byte_identical_next_request(home: Path, tmp_path: Path) -> None:
+    """What kill -9 leaves is what was committed (synchronous=FULL, one writer): a backup
+    of the database taken while a model call is in flight is that state. A host started on
+    it and resumed sends the same bytes the original sent for that call."""
+    copy_home = tmp_path / "copy-home"
+    copied_at: list[int] = []
+
+    def snapshot_store(request: ModelRequest, index: int) -> None:
+        if index == 150 and not copied_at:
+            copied_at.append(len(model.summary_requests))
+            target = database_path(copy_home, None)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            source = sqlite3.connect(database_path(home, None))
+            dest = sqlite3.connect(target)
+            source.backup(dest)
+            source.close()
+            dest.close()
+
+    model = WindowedModel(browsing_steps(200), on_request=snapshot_store)
+    async with opener(home, model_info(), model)() as s:
+        thread_id = await new_thread(s.client)
+        done = await run_turn(s.client, s.log, thread_id, "Compare the prices")
+    assert done["status"] == "completed" and copied_at
+    original = model.main_requests[150]
+
+    again = WindowedModel(browsing_steps(200))
+    again.next_step = 150
+    async with opener(copy_home, model_info(), again)() as s:
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["run"]["state"] == "interrupted"
+        run_id = snapshot["run"]["id"]
+        await s.client.send(
+            "run.resume", {"commandId": "r", "threadId": thread_id, "runId": run_id}
+        )
+        await wait_for(s.log, "turn.complete", within_s=60)
+    resumed = again.main_requests[0]
+    assert copied_at[0] >= 1  # the copy holds a compaction
+    sent, resent = (
+        msgspec.json.encode(build_body(original)),
+        msgspec.json.encode(build_body(resumed)),
+    )
+    assert sent == resent
+    # and the run went on to the end, as the original did
+    assert len(again.main_requests) == len(model.main_requests) - 150
+    assert len(again.summary_requests) == len(model.summary_requests) - copied_at[0]
