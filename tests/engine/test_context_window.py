@@ -19,7 +19,6 @@ from tests.support.context_session import (
     BrowsingShim,
     WindowedModel,
     browsing_steps,
-    measure,
     model_info,
 )
 from tests.support.invariants import check_request

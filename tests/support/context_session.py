@@ -41,7 +41,20 @@ CYCLE: list[tuple[str, dict[str, Any]]] = [
 PNG = base64.b64encode(bytes(range(256)) * 12).decode()  # ~4 KB of image data
 
 _json = msgspec.json.Encoder()
-_WORDS = "price order cart item review shipping button link heading list form field".split()
+_WORDS = [
+    "price",
+    "order",
+    "cart",
+    "item",
+    "review",
+    "shipping",
+    "button",
+    "link",
+    "heading",
+    "list",
+    "form",
+    "field",
+]
 
 
 def model_info(window: int = WINDOW) -> ModelInfo:
