@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 import pytest
 from tests.conftest import EventLog
-from tests.engine.helpers import INIT, new_thread, run_turn, wait_for
+from tests.engine.helpers import INIT, new_thread, run_turn, wait_for, wait_until
 from tests.support.context_session import (
     BROWSER_TOOLS,
     WINDOW,
@@ -27,6 +27,7 @@ from panelot_host.engine import elision
 from panelot_host.engine.models import FixedModels
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo
+from panelot_host.providers.scripted import Hang
 from panelot_host.providers.types import ImagePart, ModelRequest, ToolResultMessage
 from panelot_host.server.host import Host, HostConfig, default_registry
 from panelot_host.server.transport import DirectTransport
@@ -155,3 +156,91 @@ async def test_restart_gives_a_byte_identical_next_request(home: Path, tmp_path:
     # and the run went on to the end, as the original did
     assert len(again.main_requests) == len(model.main_requests) - 150
     assert len(again.summary_requests) == len(model.summary_requests) - copied_at[0]
+
+
+async def test_prompt_too_long_is_compacted_and_retried_once(home: Path) -> None:
+    """The settings claim a 400k window; the model has 100k and says so when passed."""
+    model = WindowedModel(browsing_steps(60))
+    async with opener(home, model_info(), model)() as s:
+        limits = {"windowed-model": {"contextWindow": 400_000}}
+        await s.client.send("settings.update", {"commandId": "lim", "modelLimits": limits})
+        thread_id = await new_thread(s.client)
+        done = await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+    assert done["status"] == "completed", done
+    assert model.rejected >= 1
+    assert len([i for i in snapshot["items"] if i["kind"] == "compaction"]) >= model.rejected
+    assert len(model.main_requests) == 61
+    for request in model.main_requests:
+        check_context(request)
+
+
+async def test_a_context_that_cannot_fit_fails_with_context_overflow(home: Path) -> None:
+    """The settings claim a 400k window; the model has 3,000 tokens. The second message
+    alone is too long: the engine summarizes the first Turn, retries once, then fails."""
+    model = WindowedModel([], window=3_000)
+    async with opener(home, model_info(window=3_000), model)() as s:
+        limits = {"windowed-model": {"contextWindow": 400_000}}
+        await s.client.send("settings.update", {"commandId": "lim", "modelLimits": limits})
+        thread_id = await new_thread(s.client)
+        first = await run_turn(s.client, s.log, thread_id, "hello")
+        done = await run_turn(s.client, s.log, thread_id, "compare these: " + "x " * 20_000)
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+    assert first["status"] == "completed" and done["status"] == "failed"
+    assert done["error"]["kind"] == "context_overflow"
+    assert "context window" in done["error"]["message"] and "new thread" in done["error"]["message"]
+    assert model.rejected == 2  # the first answer and the one retry after compacting
+    kinds = [i["kind"] for i in snapshot["items"]]
+    assert kinds == ["user", "assistant", "user", "compaction"]
+
+
+async def test_a_stop_while_the_summary_streams_leaves_the_branch_as_it_was(home: Path) -> None:
+    model = WindowedModel(browsing_steps(60), window=40_000)
+    model.summary_script = [Hang()]
+    async with opener(home, model_info(40_000), model)() as s:
+        thread_id = await new_thread(s.client)
+        await s.client.send(
+            "turn.submit", {"commandId": "go", "threadId": thread_id, "text": "Compare the prices"}
+        )
+        await wait_until(lambda: bool(model.summary_requests), within_s=60)
+        before = branch(home)
+    # the host stopped (as when killed) while the summary was streaming
+    assert branch(home) == before
+    assert "compaction" not in [row[0] for row in before]
+    model.summary_script = None
+    async with opener(home, model_info(40_000), model)() as s:
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        run_id = snapshot["run"]["id"]
+        await s.client.send(
+            "run.resume", {"commandId": "r", "threadId": thread_id, "runId": run_id}
+        )
+        done = await wait_for(s.log, "turn.complete", within_s=60)
+    assert done[0]["status"] == "completed"
+    after = branch(home)
+    assert after[: len(before)] == before
+    assert "compaction" in [row[0] for row in after]
+
+
+async def test_a_failure_inside_the_compaction_commit_stores_nothing(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from panelot_host.engine import compaction
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("disk gone")  # after the item and its usage were written
+
+    monkeypatch.setattr(compaction.Compactor, "_add_usage", broken)
+    model = WindowedModel(browsing_steps(60), window=40_000)
+    async with opener(home, model_info(40_000), model)() as s:
+        thread_id = await new_thread(s.client)
+        done = await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+    assert done["status"] == "failed" and model.summary_requests
+    kinds = [row[0] for row in branch(home)]
+    assert "compaction" not in kinds
+    assert snapshot["items"][-1]["kind"] == "toolCall"  # the head never moved to a summary
+    assert kinds.count("toolCall") == len(model.main_requests)
+    conn = sqlite3.connect(database_path(home, None))
+    usage_rows = conn.execute("SELECT count(*) FROM usage").fetchone()[0]
+    conn.close()
+    assert usage_rows == len(model.main_requests)  # the summary's usage was rolled back too

@@ -188,6 +188,7 @@ class WindowedModel:
     ) -> None:
         self.window = window
         self.step_chars = step_chars  # the model's own words per step (about 300 tokens)
+        self.summary_script: Script | None = None  # instead of SUMMARY (a failure, a hang)
         self.steps = steps
         self.on_request = on_request
         self.main_requests: list[ModelRequest] = []
@@ -206,6 +207,8 @@ class WindowedModel:
             return [Fail(ProviderHTTPError(400, f"invalid_request_error: {message}"))]
         if request.system == prompts.COMPACTION_SYSTEM:
             self.summary_requests.append(request)
+            if self.summary_script is not None:
+                return self.summary_script
             return [Text(SUMMARY), Stop(usage=Usage(input_tokens=size.total, output_tokens=80))]
         if self.on_request is not None:
             self.on_request(request, len(self.main_requests))
