@@ -16,6 +16,11 @@ SCRIPTS = {
     "bench_store.py": ["thread.list first page via DirectTransport", "thread.open"],
     "bench_engine.py": ["durable tool steps per second", "SQLite COMMITs per tool step"],
     "bench_memory.py": ["peak RSS, thread.open", "peak RSS, thread.open + one more turn"],
+    "bench_context.py": [
+        "input tokens sent",
+        "prefix shared with the previous request",
+        "build a request's context, next request",
+    ],
 }
 ROWS = {
     "bench_codec.py": ["encode framed events/s", "decode op requests/s", "decode vs params alone"],

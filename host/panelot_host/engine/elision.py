@@ -54,12 +54,40 @@ Size = Callable[[Message], int]
 def elide(messages: Sequence[Message], high_water: int, size: Size) -> list[Message]:
     """``messages`` with superseded page state and old images replaced by notes, flushed
     whenever the running ``size`` of the messages passes ``high_water``."""
-    walk = _Walk(messages, high_water, size)
-    for index, message in enumerate(messages):
-        walk.add(index, message)
-    if not walk.replaced:
-        return list(messages)
-    return [walk.replaced.get(index, message) for index, message in enumerate(messages)]
+    return Elider().elide(messages, [], high_water, size)[0]
+
+
+class Elider:
+    """``elide`` for the requests of one run, and their size.
+
+    The pass over the part before the running Turn (the same list object from request to
+    request) is made once; each request resumes it from a copy of its state, so a request
+    costs what the Turn added. The result is exactly ``elide`` of the whole list.
+    """
+
+    def __init__(self) -> None:
+        self._base: tuple[Sequence[Message], int, _Walk, list[Message]] | None = None
+
+    def elide(
+        self, prefix: Sequence[Message], current: Sequence[Message], high_water: int, size: Size
+    ) -> tuple[list[Message], int]:
+        """(the elided messages of ``prefix`` + ``current``, their total ``size``)."""
+        base = self._base
+        if base is None or base[0] is not prefix or base[1] != high_water:
+            walk = _Walk(prefix, high_water, size)
+            for index, message in enumerate(prefix):
+                walk.add(index, message)
+            output = list(prefix)
+            for index, replacement in walk.replaced.items():
+                output[index] = replacement
+            base = self._base = (prefix, high_water, walk, output)
+        walk = base[2].resumed([*prefix, *current], size)
+        for index, message in enumerate(current, start=len(prefix)):
+            walk.add(index, message)
+        output = [*base[3], *current]
+        for index, replacement in walk.replaced.items():
+            output[index] = replacement
+        return output, walk.total
 
 
 class _Walk:
@@ -75,6 +103,19 @@ class _Walk:
         self.pages: list[tuple[int, TabKey]] = []  # page-state results not elided yet
         self.images: list[int] = []  # results that still carry images
         self.replaced: dict[int, Message] = {}
+        self.earlier: dict[int, Message] = {}  # replaced by the pass this one resumes
+
+    def resumed(self, messages: Sequence[Message], size: Size) -> _Walk:
+        """A copy of this state that goes on over ``messages`` (which start with this
+        pass's messages); its ``replaced`` holds only what it changes itself."""
+        walk = _Walk(messages, self.high_water, size)
+        walk.tabs = dict(self.tabs)
+        walk.active = self.active
+        walk.total = self.total
+        walk.pages = list(self.pages)
+        walk.images = list(self.images)
+        walk.earlier = {**self.earlier, **self.replaced} if self.earlier else self.replaced
+        return walk
 
     def add(self, index: int, message: Message) -> None:
         self.total += self.size(message)
@@ -128,7 +169,7 @@ class _Walk:
         self.images = [i for i in self.images if i not in stripped or i in newest_images]
 
     def _current(self, index: int) -> ToolResultMessage:
-        message = self.replaced.get(index, self.messages[index])
+        message = self.replaced.get(index) or self.earlier.get(index) or self.messages[index]
         assert isinstance(message, ToolResultMessage)
         return message
 

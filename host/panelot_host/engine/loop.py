@@ -34,7 +34,7 @@ from panelot_host.engine.cursor import (
     dump_cursor,
     load_cursor,
 )
-from panelot_host.engine.elision import ELIDE_AT, elide
+from panelot_host.engine.elision import ELIDE_AT, Elider
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.history import without_result_images
 from panelot_host.engine.models import ResolvedModel
@@ -89,6 +89,7 @@ class RunDriver:
         self._checked_prefix: tuple[list[Message], list[Message]] | None = None
         self._session = SessionContext(ctx, thread_id, turn_id)
         self._estimator = TokenEstimator()
+        self._elider = Elider()
         self._raw_estimate = 0  # of the request being answered, to calibrate the ratio
 
     async def __call__(self) -> None:
@@ -399,8 +400,12 @@ class RunDriver:
         if nudge:
             current.append(UserMessage(content=[TextPart(nudge)]))
         high_water = int(ELIDE_AT * limits.input_budget)
-        fitted = [*self._checked_prefix_of(prefix, model), *_fitted(current, model)]
-        messages = elide(fitted, high_water, self._estimator.of)
+        messages, size = self._elider.elide(
+            self._checked_prefix_of(prefix, model),
+            _fitted(current, model),
+            high_water,
+            self._estimator.of,
+        )
         tools = [] if cursor.tools_disabled else self._run_catalog(cursor).specs()
         request = ModelRequest(
             model=model.model,
@@ -409,7 +414,9 @@ class RunDriver:
             tools=tools,
             max_tokens=limits.max_output_tokens,
         )
-        return request, self._estimator.request(request.system, tools, request.messages)
+        self._estimator.forget_unless(request.messages)
+        head = self._estimator.head(request.system, tools)
+        return request, head + (size if messages else self._estimator.messages(request.messages))
 
     def _checked_prefix_of(self, prefix: list[Message], model: ResolvedModel) -> list[Message]:
         """The part before this Turn, fitted to the model once per run (see ``_fitted``),

@@ -78,6 +78,7 @@ class TokenEstimator:
 
     def __init__(self) -> None:
         self._counted: dict[int, tuple[Message, int]] = {}
+        self._head: tuple[tuple[str, tuple[int, ...]], int, list[ToolSpec]] | None = None
 
     def of(self, message: Message) -> int:
         """Raw tokens of one message."""
@@ -87,15 +88,27 @@ class TokenEstimator:
         return known[1]
 
     def messages(self, messages: Sequence[Message]) -> int:
-        """Raw tokens of ``messages``; forgets messages no longer sent (bounded memory)."""
+        """Raw tokens of ``messages``."""
         total = sum(self.of(message) for message in messages)
+        self.forget_unless(messages)
+        return total
+
+    def forget_unless(self, messages: Sequence[Message]) -> None:
+        """Keep memory bounded: once the counts outnumber ``messages`` well, forget the
+        messages that are no longer sent."""
         counted = self._counted
         if len(counted) > 4 * len(messages) + 1024:
             self._counted = {id(m): counted[id(m)] for m in messages if id(m) in counted}
-        return total
 
     def request(self, system: str, tools: Sequence[ToolSpec], messages: Sequence[Message]) -> int:
-        return text_tokens(system) + tools_tokens(tools) + self.messages(messages)
+        return self.head(system, tools) + self.messages(messages)
+
+    def head(self, system: str, tools: Sequence[ToolSpec]) -> int:
+        """Raw tokens of the system prompt and the tools (the same run after run: kept)."""
+        key = (system, tuple(id(t) for t in tools))
+        if self._head is None or self._head[0] != key:
+            self._head = (key, text_tokens(system) + tools_tokens(tools), list(tools))
+        return self._head[1]
 
 
 def tools_tokens(tools: Sequence[ToolSpec]) -> int:
