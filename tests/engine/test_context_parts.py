@@ -264,3 +264,18 @@ def test_the_users_words_are_carried_verbatim_into_every_summary() -> None:
     assert said == ["first ask", "second ask"]
     assert summary_text("S", said).endswith("- first ask\n- second ask")
     assert summary_text("S", []) == "S"
+
+
+def test_the_resumed_pass_of_a_run_is_exactly_the_whole_pass() -> None:
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("browser_snapshot", {}), ("browser_screenshot", {}), ("browser_read", {"tabId": 3})
+    ]  # fmt: skip
+    prefix = _session(steps * 6)
+    elider = elision.Elider()
+    high_water = 9_000
+    for n in range(1, 16):
+        whole = _session(steps * (6 + n))
+        current = whole[len(prefix) :]
+        out, size = elider.elide(prefix, current, high_water, message_tokens)
+        assert out == _elided(whole, high_water)
+        assert size == sum(message_tokens(m) for m in out)
