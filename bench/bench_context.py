@@ -14,8 +14,9 @@ Run: .venv/bin/python bench/bench_context.py [--quick] [--steps N]
      reuse), per request on average and weighted by tokens (target >= 90 % per request);
      and how often the previous request's last Anthropic cache breakpoint is read back.
 2. The time to build one request's context (session context, elision, token estimate) on
-   a 10,000-item branch (``_common.seed_long_thread``): the first request of a run (reads
-   the branch) and a next request (one more tool step); each against the same run's
+   a 10,000-item branch (``_common.seed_long_thread``), for a 200k-window model: the first
+   request of a run (reads the branch) and a next request (one more tool step); each
+   against the same run's
    baseline, the pre-issue path (``build_messages`` of the branch; ``TurnHistory`` for the
    next request). Target <= 20 ms for a request.
 """
@@ -42,12 +43,13 @@ from tests.support.context_session import (
     model_info,
 )
 
-from _common import MODEL_INFO, figure, header, median, seed_profile
+from _common import figure, header, median, seed_profile
 from panelot_host.engine.elision import ELIDE_AT, Elider
 from panelot_host.engine.history import TurnHistory, build_messages
 from panelot_host.engine.models import FixedModels
 from panelot_host.engine.session_context import SessionContext
 from panelot_host.engine.tokens import TokenEstimator, model_limits
+from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.types import AssistantMessage, Message, ModelRequest
 from panelot_host.server.host import Host, HostConfig, default_registry
 from panelot_host.server.transport import DirectTransport
@@ -211,7 +213,8 @@ def _build(
 
 def report_build(quick: bool) -> None:
     n_items = 1_000 if quick else 10_000
-    high_water = int(ELIDE_AT * model_limits(MODEL_INFO, {}).input_budget)
+    claude = ModelInfo(id="claude", context_window=200_000, max_output_tokens=64_000)
+    high_water = int(ELIDE_AT * model_limits(claude, {}).input_budget)
     rounds = 5 if quick else 15
     with tempfile.TemporaryDirectory() as folder:
         home = Path(folder) / "home"

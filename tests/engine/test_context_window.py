@@ -25,9 +25,10 @@ from tests.support.invariants import check_request
 
 from panelot_host.engine import elision
 from panelot_host.engine.models import FixedModels
+from panelot_host.errors import ProviderHTTPError
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo
-from panelot_host.providers.scripted import Hang
+from panelot_host.providers.scripted import Fail, Hang
 from panelot_host.providers.types import ImagePart, ModelRequest, ToolResultMessage
 from panelot_host.server.host import Host, HostConfig, default_registry
 from panelot_host.server.transport import DirectTransport
@@ -244,3 +245,22 @@ async def test_a_failure_inside_the_compaction_commit_stores_nothing(
     usage_rows = conn.execute("SELECT count(*) FROM usage").fetchone()[0]
     conn.close()
     assert usage_rows == len(model.main_requests)  # the summary's usage was rolled back too
+
+
+async def test_a_failing_summary_is_noted_not_retried_at_every_call(home: Path) -> None:
+    model = WindowedModel(browsing_steps(80), window=40_000)
+    model.summary_script = [Fail(ProviderHTTPError(400, "invalid_request_error: bad"))]
+    async with opener(home, model_info(40_000), model)() as s:
+        thread_id = await new_thread(s.client)
+        done = await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+    notices = [i for i in snapshot["items"] if i["kind"] == "notice"]
+    assert notices and all(n["code"] == "compaction_failed" for n in notices)
+    assert "bad" in notices[0]["text"]
+    # tried again only once the context grew, not at every model call
+    assert len(model.summary_requests) < len(model.main_requests) / 3
+    # in the end the window is passed: one forced attempt, then a clear failure
+    assert done["status"] == "failed", done
+    assert done["error"]["kind"] == "context_overflow"
+    assert "summarizing failed" in done["error"]["message"]
+    assert "compaction" not in [i["kind"] for i in snapshot["items"]]

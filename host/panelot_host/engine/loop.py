@@ -69,6 +69,7 @@ from panelot_host.tools.catalog import RunCatalog, recovered_run_catalog
 log = logging.getLogger(__name__)
 
 UNSETTLED = ("pending", "awaiting_approval", "running")
+RETRY_GROWTH = 1.1  # a failed compaction is tried again once the context grew by 10 %
 
 
 class RunDriver:
@@ -91,6 +92,7 @@ class RunDriver:
         self._estimator = TokenEstimator()
         self._elider = Elider()
         self._raw_estimate = 0  # of the request being answered, to calibrate the ratio
+        self._compact_after = 0  # after a compaction found nothing or failed: try again past
 
     async def __call__(self) -> None:
         actor = self.ctx.actor(self.thread_id)
@@ -336,18 +338,22 @@ class RunDriver:
         limits = model_limits(model.info, self.ctx.settings())
         request, raw = self._request(cursor, model, limits)
         ratio = effective_ratio(self._current_cursor().token_ratio)
-        if forced or raw * ratio > COMPACT_AT * limits.input_budget:
+        due = raw * ratio > COMPACT_AT * limits.input_budget and raw > self._compact_after
+        if forced or due:
             tail = (FORCED_TAIL if forced else KEEP_TAIL) * limits.input_budget / ratio
             try:
                 if await self._compact(request, model, int(tail), int(raw * ratio)):
                     request, raw = self._request(cursor, model, limits)
                 elif forced:
                     raise ContextOverflow(self._overflow_message(model, ""))
+                else:
+                    self._compact_after = int(raw * RETRY_GROWTH)  # nothing older to cover
             except CompactionFailed as failed:
                 if forced:
                     reason = f" (summarizing failed: {failed.reason})"
                     raise ContextOverflow(self._overflow_message(model, reason)) from None
                 log.warning("run %s: compaction failed: %s", self.run_id, failed.reason)
+                self._compact_after = int(raw * RETRY_GROWTH)
                 self._add_notice("compaction_failed", f"Could not summarize older turns: "
                                  f"{failed.reason}")  # fmt: skip
         self._raw_estimate = raw
