@@ -24,6 +24,7 @@ Run: .venv/bin/python bench/bench_context.py [--quick] [--steps N]
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import tempfile
 import time
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support
 
@@ -49,6 +51,7 @@ from panelot_host.engine.history import TurnHistory, build_messages
 from panelot_host.engine.models import FixedModels
 from panelot_host.engine.session_context import SessionContext
 from panelot_host.engine.tokens import TokenEstimator, model_limits
+from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.types import AssistantMessage, Message, ModelRequest
 from panelot_host.server.host import Host, HostConfig, default_registry
@@ -156,12 +159,53 @@ def report_session(steps: int) -> None:
         for previous, cached in zip(model.main_sizes, model.cache_reads[1:], strict=False)
         if cached >= previous.total
     )
+    with_hint = breakpoint_reads(model.main_requests, hint=True)
+    without = breakpoint_reads(model.main_requests, hint=False)
+    sizes = [s.total for s in model.main_sizes]
+    figure(
+        "Anthropic breakpoint cache reads, share of input tokens",
+        100 * sum(with_hint) / sum(sizes),
+        "%",
+        baseline=100 * sum(without) / sum(sizes),
+        baseline_name="without the stable-prefix breakpoint",
+        extra="(a lower bound: no 20-block look-back)",
+    )
     figure(
         "requests that read the whole previous request from the cache",
         100 * reused / (len(model.main_sizes) - 1),
         "%",
         extra="(its last Anthropic cache breakpoint is a prefix of the next request)",
     )
+
+
+def breakpoint_reads(requests: list[ModelRequest], *, hint: bool) -> list[int]:
+    """Tokens each request reads from an Anthropic-style prompt cache: the longest prefix
+    ending at one of its ``cache_control`` breakpoints that an earlier request's
+    breakpoint wrote (no 20-block look-back: a lower bound). ``hint`` off: the adapter's
+    breakpoints without the engine's ``stable_prefix``."""
+    written: set[bytes] = set()
+    reads: list[int] = []
+    for request in requests:
+        if not hint:
+            request = msgspec.structs.replace(request, stable_prefix=0)
+        body = build_body(request)
+        marked_head = any("cache_control" in b for b in [*body.get("tools", []),
+                                                         *body.get("system", [])])  # fmt: skip
+        marked = [any("cache_control" in b for b in m["content"]) for m in body["messages"]]
+        size = measure(request)
+        digest = hashlib.sha256(size.head_encoded)
+        prefixes: list[tuple[bytes, int]] = [(digest.digest(), size.head)] if marked_head else []
+        tokens = size.head
+        for encoded, message_tokens, is_marked in zip(
+            size.encoded, size.messages, marked, strict=True
+        ):
+            digest.update(encoded)
+            tokens += message_tokens
+            if is_marked:
+                prefixes.append((digest.digest(), tokens))
+        reads.append(max((t for d, t in prefixes if d in written), default=0))
+        written.update(d for d, _ in prefixes)
+    return reads
 
 
 # ---------------------------------------------------------------- 2. build time
@@ -206,9 +250,9 @@ def _build(
 ) -> int:
     """What the driver does for a request's context (``RunDriver._request``)."""
     prefix, current = session.messages()
-    messages, size = elider.elide(prefix, current, high_water, estimator.of)
-    estimator.forget_unless(messages)
-    return estimator.head("system", []) + size
+    elided = elider.elide(prefix, current, high_water, estimator.of)
+    estimator.forget_unless(elided.messages)
+    return estimator.head("system", []) + elided.size
 
 
 def report_build(quick: bool) -> None:

@@ -276,6 +276,6 @@ def test_the_resumed_pass_of_a_run_is_exactly_the_whole_pass() -> None:
     for n in range(1, 16):
         whole = _session(steps * (6 + n))
         current = whole[len(prefix) :]
-        out, size = elider.elide(prefix, current, high_water, message_tokens)
-        assert out == _elided(whole, high_water)
-        assert size == sum(message_tokens(m) for m in out)
+        elided = elider.elide(prefix, current, high_water, message_tokens)
+        assert elided.messages == _elided(whole, high_water)
+        assert elided.size == sum(message_tokens(m) for m in elided.messages)

@@ -98,6 +98,14 @@ async def test_a_200_step_session_fits_a_100k_window_and_keeps_every_item(home: 
     assert max(sizes) <= WINDOW
     for request in model.main_requests:
         check_context(request)
+    # what a request calls stable (its cache hint) is sent unchanged until a compaction
+    for k in range(1, len(model.main_requests)):
+        before, after = model.main_requests[k - 1], model.main_requests[k]
+        if k not in model.compacted_before:
+            assert 0 < before.stable_prefix <= len(before.messages)
+            assert after.messages[: before.stable_prefix] == before.messages[: before.stable_prefix]
+    stable = [r.stable_prefix / len(r.messages) for r in model.main_requests]
+    assert sum(stable) / len(stable) > 0.3  # a useful hint, not a trivial one
     # compacted more than once, and the later summaries fold in the earlier ones
     compactions = [i for i in snapshot["items"] if i["kind"] == "compaction"]
     assert len(compactions) >= 2 and len(model.summary_requests) == len(compactions)

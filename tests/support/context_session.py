@@ -130,6 +130,7 @@ class RequestSize(msgspec.Struct):
     messages: list[int]
     images: int
     encoded: list[bytes]  # each wire message's JSON, images blanked
+    head_encoded: bytes = b""  # system and tools' JSON
 
     @property
     def total(self) -> int:
@@ -151,6 +152,7 @@ def measure(request: ModelRequest) -> RequestSize:
         ],
         images=sum(images),
         encoded=encoded,
+        head_encoded=head,
     )
 
 
@@ -194,6 +196,7 @@ class WindowedModel:
         self.main_requests: list[ModelRequest] = []
         self.main_sizes: list[RequestSize] = []
         self.summary_requests: list[ModelRequest] = []
+        self.compacted_before: list[int] = []  # index of the main request after each summary
         self.cache_reads: list[int] = []
         self.rejected = 0
         self.next_step = 0
@@ -207,6 +210,7 @@ class WindowedModel:
             return [Fail(ProviderHTTPError(400, f"invalid_request_error: {message}"))]
         if request.system == prompts.COMPACTION_SYSTEM:
             self.summary_requests.append(request)
+            self.compacted_before.append(len(self.main_requests))
             if self.summary_script is not None:
                 return self.summary_script
             return [Text(SUMMARY), Stop(usage=Usage(input_tokens=size.total, output_tokens=80))]

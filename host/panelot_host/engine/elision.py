@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import msgspec
+
 from panelot_host.providers.types import (
     AssistantMessage,
     ImagePart,
@@ -54,7 +56,15 @@ Size = Callable[[Message], int]
 def elide(messages: Sequence[Message], high_water: int, size: Size) -> list[Message]:
     """``messages`` with superseded page state and old images replaced by notes, flushed
     whenever the running ``size`` of the messages passes ``high_water``."""
-    return Elider().elide(messages, [], high_water, size)[0]
+    return Elider().elide(messages, [], high_water, size).messages
+
+
+class Elided(msgspec.Struct, frozen=True):
+    """What ``Elider.elide`` made of a request's messages."""
+
+    messages: list[Message]
+    size: int  # the ``size`` of ``messages``
+    stable: int  # ``messages[:stable]`` stay as they are until a compaction (cache hint)
 
 
 class Elider:
@@ -70,8 +80,8 @@ class Elider:
 
     def elide(
         self, prefix: Sequence[Message], current: Sequence[Message], high_water: int, size: Size
-    ) -> tuple[list[Message], int]:
-        """(the elided messages of ``prefix`` + ``current``, their total ``size``)."""
+    ) -> Elided:
+        """The elided messages of ``prefix`` + ``current``, their size and stable part."""
         base = self._base
         if base is None or base[0] is not prefix or base[1] != high_water:
             walk = _Walk(prefix, high_water, size)
@@ -87,7 +97,7 @@ class Elider:
         output = [*base[3], *current]
         for index, replacement in walk.replaced.items():
             output[index] = replacement
-        return output, walk.total
+        return Elided(output, walk.total, walk.stable_end())
 
 
 class _Walk:
@@ -116,6 +126,12 @@ class _Walk:
         walk.images = list(self.images)
         walk.earlier = {**self.earlier, **self.replaced} if self.earlier else self.replaced
         return walk
+
+    def stable_end(self) -> int:
+        """Where the first result a later flush may still change sits (the oldest page
+        read or image not elided yet): the messages before it never change again."""
+        mutable = [index for index, _ in self.pages[:1]] + self.images[:1]
+        return min(mutable, default=len(self.messages))
 
     def add(self, index: int, message: Message) -> None:
         self.total += self.size(message)

@@ -406,7 +406,7 @@ class RunDriver:
         if nudge:
             current.append(UserMessage(content=[TextPart(nudge)]))
         high_water = int(ELIDE_AT * limits.input_budget)
-        messages, size = self._elider.elide(
+        elided = self._elider.elide(
             self._checked_prefix_of(prefix, model),
             _fitted(current, model),
             high_water,
@@ -416,13 +416,15 @@ class RunDriver:
         request = ModelRequest(
             model=model.model,
             system=self.ctx.system_prompt,
-            messages=_non_empty(messages),
+            messages=_non_empty(elided.messages),
             tools=tools,
             max_tokens=limits.max_output_tokens,
+            stable_prefix=elided.stable if elided.messages else 0,
         )
         self._estimator.forget_unless(request.messages)
         head = self._estimator.head(request.system, tools)
-        return request, head + (size if messages else self._estimator.messages(request.messages))
+        size = elided.size if elided.messages else self._estimator.messages(request.messages)
+        return request, head + size
 
     def _checked_prefix_of(self, prefix: list[Message], model: ResolvedModel) -> list[Message]:
         """The part before this Turn, fitted to the model once per run (see ``_fitted``),
