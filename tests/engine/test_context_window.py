@@ -272,3 +272,22 @@ async def test_a_failing_summary_is_noted_not_retried_at_every_call(home: Path) 
     assert done["error"]["kind"] == "context_overflow"
     assert "summarizing failed" in done["error"]["message"]
     assert "compaction" not in [i["kind"] for i in snapshot["items"]]
+
+
+async def test_a_fork_of_a_compacted_thread_sends_the_same_context(home: Path) -> None:
+    model = WindowedModel(browsing_steps(60), window=40_000)
+    async with opener(home, model_info(40_000), model)() as s:
+        thread_id = await new_thread(s.client)
+        await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert "compaction" in [i["kind"] for i in snapshot["items"]]
+        forked = await s.client.send(
+            "thread.fork",
+            {"commandId": "f", "threadId": thread_id, "atItemId": snapshot["items"][-1]["id"]},
+        )
+        fork_id = forked["thread"]["id"]
+        await run_turn(s.client, s.log, thread_id, "And the cheapest?")
+        await run_turn(s.client, s.log, fork_id, "And the cheapest?")
+    original, fork = model.main_requests[-2], model.main_requests[-1]
+    assert original.messages[0].content[0].text.startswith("[Summary")  # type: ignore[union-attr]
+    assert original.messages == fork.messages
