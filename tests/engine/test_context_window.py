@@ -173,6 +173,8 @@ async def test_prompt_too_long_is_compacted_and_retried_once(home: Path) -> None
     async with opener(home, model_info(), model)() as s:
         limits = {"windowed-model": {"contextWindow": 400_000}}
         await s.client.send("settings.update", {"commandId": "lim", "modelLimits": limits})
+        settings = await s.client.send("settings.get", {})
+        assert settings["settings"]["modelLimits"] == limits
         thread_id = await new_thread(s.client)
         done = await run_turn(s.client, s.log, thread_id, "Compare the prices")
         snapshot = await s.client.send("thread.open", {"threadId": thread_id})
