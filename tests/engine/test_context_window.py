@@ -293,3 +293,22 @@ async def test_a_fork_of_a_compacted_thread_sends_the_same_context(home: Path) -
     original, fork = model.main_requests[-2], model.main_requests[-1]
     assert original.messages[0].content[0].text.startswith("[Summary")  # type: ignore[union-attr]
     assert original.messages == fork.messages
+
+
+async def test_a_branch_selected_before_a_compaction_does_not_use_it(home: Path) -> None:
+    model = WindowedModel(browsing_steps(60), window=40_000)
+    async with opener(home, model_info(40_000), model)() as s:
+        thread_id = await new_thread(s.client)
+        await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        compaction = next(i for i in snapshot["items"] if i["kind"] == "compaction")
+        ids = [i["id"] for i in snapshot["items"]]
+        early = ids[ids.index(compaction["throughItemId"]) - 1]
+        await s.client.send(
+            "thread.selectBranch", {"commandId": "b", "threadId": thread_id, "itemId": early}
+        )
+        await run_turn(s.client, s.log, thread_id, "Start over from here")
+    request = model.main_requests[-1]
+    first = request.messages[0].content[0].text  # type: ignore[union-attr]
+    assert first == "Compare the prices"
+    check_context(request)

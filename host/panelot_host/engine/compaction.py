@@ -12,6 +12,7 @@ while the summary streams, or before that commit, leaves the branch exactly as i
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -278,7 +279,7 @@ class Compactor:
         return record
 
     def _add_usage(
-        self, conn: Any, head: str, draft: AssistantDraft, cost: float | None
+        self, conn: sqlite3.Connection, head: str, draft: AssistantDraft, cost: float | None
     ) -> ThreadRecord:
         assert draft.stop is not None
         usage = draft.stop.usage
