@@ -357,6 +357,10 @@ class RunDriver:
                 self._add_notice("compaction_failed", f"Could not summarize older turns: "
                                  f"{failed.reason}")  # fmt: skip
         self._raw_estimate = raw
+        log.debug(
+            "run %s: context ~%d tokens (raw %d x %.2f) of %d input budget, %d messages",
+            self.run_id, int(raw * ratio), raw, ratio, limits.input_budget, len(request.messages),
+        )  # fmt: skip
         return request
 
     async def _compact(
