@@ -38,7 +38,10 @@ if TYPE_CHECKING:
 
 NOOP_NAME = "bench_noop"
 INIT_PARAMS: dict[str, Any] = {"protocolVersion": 1, "client": {"name": "bench", "version": "0"}}
-MODEL_INFO = ModelInfo(id="scripted-model", provider="scripted", tool_use=True, vision=True)
+# a 1M-token window (as gpt-4.1): the engine benchmarks measure steps, not compaction
+MODEL_INFO = ModelInfo(
+    id="scripted-model", provider="scripted", tool_use=True, vision=True, context_window=1_000_000
+)
 
 _WORDS = [
     "price",

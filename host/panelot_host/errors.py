@@ -24,6 +24,7 @@ not exceptions.
     │   ├── ProviderStreamError       (malformed or truncated stream, in-band error)
     │   ├── ProviderConfigError       (no provider, no key)
     │   └── ProtocolViolation         (tool calls with a non-tool_use stop reason)
+    ├── ContextOverflow               context_overflow (still too long after compacting)
     ├── ToolError                     tool
     │   └── OutcomeUnknown            (dispatched, answer lost: decided by recovery class)
     │   └── InvalidToolDescriptor     (ToolRegistry.register refused a descriptor)
@@ -143,6 +144,12 @@ class ProviderConfigError(ProviderError):
 
 class ProtocolViolation(ProviderError):
     pass
+
+
+class ContextOverflow(PanelotError):
+    """The conversation does not fit the model's context window, even after compacting."""
+
+    kind = "context_overflow"
 
 
 class ToolError(PanelotError):

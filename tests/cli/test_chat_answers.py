@@ -70,3 +70,14 @@ def test_results_and_usage_fit_on_one_line() -> None:
     usage = {"inputTokens": 10, "outputTokens": 5, "cacheReadTokens": 90, "cacheWriteTokens": 0}
     assert usage_text(usage, None) == "100 in (90 cached), 5 out · cost unknown"
     assert usage_text(usage, 0.01234) == "100 in (90 cached), 5 out · $0.0123"
+
+
+def test_a_compaction_shows_as_a_divider() -> None:
+    import io
+
+    from panelot_host.cli.chat_render import Renderer
+
+    out = io.StringIO()
+    item = {"id": "i", "kind": "compaction", "coveredItems": 42, "summary": "s"}
+    Renderer(out).event("item.completed", {"turnId": "t", "item": item})
+    assert "42 older items summarized" in out.getvalue()

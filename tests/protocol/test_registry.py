@@ -64,7 +64,7 @@ DOC_EVENTS = [
 ]
 EXTENSION_EVENTS = ["authority.widened"]
 DOC_SHIM = ["browser.resolveTarget", "browser.invoke"]
-DOC_ITEM_KINDS = ["user", "steering", "assistant", "toolCall", "notice"]
+DOC_ITEM_KINDS = ["user", "steering", "assistant", "toolCall", "notice", "compaction"]
 DOC_TOOL_STATUSES = [
     "pending",
     "awaiting_approval",
@@ -89,6 +89,7 @@ DOC_ERROR_KINDS = [
     "too_large",
     "provider",
     "tool",
+    "context_overflow",
 ]
 DOC_RUN_STATES = [
     "queued",

@@ -110,3 +110,35 @@ def test_image_input_for_vision_models() -> None:
     body = build_body(ModelRequest("m", "", [user], temperature=0.5))
     assert body["messages"][0]["content"][1]["source"]["media_type"] == "image/jpeg"
     assert body["temperature"] == 0.5 and body["stream"] is True
+
+
+def test_the_stable_part_of_the_messages_gets_a_breakpoint_instead_of_the_tools() -> None:
+    messages = [m for i in range(10) for m in _turn(i)] + [UserMessage([TextPart("next")])]
+    request = ModelRequest("m", "sys", messages, tools=TOOLS, stable_prefix=22)
+    body = build_body(request)
+    marked = _marked(body)
+    assert len(marked) == MAX_BREAKPOINTS
+    assert not any(b is body["tools"][-1] for b in marked)  # the system mark covers them
+    assert marked[0] is body["system"][-1]
+    stable = body["messages"][21]  # messages[:22]: turns 0-4 and the next question/call
+    assert stable["content"][-1] in marked and stable["role"] == "assistant"
+    # without the hint nothing changes
+    assert (
+        _marked(build_body(ModelRequest("m", "sys", messages, tools=TOOLS)))[0]["name"] == "click"
+    )
+
+
+def test_a_stable_part_ending_inside_a_merged_message_marks_the_message_before() -> None:
+    messages: list[Message] = [
+        UserMessage([TextPart("go")]),
+        AssistantMessage([ToolCallPart("a", "read", {}), ToolCallPart("b", "read", {})]),
+        ToolResultMessage("a", "read", [TextPart("A")]),
+        ToolResultMessage("b", "read", [TextPart("B")]),
+        AssistantMessage([TextPart("done")]),
+        UserMessage([TextPart("more")]),
+    ]
+    body = build_body(ModelRequest("m", "sys", messages, stable_prefix=3))
+    marked = _marked(body)
+    # results a and b share one wire message: the stable mark goes on the call before them
+    assert body["messages"][1]["content"][-1] in marked
+    assert len(marked) <= MAX_BREAKPOINTS

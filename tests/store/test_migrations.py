@@ -123,3 +123,46 @@ def test_any_change_to_an_item_drops_its_cached_wire_json(tmp_path: Path) -> Non
     with db.transaction() as conn:
         conn.execute("UPDATE item SET status = 'succeeded' WHERE id = 'itm_1'")
     assert item_wire.cached(db.conn, thread.id, 1) == {}
+
+
+def test_schema_6_keeps_every_item_and_accepts_compaction_items(tmp_path: Path) -> None:
+    path = tmp_path / "panelot.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    apply_migrations(conn, upto=5)
+    now = now_ms()
+    conn.execute(
+        "INSERT INTO thread (id, title, title_source, created_at, updated_at) "
+        "VALUES ('thr_a', 'A', 'user', ?, ?)",
+        (now, now),
+    )
+    for n in range(3):
+        conn.execute(
+            "INSERT INTO item (id, thread_id, parent_id, kind, created_at, text) "
+            "VALUES (?, 'thr_a', ?, 'user', ?, ?)",
+            (f"itm_{n}", f"itm_{n - 1}" if n else None, now, f"message {n}"),
+        )
+    conn.execute("INSERT INTO item_wire VALUES ('itm_0', 'thr_a', 1, x'7b7d')")
+    before = conn.execute("SELECT * FROM item ORDER BY ord").fetchall()
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute(
+            "INSERT INTO item (id, thread_id, kind, created_at) "
+            "VALUES ('itm_c', 'thr_a', 'compaction', 0)"
+        )
+    apply_migrations(conn)
+    assert conn.execute("SELECT * FROM item ORDER BY ord").fetchall() == before
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE tbl_name='item'")}
+    assert {"item_by_thread", "item_call_id", "item_by_turn", "item_wire_stale"} <= names
+    record = ItemRecord(
+        id="itm_c", thread_id="thr_a", parent_id="itm_2", turn_id=None, kind="compaction",
+        created_at=now, text="summary", extra={"throughItemId": "itm_1"},
+    )  # fmt: skip
+    items.insert(conn, record)
+    assert items.get(conn, "itm_c") == record
+    # new rows continue the creation order, and the wire cache trigger is back
+    ords = [r[0] for r in conn.execute("SELECT ord FROM item ORDER BY ord")]
+    assert ords == sorted(ords) and len(set(ords)) == 4
+    conn.execute("INSERT INTO item_wire VALUES ('itm_1', 'thr_a', 1, x'7b7d')")
+    conn.execute("UPDATE item SET text = 'changed' WHERE id = 'itm_1'")
+    assert conn.execute("SELECT count(*) FROM item_wire").fetchone()[0] == 0
+    conn.close()

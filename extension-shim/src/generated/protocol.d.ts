@@ -41,6 +41,7 @@ export interface ProtocolDefinitions {
   ChunkEvent?: ChunkEvent;
   ClientCapabilities?: ClientCapabilities;
   ClientInfo?: ClientInfo;
+  CompactionItem?: CompactionItem;
   CredentialRef?: CredentialRef;
   CredentialsDeleteParams?: CredentialsDeleteParams;
   CredentialsDeleteResult?: CredentialsDeleteResult;
@@ -68,6 +69,7 @@ export interface ProtocolDefinitions {
   ItemStartedEvent?: ItemStartedEvent;
   McpServer?: McpServer;
   ModelCapabilities?: ModelCapabilities;
+  ModelLimit?: ModelLimit;
   NoticeItem?: NoticeItem;
   PermissionsListParams?: PermissionsListParams;
   PermissionsRevokeParams?: PermissionsRevokeParams;
@@ -318,6 +320,28 @@ export interface ClientInfo {
   profileId?: string | null;
 }
 /**
+ * A summary of the oldest part of the branch, written by the engine when the context
+ * neared the model's window: later model calls send ``summary`` instead of the items
+ * up to and including ``throughItemId``. Those items stay stored and shown; the panel
+ * shows this item as a divider that expands to the summary.
+ */
+export interface CompactionItem {
+  kind: "compaction";
+  id: string;
+  turnId: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+  parentId?: string | null;
+  summary: string;
+  throughItemId: string;
+  coveredItems?: number;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  model?: string;
+}
+/**
  * ``{"credentialRef": name}``: stands for the secret stored under that name.
  */
 export interface CredentialRef {
@@ -520,7 +544,7 @@ export interface ItemCompletedEvent {
    */
   seq: number;
   turnId: string;
-  item: UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem;
+  item: UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem | CompactionItem;
 }
 /**
  * The user's message that started a Turn.
@@ -636,7 +660,7 @@ export interface ItemStartedEvent {
    */
   seq: number;
   turnId: string;
-  item: UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem;
+  item: UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem | CompactionItem;
 }
 /**
  * An entry of ``mcpServers``: ``{command, args?, env?}`` (stdio) or ``{url, headers?}``
@@ -665,6 +689,14 @@ export interface McpServer {
 export interface ModelCapabilities {
   toolUse?: boolean | null;
   vision?: boolean | null;
+}
+/**
+ * Extension: a model's limits, overriding the known-models data (an absent field keeps
+ * the data file's value; unknown models default to a 32,000-token window).
+ */
+export interface ModelLimit {
+  contextWindow?: number | null;
+  maxOutputTokens?: number | null;
 }
 /**
  * Extension filters: only grants for this thread / origin.
@@ -809,6 +841,9 @@ export interface Settings {
   };
   baseUrl?: string | null;
   apiKeyRef?: string | null;
+  modelLimits?: {
+    [k: string]: ModelLimit;
+  };
   mcpStatus?: {}[];
 }
 export interface SettingsGetParams {}
@@ -839,6 +874,9 @@ export interface SettingsUpdateParams {
   } | null;
   baseUrl?: string | null;
   apiKeyRef?: string | null;
+  modelLimits?: {
+    [k: string]: ModelLimit;
+  } | null;
 }
 /**
  * What a tool call acts on (approval requests): a tab and its origin, when known.
@@ -943,7 +981,7 @@ export interface ThreadSelectBranchParams {
  */
 export interface ThreadSnapshot {
   thread: Thread;
-  items: (UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem)[];
+  items: (UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem | CompactionItem)[];
   turn: Turn | null;
   run: Run | null;
   pendingApprovals: ApprovalRequest[];
@@ -990,6 +1028,7 @@ export interface TurnError {
   kind:
     | "capability"
     | "conflict"
+    | "context_overflow"
     | "drift"
     | "internal"
     | "invalid_state"

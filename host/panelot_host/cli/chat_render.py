@@ -176,6 +176,9 @@ class Renderer:
                 self.line(f"    {status}" + (f": {summary}" if summary else ""), "dim")
             case "notice":
                 self.line(f"  ! {item.get('text', '')}", "bold")
+            case "compaction":
+                covered = item.get("coveredItems", 0)
+                self.line(f"  ── {covered} older items summarized to fit the context ──", "dim")
             case "steering":
                 self.info(f"steering reached the model: {one_line(item.get('text', ''), 80)}")
             case "user" if self.echo_user:

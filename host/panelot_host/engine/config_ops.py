@@ -39,6 +39,7 @@ _KEYS = {
     "policy_rules": "policyRules",
     "base_url": "baseUrl",
     "api_key_ref": "apiKeyRef",
+    "model_limits": "modelLimits",
 }
 
 
@@ -121,6 +122,9 @@ class ConfigService:
             base_url=stored.get("baseUrl") or None,
             api_key_ref=stored.get("apiKeyRef") or None,
             mcp_status=self.mcp.status() if self.mcp is not None else [],
+            model_limits=msgspec.convert(
+                stored.get("modelLimits") or {}, dict[str, ops.ModelLimit]
+            ),
         )
 
     def _mcp_servers(self) -> dict[str, ops.McpServer]:

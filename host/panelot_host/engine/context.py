@@ -51,8 +51,9 @@ class EngineContext:
         self._gatekeeper: Gatekeeper | None = None
         self._grants: list[Grant] | None = None
         self.failpoints = Failpoints()
-        # thread -> (last item before the running Turn, its messages); see RunDriver._history
-        self.history_cache: dict[str, tuple[str | None, list[Message]]] = {}
+        # thread -> ((compaction boundary, last item before the running Turn), its messages);
+        # see session_context.SessionContext
+        self.history_cache: dict[str, tuple[tuple[str | None, str | None], list[Message]]] = {}
         self.unstored_steering: dict[str, list[tuple[str, str]]] = {}  # failpoint only
         self.on_idle: Callable[[str], None] = _ignore
         self.on_first_turn: Callable[[str, str], None] = _ignore_two

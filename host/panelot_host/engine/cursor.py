@@ -22,6 +22,7 @@ class RunCursor(msgspec.Struct, rename="camel", kw_only=True):
     catalog: dict[str, str] = {}  # tool name -> descriptor digest (the run's catalog)
     browser_tools: list[str] = []
     recovered: bool = False  # settled by recovery; owns its thread until a continuation claim
+    token_ratio: float = 0.0  # reported / estimated input tokens (0: not calibrated yet)
 
 
 def load_cursor(raw: dict[str, Any]) -> RunCursor:

@@ -9,7 +9,6 @@ stored state it would have continued from.
 
 from __future__ import annotations
 
-import functools
 import logging
 
 import anyio
@@ -17,7 +16,16 @@ import msgspec
 
 from panelot_host.engine import prompts
 from panelot_host.engine.actor import StopCause
-from panelot_host.engine.context import DEFAULT_MAX_TOKENS, EngineContext
+from panelot_host.engine.compaction import (
+    COMPACT_AT,
+    FORCED_TAIL,
+    KEEP_TAIL,
+    CompactionFailed,
+    Compactor,
+    item_cost,
+    plan,
+)
+from panelot_host.engine.context import EngineContext
 from panelot_host.engine.cursor import (
     CHANGE_APPROACH_AFTER,
     DISABLE_TOOLS_AFTER,
@@ -26,18 +34,30 @@ from panelot_host.engine.cursor import (
     dump_cursor,
     load_cursor,
 )
+from panelot_host.engine.elision import ELIDE_AT, Elider
 from panelot_host.engine.finish import TurnFinisher
-from panelot_host.engine.history import TurnHistory, build_messages, without_result_images
+from panelot_host.engine.history import without_result_images
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
+from panelot_host.engine.session_context import SessionContext
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
+from panelot_host.engine.tokens import (
+    ModelLimits,
+    TokenEstimator,
+    calibrated_ratio,
+    effective_ratio,
+    message_tokens,
+    model_limits,
+)
 from panelot_host.engine.tool_step import RunPaused, ToolStepper
-from panelot_host.errors import PanelotError, ProviderError, StoreError
+from panelot_host.errors import ContextOverflow, PanelotError, ProviderError, StoreError
+from panelot_host.providers.overflow import is_prompt_too_long
 from panelot_host.providers.types import (
     Message,
     ModelRequest,
     RetryNotice,
     TextPart,
+    ToolResultMessage,
     UserMessage,
 )
 from panelot_host.store import items, steering, threads, turns
@@ -49,6 +69,7 @@ from panelot_host.tools.catalog import RunCatalog, recovered_run_catalog
 log = logging.getLogger(__name__)
 
 UNSETTLED = ("pending", "awaiting_approval", "running")
+RETRY_GROWTH = 1.1  # a failed compaction is tried again once the context grew by 10 %
 
 
 class RunDriver:
@@ -67,7 +88,11 @@ class RunDriver:
         self._pending_cursor: RunCursor | None = None  # advanced, stored with the response
         self._cell = CursorCell(RunCursor())  # loaded from the run's row when the loop starts
         self._checked_prefix: tuple[list[Message], list[Message]] | None = None
-        self._turn_history = TurnHistory()
+        self._session = SessionContext(ctx, thread_id, turn_id)
+        self._estimator = TokenEstimator()
+        self._elider = Elider()
+        self._raw_estimate = 0  # of the request being answered, to calibrate the ratio
+        self._compact_after = 0  # after a compaction found nothing or failed: try again past
 
     async def __call__(self) -> None:
         actor = self.ctx.actor(self.thread_id)
@@ -165,9 +190,9 @@ class RunDriver:
     async def _model_call(self, cursor: RunCursor) -> AssistantDraft | None:
         model = self._resolved(cursor)
         cursor = self._admit_steering(cursor)
-        request = self._request(cursor, model)
+        request = await self._fitted_request(cursor, model)
         item_id = new_id("itm")
-        self._draft, self._draft_item_id = AssistantDraft(), item_id
+        self._draft_item_id = item_id
         placeholder = ItemRecord(
             id=item_id,
             thread_id=self.thread_id,
@@ -177,15 +202,27 @@ class RunDriver:
             created_at=now_ms(),
         )
         self.ctx.publish.item_started(placeholder, self.turn_id)
-        try:
-            return await stream_model_call(
-                model.provider, request, self._draft, self._delta, self._retry_notice
-            )
-        except StreamFailed as failed:
-            store_stream_failure(self.ctx, self._ids(), failed)
-            self._draft = None
-            self.finish.fail("provider", failed.error.message)
-            return None
+        retried = False
+        while True:
+            self._draft = AssistantDraft()
+            try:
+                draft = await stream_model_call(
+                    model.provider, request, self._draft, self._delta, self._retry_notice
+                )
+            except StreamFailed as failed:
+                too_long = not failed.draft.started and is_prompt_too_long(failed.error)
+                if too_long and not retried:
+                    retried = True  # compact harder and retry once
+                    request = await self._fitted_request(cursor, model, forced=True)
+                    continue
+                store_stream_failure(self.ctx, self._ids(), failed)
+                self._draft = None
+                if too_long:
+                    raise ContextOverflow(self._overflow_message(model, "")) from None
+                self.finish.fail("provider", failed.error.message)
+                return None
+            self._calibrate(draft)
+            return draft
 
     def _delta(self, field: str, text: str) -> None:
         assert self._draft_item_id is not None
@@ -300,21 +337,108 @@ class RunDriver:
         self.ctx.publish.item_started(notice, self.turn_id)
         self.ctx.publish.item_completed(notice, self.turn_id)
 
-    def _request(self, cursor: RunCursor, model: ResolvedModel) -> ModelRequest:
-        prefix, current = self._history()
+    # ------------------------------------------------------------ the context
+
+    async def _fitted_request(
+        self, cursor: RunCursor, model: ResolvedModel, *, forced: bool = False
+    ) -> ModelRequest:
+        """The request of this model call, compacted first when its context passed
+        ``COMPACT_AT`` of the model's input budget (``forced``: the provider said the
+        prompt is too long; raises ``ContextOverflow`` when nothing more can be done)."""
+        limits = model_limits(model.info, self.ctx.settings())
+        request, raw = self._request(cursor, model, limits)
+        ratio = effective_ratio(self._current_cursor().token_ratio)
+        due = raw * ratio > COMPACT_AT * limits.input_budget and raw > self._compact_after
+        if forced or due:
+            tail = (FORCED_TAIL if forced else KEEP_TAIL) * limits.input_budget / ratio
+            try:
+                if await self._compact(request, model, int(tail), int(raw * ratio)):
+                    request, raw = self._request(cursor, model, limits)
+                elif forced:
+                    raise ContextOverflow(self._overflow_message(model, ""))
+                else:
+                    self._compact_after = int(raw * RETRY_GROWTH)  # nothing older to cover
+            except CompactionFailed as failed:
+                if forced:
+                    reason = f" (summarizing failed: {failed.reason})"
+                    raise ContextOverflow(self._overflow_message(model, reason)) from None
+                log.warning("run %s: compaction failed: %s", self.run_id, failed.reason)
+                self._compact_after = int(raw * RETRY_GROWTH)
+                self._add_notice("compaction_failed", f"Could not summarize older turns: "
+                                 f"{failed.reason}")  # fmt: skip
+        self._raw_estimate = raw
+        log.debug(
+            "run %s: context ~%d tokens (raw %d x %.2f) of %d input budget, %d messages",
+            self.run_id, int(raw * ratio), raw, ratio, limits.input_budget, len(request.messages),
+        )  # fmt: skip
+        return request
+
+    async def _compact(
+        self, request: ModelRequest, model: ResolvedModel, tail: int, estimate: int
+    ) -> bool:
+        """Store a compaction of the oldest turns; False when there is nothing to cover."""
+        compactor = Compactor(self.ctx, (self.thread_id, self.turn_id, self.run_id))
+        boundary = self._session.boundary
+        results = {
+            m.call_id: message_tokens(m)
+            for m in request.messages
+            if isinstance(m, ToolResultMessage)
+        }
+        covered = plan(compactor.region(boundary), item_cost(results), tail)
+        if covered is None:
+            return False
+        previous = items.get(self.ctx.db.conn, boundary.item_id) if boundary else None
+        record = await compactor.compact(covered, previous, model, estimate)
+        self._session.compacted(record)
+        self._checked_prefix = None
+        return True
+
+    def _overflow_message(self, model: ResolvedModel, reason: str) -> str:
+        window = model_limits(model.info, self.ctx.settings()).context_window
+        return prompts.CONTEXT_OVERFLOW.format(model=model.model, window=window, reason=reason)
+
+    def _current_cursor(self) -> RunCursor:
+        return self._pending_cursor or self._cell.value
+
+    def _calibrate(self, draft: AssistantDraft) -> None:
+        """Learn the estimate's ratio from the input tokens the provider reported; stored
+        with the response (in the cursor), so a continued run decides the same way."""
+        if draft.stop is None or not draft.stop.usage_reported:
+            return
+        cursor = self._current_cursor()
+        ratio = calibrated_ratio(cursor.token_ratio, self._raw_estimate, draft.stop.usage)
+        if ratio != cursor.token_ratio:
+            self._pending_cursor = msgspec.structs.replace(cursor, token_ratio=ratio)
+
+    def _request(
+        self, cursor: RunCursor, model: ResolvedModel, limits: ModelLimits
+    ) -> tuple[ModelRequest, int]:
+        """The request from the session context (superseded page state elided), and its
+        raw token estimate."""
+        prefix, current = self._session.messages()
         nudge = _nudge(cursor)
         if nudge:
             current.append(UserMessage(content=[TextPart(nudge)]))
-        messages = [*self._checked_prefix_of(prefix, model), *_fitted(current, model)]
+        high_water = int(ELIDE_AT * limits.input_budget)
+        elided = self._elider.elide(
+            self._checked_prefix_of(prefix, model),
+            _fitted(current, model),
+            high_water,
+            self._estimator.of,
+        )
         tools = [] if cursor.tools_disabled else self._run_catalog(cursor).specs()
-        max_tokens = model.info.max_output_tokens or DEFAULT_MAX_TOKENS
-        return ModelRequest(
+        request = ModelRequest(
             model=model.model,
             system=self.ctx.system_prompt,
-            messages=_non_empty(messages),
+            messages=_non_empty(elided.messages),
             tools=tools,
-            max_tokens=min(max_tokens, 16384),
+            max_tokens=limits.max_output_tokens,
+            stable_prefix=elided.stable if elided.messages else 0,
         )
+        self._estimator.forget_unless(request.messages)
+        head = self._estimator.head(request.system, tools)
+        size = elided.size if elided.messages else self._estimator.messages(request.messages)
+        return request, head + size
 
     def _checked_prefix_of(self, prefix: list[Message], model: ResolvedModel) -> list[Message]:
         """The part before this Turn, fitted to the model once per run (see ``_fitted``),
@@ -323,40 +447,6 @@ class RunDriver:
         if cached is None or cached[0] is not prefix:
             cached = self._checked_prefix = (prefix, _fitted(prefix, model))
         return cached[1]
-
-    def _history(self) -> tuple[list[Message], list[Message]]:
-        """The branch as messages: the part before this Turn comes from a cache keyed by its
-        last item (items are never rewritten), and this Turn's part is extended by the items
-        stored since the last model call, so a model call costs what was added, not the
-        thread or the Turn so far."""
-        conn = self.ctx.db.conn
-        prefix_end = self._prefix_end
-        cached = self.ctx.history_cache.get(self.thread_id)
-        if cached is None or cached[0] != prefix_end:
-            cached = (prefix_end, self._prefix_messages(prefix_end, cached))
-            self.ctx.history_cache[self.thread_id] = cached
-        turn = self._turn_history
-        added = items.of_turn(conn, self.thread_id, self.turn_id, after=turn.last_item_id)
-        return cached[1], turn.messages(added)
-
-    @functools.cached_property
-    def _prefix_end(self) -> str | None:
-        """The item before this Turn's user message: the end of the cached prefix."""
-        conn = self.ctx.db.conn
-        user_item_id = turns.get_turn(conn, self.turn_id).user_item_id
-        return items.get(conn, user_item_id).parent_id if user_item_id else None
-
-    def _prefix_messages(
-        self, prefix_end: str | None, cached: tuple[str | None, list[Message]] | None
-    ) -> list[Message]:
-        """Extend the cached prefix by the items stored after it when they continue it
-        (the previous Turn); else rebuild the branch (another branch was selected)."""
-        conn = self.ctx.db.conn
-        if cached is not None and cached[0] is not None and prefix_end is not None:
-            delta = items.continuation(conn, self.thread_id, cached[0], prefix_end)
-            if delta is not None:
-                return [*cached[1], *build_messages(delta)]
-        return build_messages(items.iter_branch(conn, prefix_end))
 
     # ------------------------------------------------------------ stop
 

@@ -97,6 +97,16 @@ def item_view(record: ItemRecord) -> items.Item:
                 effects=list(extra.get("effects", [])),
                 evidence=extra.get("evidence") if record.status == "uncertain" else None,
             )
+        case "compaction":
+            return items.CompactionItem(
+                **base,
+                summary=record.text or "",
+                through_item_id=str(extra.get("throughItemId", _ID_FALLBACK)),
+                covered_items=int(extra.get("coveredItems", 0)),
+                tokens_before=int(extra.get("tokensBefore", 0)),
+                tokens_after=int(extra.get("tokensAfter", 0)),
+                model=str(extra.get("model", "")),
+            )
         case _:
             return items.NoticeItem(
                 **base, code=str(extra.get("code", "notice")), text=record.text or ""

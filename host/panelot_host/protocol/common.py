@@ -70,9 +70,10 @@ ErrorKind = Literal[
     "tool",
     "storage",
     "internal",
+    "context_overflow",
 ]
 """``data.kind`` of engine errors and ``turn.complete.error.kind`` (``storage`` and
-``internal``: extensions)."""
+``internal``: extensions; ``context_overflow`` was added with context compaction)."""
 
 ToolLevel = Literal["L0", "L1", "L2"]
 Effect = Literal["read", "write", "navigate", "network", "external"]

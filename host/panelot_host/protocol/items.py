@@ -94,7 +94,26 @@ class NoticeItem(_ItemBase, tag="notice", kw_only=True):
     text: str
 
 
-Item = UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem
+class CompactionItem(_ItemBase, tag="compaction", kw_only=True):
+    """A summary of the oldest part of the branch, written by the engine when the context
+    neared the model's window: later model calls send ``summary`` instead of the items
+    up to and including ``throughItemId``. Those items stay stored and shown; the panel
+    shows this item as a divider that expands to the summary."""
+
+    summary: str
+    through_item_id: Id
+    """The last item the summary covers (on this item's branch)."""
+    covered_items: int = 0
+    """How many items of the branch the summary replaces in the model's context."""
+    tokens_before: int = 0
+    """Estimated input tokens of the context before compaction."""
+    tokens_after: int = 0
+    """Estimated input tokens of the context with the summary."""
+    model: str = ""
+    """The model that wrote the summary."""
+
+
+Item = UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem | CompactionItem
 """Any item; decode with ``msgspec.json.decode(data, type=Item)``."""
 
-ITEM_KINDS: tuple[str, ...] = ("user", "steering", "assistant", "toolCall", "notice")
+ITEM_KINDS: tuple[str, ...] = ("user", "steering", "assistant", "toolCall", "notice", "compaction")

@@ -44,6 +44,7 @@ ERROR_CODES: Final = MappingProxyType(
         "provider": -32012,
         "tool": -32013,
         "storage": -32020,  # extension: a commit failed and was rolled back
+        "context_overflow": -32014,  # the context does not fit the model (issue 17)
         # standard JSON-RPC codes under the kinds the error tree uses for them
         "parse_error": PARSE_ERROR,
         "invalid_request": INVALID_REQUEST,
@@ -58,7 +59,7 @@ ERROR_CODES: Final = MappingProxyType(
 ENGINE_ERROR_KINDS: Final[tuple[str, ...]] = tuple(
     kind for kind in get_args(ErrorKind) if kind != "internal"
 )
-"""The engine kinds of protocol.md section 2 (``ErrorKind`` without its extension)."""
+"""The engine kinds of protocol.md section 2 (``ErrorKind`` without ``internal``)."""
 
 
 def code_for_kind(kind: str) -> int:

@@ -12,4 +12,5 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
 - ``scripted``: ``ScriptedProvider`` for tests and demo mode
 - ``catalog``/``pricing``: ``ModelCatalog``, ``ModelInfo``, ``call_cost``, ``sum_costs``
 - ``retry``: ``RetryPolicy`` (retries before the first token)
+- ``overflow``: ``is_prompt_too_long`` (a provider's "prompt is too long" answer)
 """

@@ -7,6 +7,10 @@ thinking without a signature (an interrupted stream) cannot be sent back and is 
 Prompt caching: up to four ``cache_control`` breakpoints - the last tool, the system prompt,
 the last message, and the user message that was last in the previous call - so each call of
 a long thread reads the prefix the previous call wrote instead of paying full input price.
+When the request says which messages stay the same from call to call (``stable_prefix``:
+the engine elides old page state only past a mark), the last of them gets a breakpoint
+instead of the last tool (the system prompt's breakpoint covers the tools, which come
+first): a call that elides more page state still reads everything before it.
 """
 
 from __future__ import annotations
@@ -35,10 +39,11 @@ _EPHEMERAL = {"type": "ephemeral"}
 
 def build_body(request: ModelRequest) -> dict[str, Any]:
     """The JSON body (as a dict) of a streaming Messages API call for ``request``."""
+    messages, positions = encode_with_positions(request.messages)
     body: dict[str, Any] = {
         "model": request.model,
         "max_tokens": request.max_tokens,
-        "messages": encode_messages(request.messages),
+        "messages": messages,
         "stream": True,
     }
     if request.system:
@@ -52,22 +57,42 @@ def build_body(request: ModelRequest) -> dict[str, Any]:
         body["thinking"] = {"type": "enabled", "budget_tokens": request.thinking_budget}
     elif request.temperature is not None:
         body["temperature"] = request.temperature  # not allowed together with thinking
-    add_cache_breakpoints(body)
+    add_cache_breakpoints(body, _stable_wire_end(request.stable_prefix, positions))
     return body
 
 
 def encode_messages(messages: list[Message]) -> list[WireMessage]:
     """Wire messages with strictly alternating roles; empty messages are left out."""
+    return encode_with_positions(messages)[0]
+
+
+def encode_with_positions(messages: list[Message]) -> tuple[list[WireMessage], list[int]]:
+    """``encode_messages`` and, for each message, the wire message it went into (-1 when
+    it was empty and left out)."""
     out: list[WireMessage] = []
+    positions: list[int] = []
     for message in messages:
         role, blocks = _encode(message)
         if not blocks:
+            positions.append(-1)
             continue
         if out and out[-1]["role"] == role:
             out[-1]["content"] = _merge(out[-1]["content"], blocks)
         else:
             out.append({"role": role, "content": blocks})
-    return out
+        positions.append(len(out) - 1)
+    return out, positions
+
+
+def _stable_wire_end(stable: int, positions: list[int]) -> int | None:
+    """The last wire message made only of ``messages[:stable]``, if any."""
+    if stable <= 0 or stable > len(positions):
+        return None
+    last = max(positions[:stable], default=-1)
+    following = [p for p in positions[stable:] if p >= 0]
+    if following and following[0] == last:
+        last -= 1  # merged with a message after the stable part: the one before it
+    return last if last >= 0 else None
 
 
 def _merge(first: list[Block], second: list[Block]) -> list[Block]:
@@ -121,10 +146,11 @@ def _assistant_block(part: TextPart | ThinkingPart | ToolCallPart) -> Block | No
             return {"type": "tool_use", "id": call_id, "name": name, "input": args}
 
 
-def add_cache_breakpoints(body: dict[str, Any]) -> None:
-    """Mark up to ``MAX_BREAKPOINTS`` cacheable prefixes on ``body`` in place."""
+def add_cache_breakpoints(body: dict[str, Any], stable_end: int | None = None) -> None:
+    """Mark up to ``MAX_BREAKPOINTS`` cacheable prefixes on ``body`` in place
+    (``stable_end``: the last wire message that stays the same in the next calls)."""
     marks: list[Block] = []
-    if body.get("tools"):
+    if body.get("tools") and (stable_end is None or not body.get("system")):
         marks.append(body["tools"][-1])
     if body.get("system"):
         marks.append(body["system"][-1])
@@ -134,9 +160,11 @@ def add_cache_breakpoints(body: dict[str, Any]) -> None:
     previous_user = [i for i in user_indexes if i < len(messages) - 1]
     if previous_user:
         candidates.append(previous_user[-1])
+    if stable_end is not None and stable_end not in candidates:
+        candidates.append(stable_end)
     for index in candidates:
         block = _cacheable_tail(messages[index]["content"])
-        if block is not None:
+        if block is not None and not any(block is mark for mark in marks):
             marks.append(block)
     for block in marks[:MAX_BREAKPOINTS]:
         block["cache_control"] = dict(_EPHEMERAL)

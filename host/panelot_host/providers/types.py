@@ -75,6 +75,7 @@ class ModelRequest(msgspec.Struct, frozen=True):
     max_tokens: int = 8192
     thinking_budget: int | None = None  # tokens; None: no extended thinking
     temperature: float | None = None
+    stable_prefix: int = 0  # messages[:stable_prefix] stay the same in the next requests
 
 
 # ---------------------------------------------------------------- stream events

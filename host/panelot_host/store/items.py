@@ -223,13 +223,17 @@ def copy_branch(
 ) -> str | None:
     """Copy a branch into ``thread_id`` with fresh item ids; return the new head's id.
 
-    Provider call ids are kept (they stay unique within the new thread), so the fork's
-    history rebuilds into the same provider requests as the original.
+    Provider call ids are kept (they stay unique within the new thread), and a compaction's
+    ``throughItemId`` follows its item, so the fork's history rebuilds into the same
+    provider requests as the original.
     """
     mapping: dict[str, str] = {}
     for item in source:
         fresh = new_id("itm")
         mapping[item.id] = fresh
+        extra = item.extra
+        if "throughItemId" in extra:  # a compaction names the last item it covers
+            extra = {**extra, "throughItemId": mapping.get(extra["throughItemId"])}
         insert(
             conn,
             msgspec.structs.replace(
@@ -238,6 +242,7 @@ def copy_branch(
                 thread_id=thread_id,
                 parent_id=mapping.get(item.parent_id) if item.parent_id else None,
                 batch_item_id=mapping.get(item.batch_item_id) if item.batch_item_id else None,
+                extra=extra,
             ),
         )
     return mapping[source[-1].id] if source else None
@@ -315,3 +320,21 @@ def turn_ran_level(conn: sqlite3.Connection, turn_id: str, level: str) -> bool:
         (turn_id, level),
     ).fetchone()
     return row is not None
+
+
+def latest_compaction(
+    conn: sqlite3.Connection, thread_id: str, head_item_id: str | None
+) -> ItemRecord | None:
+    """The newest ``compaction`` item on the branch ending at ``head_item_id``, if any.
+
+    One query when the thread has none (the common case); the branch is walked only
+    when it has some."""
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM item WHERE thread_id = ? AND kind = 'compaction' "
+        "ORDER BY ord DESC",
+        (thread_id,),
+    ).fetchall()
+    if not rows:
+        return None
+    on_branch = set(branch_ids(conn, thread_id, head_item_id))
+    return next((_row(row) for row in rows if row[0] in on_branch), None)

@@ -40,6 +40,16 @@ class ModelCapabilities(Params, omit_defaults=True, kw_only=True):
     vision: bool | None = None
 
 
+class ModelLimit(Params, omit_defaults=True, kw_only=True):
+    """Extension: a model's limits, overriding the known-models data (an absent field keeps
+    the data file's value; unknown models default to a 32,000-token window)."""
+
+    context_window: Annotated[int, Meta(ge=1_024)] | None = None
+    """Tokens the model reads and writes in one call."""
+    max_output_tokens: Annotated[int, Meta(ge=1)] | None = None
+    """Tokens one call may write."""
+
+
 class McpServer(Params, omit_defaults=True, kw_only=True):
     """An entry of ``mcpServers``: ``{command, args?, env?}`` (stdio) or ``{url, headers?}``
     (HTTP), as in the ``mcp.json`` other MCP clients keep. ``type`` is an extension."""
@@ -105,6 +115,8 @@ class Settings(Result, kw_only=True):
     """Extension: the provider's base URL (OpenAI-compatible servers)."""
     api_key_ref: str | None = None
     """Extension: the credential reference the provider's key is read from."""
+    model_limits: dict[str, ModelLimit] = {}
+    """Extension: context window and output limit per model id."""
     mcp_status: list[dict[str, Any]] = []
     """Extension: per MCP server ``{name, transport, state, toolCount, reason?, ...}``
     (``state``: connecting, connected, reconnecting, failed, disabled)."""
@@ -141,6 +153,8 @@ class SettingsUpdateParams(Params, omit_defaults=True, kw_only=True):
     mcp_servers: dict[McpServerName, McpServerEntry] | _Opt | None = UNSET
     base_url: Annotated[str, Meta(pattern=r"^https?://")] | _Opt | None = UNSET
     api_key_ref: CredentialName | _Opt | None = UNSET
+    model_limits: dict[ModelName, ModelLimit] | _Opt | None = UNSET
+    """Extension: replaces the whole map of per-model limits."""
 
 
 Secret = Annotated[str, Meta(min_length=1, max_length=65_536)]

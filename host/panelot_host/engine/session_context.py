@@ -1,0 +1,144 @@
+"""The session context of a run's model calls: the selected branch as provider messages,
+from its latest ``compaction`` item on (whose summary stands for what it covers).
+
+The part before the running Turn comes from a cache keyed by where it starts (the thread's
+root or a compaction's last covered item) and by its last item (items are never rewritten),
+and the Turn's part is extended by the items stored since the last model call, so a model
+call costs what was added, not the thread or the Turn so far.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import msgspec
+
+from panelot_host.engine.context import EngineContext
+from panelot_host.engine.history import TurnHistory, build_messages
+from panelot_host.providers.types import Message, TextPart, UserMessage
+from panelot_host.store import items, threads, turns
+from panelot_host.store.records import ItemRecord
+
+SUMMARY_INTRO = (
+    "[Summary of the earlier part of this conversation. It grew too long for the context "
+    "window, so this summary stands for it; the turns after it follow verbatim.]"
+)
+
+PrefixKey = tuple[str | None, str | None]  # (last item covered by a compaction, prefix end)
+
+
+class Boundary(msgspec.Struct, frozen=True):
+    """The latest compaction on the branch: its summary replaces the items up to
+    ``through_item_id``."""
+
+    item_id: str
+    through_item_id: str
+    through_turn_id: str | None
+    message: UserMessage
+
+
+def boundary_of(record: ItemRecord, through_turn_id: str | None) -> Boundary:
+    text = f"{SUMMARY_INTRO}\n\n{record.text or ''}"
+    return Boundary(
+        item_id=record.id,
+        through_item_id=str(record.extra["throughItemId"]),
+        through_turn_id=through_turn_id,
+        message=UserMessage(content=[TextPart(text)]),
+    )
+
+
+class SessionContext:
+    """A running Turn's view of its branch; the driver asks it once per model call."""
+
+    def __init__(self, ctx: EngineContext, thread_id: str, turn_id: str) -> None:
+        self.ctx = ctx
+        self.thread_id = thread_id
+        self.turn_id = turn_id
+        self._turn_history = TurnHistory()
+        self._boundary: Boundary | None = None
+        self._boundary_loaded = False
+        self._summary_prefix: tuple[Boundary, list[Message], list[Message]] | None = None
+
+    @property
+    def boundary(self) -> Boundary | None:
+        """The latest compaction on the branch (read once per run: the branch cannot be
+        switched while a Turn runs, and only this run adds compactions to it)."""
+        if not self._boundary_loaded:
+            found = items.latest_compaction(
+                self.ctx.db.conn,
+                self.thread_id,
+                threads.get(self.ctx.db.conn, self.thread_id).head_item_id,
+            )
+            self._start_from(found)
+        return self._boundary
+
+    def compacted(self, record: ItemRecord) -> None:
+        """This run stored ``record`` (a compaction): later calls start from it."""
+        self._start_from(record)
+
+    def _start_from(self, record: ItemRecord | None) -> None:
+        """Build from the compaction ``record`` on (None: from the root): this Turn's part
+        starts after the last covered item when that item is in this Turn."""
+        self._boundary_loaded = True
+        self._turn_history = TurnHistory()
+        if record is None:
+            self._boundary = None
+            return
+        through = items.get(self.ctx.db.conn, str(record.extra["throughItemId"]))
+        self._boundary = boundary_of(record, through.turn_id)
+        if through.turn_id == self.turn_id:
+            self._turn_history.last_item_id = through.id
+
+    def messages(self) -> tuple[list[Message], list[Message]]:
+        """(the part before this Turn, with the summary first; this Turn's part)."""
+        boundary = self.boundary
+        added = items.of_turn(
+            self.ctx.db.conn, self.thread_id, self.turn_id, after=self._turn_history.last_item_id
+        )
+        current = self._turn_history.messages(added)
+        if boundary is not None and boundary.through_turn_id == self.turn_id:
+            return [boundary.message], current
+        start = boundary.through_item_id if boundary is not None else None
+        prefix = self._prefix((start, self._prefix_end))
+        if boundary is not None:
+            prefix = self._with_summary(boundary, prefix)
+        return prefix, current
+
+    @functools.cached_property
+    def _prefix_end(self) -> str | None:
+        """The item before this Turn's user message: the end of the cached prefix."""
+        conn = self.ctx.db.conn
+        user_item_id = turns.get_turn(conn, self.turn_id).user_item_id
+        return items.get(conn, user_item_id).parent_id if user_item_id else None
+
+    def _with_summary(self, boundary: Boundary, prefix: list[Message]) -> list[Message]:
+        """The summary and the prefix, as one list object while neither changes (the
+        driver fits a prefix to the model once per list object)."""
+        cached = self._summary_prefix
+        if cached is None or cached[0] is not boundary or cached[1] is not prefix:
+            cached = self._summary_prefix = (boundary, prefix, [boundary.message, *prefix])
+        return cached[2]
+
+    def _prefix(self, key: PrefixKey) -> list[Message]:
+        cached = self.ctx.history_cache.get(self.thread_id)
+        if cached is None or cached[0] != key:
+            cached = (key, self._prefix_messages(key, cached))
+            self.ctx.history_cache[self.thread_id] = cached
+        return cached[1]
+
+    def _prefix_messages(
+        self, key: PrefixKey, cached: tuple[PrefixKey, list[Message]] | None
+    ) -> list[Message]:
+        """Extend the cached prefix by the items stored after it when they continue it
+        (the previous Turn); else rebuild it from its start."""
+        conn = self.ctx.db.conn
+        start, end = key
+        if cached is not None and cached[0][0] == start and cached[0][1] is not None and end:
+            delta = items.continuation(conn, self.thread_id, cached[0][1], end)
+            if delta is not None:
+                return [*cached[1], *build_messages(delta)]
+        if start is None:
+            return build_messages(items.iter_branch(conn, end))
+        if end is None:
+            return []
+        return build_messages(items.continuation(conn, self.thread_id, start, end) or [])
