@@ -25,7 +25,7 @@ PROVIDER_VARS = (
 HOST = [sys.executable, "-m", "panelot_host"]
 CHAT = [*HOST, "chat"]
 
-__all__ = ["HANG", "HOST", "CHAT", "Delay", "Reply", "SSEServer", "host_env", "text_reply"]
+__all__ = ["CHAT", "HANG", "HOST", "Delay", "Reply", "SSEServer", "host_env", "text_reply"]
 
 
 def _chunk(delta: dict[str, Any] | None = None, finish: str | None = None) -> dict[str, Any]:
