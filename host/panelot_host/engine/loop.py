@@ -32,6 +32,7 @@ from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
 from panelot_host.engine.tool_step import RunPaused, ToolStepper
+from panelot_host.engine.tool_warmup import ready_cursor
 from panelot_host.errors import PanelotError, ProviderError
 from panelot_host.providers.types import (
     Message,
@@ -92,6 +93,11 @@ class RunDriver:
         )
         stepper = ToolStepper(self.ctx, self.thread_id, self.turn_id, self.run_id, cell)
         calls = self._unsettled_calls()  # left by a restart, or awaiting approval
+        if not calls and cell.value.calls == 0:  # a new run: MCP servers get their chance
+            model = self._resolved(cell.value)
+            cell.value = await ready_cursor(
+                self.ctx, self.run_id, cell.value, model, self._add_notice
+            )
         while True:
             cursor = cell.value
             if calls:
