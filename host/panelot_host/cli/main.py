@@ -107,8 +107,20 @@ def _run_serve(options: argparse.Namespace) -> int:
     return _serve(verbose=options.verbose)
 
 
+SERVE_AT_A_TERMINAL = (
+    "panelot-host serve: this speaks the EngineTransport protocol in native-messaging frames "
+    "(a 32-bit length, then JSON) on stdin/stdout, for Chrome and other programs; typed "
+    "text is not understood. To talk to the agent here, run 'panelot-host chat'. "
+    "Ctrl-D or Ctrl-C stops this.\n"
+)
+
+
 def _serve(*, verbose: bool) -> int:
     from panelot_host.wire.stdio import StdioChannel
+
+    if sys.stdin is not None and sys.stdin.isatty():
+        sys.stderr.write(SERVE_AT_A_TERMINAL)
+        sys.stderr.flush()
 
     # Before anything else can print: stdout carries frames only.
     channel = StdioChannel.from_process_stdio()
