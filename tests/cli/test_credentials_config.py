@@ -143,3 +143,21 @@ def test_at_a_terminal_the_secret_is_typed_at_a_hidden_prompt(tmp_path: Path) ->
         assert fingerprint(SECRET) in screen
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], check=False)
+
+
+def test_while_another_host_serves_the_profile_the_commands_say_so(tmp_path: Path) -> None:
+    """The commands write under the profile's single-writer lease, as a client's host
+    does: while Chrome's host holds it they wait (about 4 s) and then explain."""
+    from panelot_host.store.lease import WriterLease
+    from panelot_host.store.profiles import database_path
+
+    env = cli_env(tmp_path)
+    lease = WriterLease(database_path(tmp_path / "home", None), wait_s=0)
+    lease.acquire()
+    try:
+        done = host(env, "config", "set", "model", "gpt-4.1")
+    finally:
+        lease.release()
+    assert done.returncode == 1
+    assert "another panelot-host process" in done.stderr and "Traceback" not in done.stderr
+    assert host(env, "config", "set", "model", "gpt-4.1").returncode == 0  # once it is free
