@@ -152,7 +152,9 @@ def test_help_lists_the_commands_and_unknown_commands_stay_local(
     screen = pane.wait_for("/decline")
     assert "/quit" in screen and "/exit" in screen and "//text" in screen
     pane.keys("/frobnicate now", "Enter")
-    pane.wait_for("unknown command /frobnicate: /help lists the commands")
+    pane.wait_for("unknown command: /frobnicate not sent · /help lists the commands")
+    pane.keys("/decline", "Enter")
+    pane.wait_for("no question from the agent waits: /decline not sent")
     pane.keys("C-d")
     pane.wait_for("EXIT=0")
     assert model_server.requests == []  # nothing reached the model

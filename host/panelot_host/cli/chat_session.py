@@ -252,7 +252,8 @@ class ChatSession:
                 self.out.info_after_reply(line)
             self._next_prompt()
         elif word is not None and not (word == "/decline" and self._asks_user()):
-            self.out.info_after_reply(f"unknown command {word}: /help lists the commands")
+            why = "no question from the agent waits" if word in COMMANDS else "unknown command"
+            self.out.info_after_reply(f"{why}: {word} not sent · /help lists the commands")
             self._next_prompt()
         elif self.questions:
             await self._answer(self.questions[0], typed)
