@@ -19,6 +19,7 @@ from tests.cli.fake_openai import (
     host_env,
     requests_of,
     text_reply,
+    tool_reply,
 )
 
 
@@ -80,6 +81,24 @@ def test_retries_are_announced_once(tmp_path: Path, model_server: SSEServer) -> 
     assert answer.read_text() == "Made it.\n"
     assert done.stderr.count("retrying") == 1, done.stderr
     assert len(model_server.requests) == 4
+
+
+def test_each_model_call_announces_its_own_retries_once(
+    tmp_path: Path, model_server: SSEServer
+) -> None:
+    busy = [error_reply(503, "overloaded", retry_after="0") for _ in range(2)]
+    model_server.add(
+        *busy,
+        tool_reply("no_such_tool", {}),  # an error result the model corrects from
+        *busy,
+        text_reply("Done."),
+    )
+    answer = tmp_path / "answer.txt"
+    env = host_env(tmp_path / "home", model_server)
+    done = run_chat("--model", "busy-model", "hello", env=env, stdout=answer)
+    assert done.returncode == 0, done.stderr
+    assert answer.read_text() == "Done.\n"
+    assert done.stderr.count("retrying") == 2, done.stderr  # one line per model call
 
 
 @pytest.mark.anyio

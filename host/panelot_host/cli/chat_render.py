@@ -204,7 +204,6 @@ class Renderer:
 
     def _stream(self, item_id: str, mode: str, text: str) -> None:
         self._streamed.add(item_id)
-        self._retrying = False  # the model answers: a later retry is news again
         if self._mode != mode:
             self.end_line()
             self._mode = mode
@@ -213,7 +212,9 @@ class Renderer:
         (self._answer if mode == "text" else self._side).write(text)
 
     def _item_started(self, item: Mapping[str, Any]) -> None:
-        if item["kind"] == "toolCall":
+        if item["kind"] == "assistant":
+            self._retrying = False  # a new model call: its retries are news
+        elif item["kind"] == "toolCall":
             label = item.get("name", "?")
             self.line(f"  - {label} {compact_args(item.get('args', {}))}")
 
