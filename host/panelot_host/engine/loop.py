@@ -15,7 +15,7 @@ import logging
 import anyio
 import msgspec
 
-from panelot_host.engine import prompts
+from panelot_host.engine import prompts, tool_warmup
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.context import DEFAULT_MAX_TOKENS, EngineContext
 from panelot_host.engine.cursor import (
@@ -32,7 +32,6 @@ from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
 from panelot_host.engine.tool_step import RunPaused, ToolStepper
-from panelot_host.engine.tool_warmup import ready_cursor
 from panelot_host.errors import PanelotError, ProviderError
 from panelot_host.providers.types import (
     Message,
@@ -95,7 +94,7 @@ class RunDriver:
         calls = self._unsettled_calls()  # left by a restart, or awaiting approval
         if not calls and cell.value.calls == 0:  # a new run: MCP servers get their chance
             model = self._resolved(cell.value)
-            cell.value = await ready_cursor(
+            cell.value = await tool_warmup.ready_cursor(
                 self.ctx, self.run_id, cell.value, model, self._add_notice
             )
         while True:
