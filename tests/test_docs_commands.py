@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 import uuid
 from pathlib import Path
@@ -24,7 +25,10 @@ from panelot_host.cli.config import panelot_home
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```\s*$", re.DOTALL | re.MULTILINE)
+FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)```(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=indent)```\s*$",
+    re.DOTALL | re.MULTILINE,
+)
 DUMMY_KEY = "sk-docs-example-not-a-real-key"  # what "$OPENAI_API_KEY" holds in the blocks
 PROVIDER_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "PANELOT_MODEL")
 
@@ -46,7 +50,7 @@ def runnable_blocks() -> list[Block]:
         for match in FENCE.finditer(text):
             if match.group("info").split()[1:2] == ["runnable"]:
                 line = text.count("\n", 0, match.start()) + 1
-                blocks.append(Block(path, line, match.group("body")))
+                blocks.append(Block(path, line, textwrap.dedent(match.group("body"))))
     return blocks
 
 
@@ -109,7 +113,8 @@ def test_every_command_in_the_docs_runs_from_the_venv_or_says_to_activate_it() -
         for match in FENCE.finditer(path.read_text("utf-8")):
             if match.group("info").split()[:1] not in (["sh"], ["bash"]):
                 continue
-            for line in match.group("body").splitlines():
+            body = textwrap.dedent(match.group("body")).replace("\\\n", " ")
+            for line in body.splitlines():  # continuation lines joined
                 command = re.sub(r"^(\w+=\S+\s+)+", "", line.strip())
                 if command and not command.startswith("#"):
                     assert command.startswith(starts), f"{path.name}: {line}"
