@@ -50,6 +50,11 @@ def test_the_first_turn_offers_the_mcp_tools_and_names_the_servers_not_ready(
         {
             "calc": {"command": sys.executable, "args": [str(PY_SERVER)]},
             "stuck": {"command": sys.executable, "args": ["-c", NEVER_ANSWERS]},
+            "locked": {
+                "command": sys.executable,
+                "args": [str(PY_SERVER)],
+                "env": {"TOKEN": {"credentialRef": "never-stored"}},
+            },
         },
     )
     model_server.add(tool_reply("mcp__calc__add", {"a": 2, "b": 3}), text_reply("It is 5."))
@@ -59,11 +64,13 @@ def test_the_first_turn_offers_the_mcp_tools_and_names_the_servers_not_ready(
     first = requests_of(model_server)[0]
     assert "mcp__calc__add" in offered(first)  # bound after the servers had their chance
     assert "ask_user" in offered(first)
-    assert f"! Waiting up to {MCP_WAIT_S:.0f} s for MCP servers to connect: calc, stuck." in (
-        done.stderr
-    )
+    waiting = [line for line in done.stderr.splitlines() if "Waiting up to" in line]
+    assert len(waiting) == 1 and f"up to {MCP_WAIT_S:.0f} s for MCP servers" in waiting[0]
+    assert "calc" in waiting[0] and "stuck" in waiting[0]
     not_ready = [line for line in done.stderr.splitlines() if "not ready" in line]
-    assert len(not_ready) == 1 and "stuck (connecting)" in not_ready[0], done.stderr
+    assert len(not_ready) == 1, done.stderr
+    assert "stuck (connecting)" in not_ready[0]
+    assert "locked (failed" in not_ready[0] and "never-stored" in not_ready[0]
     assert "calc" not in not_ready[0]
     assert "- mcp__calc__add" in done.stderr and "succeeded: sum=5" in done.stderr
 

@@ -5,9 +5,10 @@ MCP servers start after the host has answered ``initialize`` (cold start), so a 
 submitted at once would otherwise offer the model none of their tools. The host provides
 ``ToolSources`` (``server.host``): the servers still making their first connection, and a
 bounded wait for them. The wait is announced in the Turn with a notice
-(``mcp_waiting``), and the servers that did not connect in time are named in another
-(``mcp_not_ready``). The admitted catalog is replaced (cursor and environment snapshot, one
-transaction) only when the registry changed since admission; no model has seen it yet.
+(``mcp_waiting``), and the servers that did not connect in time, or had already failed and
+were not reported yet, are named in another (``mcp_not_ready``). The admitted catalog is
+replaced (cursor and environment snapshot, one transaction) only when the registry changed
+since admission; no model has seen it yet.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ class ToolSources(Protocol):
         ...
 
     async def wait(self, names: list[str], timeout_s: float) -> list[str]:
-        """Wait at most ``timeout_s`` for ``names``; one line per server not connected
-        (``"name (state: reason)"``)."""
+        """Wait at most ``timeout_s`` for ``names`` (none: no wait); one line per server
+        not connected that this run should be told about (``"name (state: reason)"``):
+        those of ``names``, and others the host has not reported yet."""
         ...
 
 
@@ -50,12 +52,11 @@ async def ready_cursor(
     if sources is None:
         return cursor
     names = await sources.connecting()
-    if not names:
-        return _rebound(ctx, run_id, cursor, model)
-    notify(
-        "mcp_waiting",
-        f"Waiting up to {MCP_WAIT_S:.0f} s for MCP servers to connect: {', '.join(names)}.",
-    )
+    if names:
+        notify(
+            "mcp_waiting",
+            f"Waiting up to {MCP_WAIT_S:.0f} s for MCP servers to connect: {', '.join(names)}.",
+        )
     missing = await sources.wait(names, MCP_WAIT_S)
     if missing:
         notify(

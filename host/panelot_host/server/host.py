@@ -170,10 +170,13 @@ class LazyCredentials:
 
 class McpSources:
     """The engine's view of the MCP servers (``engine.tool_warmup.ToolSources``): a run's
-    first model call waits, bounded, for their first connection."""
+    first model call waits, bounded, for their first connection. A server that is not
+    connected is reported to the run that waited for it, and otherwise once per host
+    process and reason (settings.get's ``mcpStatus`` keeps showing it)."""
 
     def __init__(self, host: Host) -> None:
         self._host = host
+        self._reported: set[str] = set()
 
     async def connecting(self) -> list[str]:
         if not (self._host.config.home / "mcp.json").exists():
@@ -182,9 +185,21 @@ class McpSources:
         return manager.connecting()
 
     async def wait(self, names: list[str], timeout_s: float) -> list[str]:
+        if not names and not (self._host.config.home / "mcp.json").exists():
+            return []
         manager = await self._host.start_mcp()
-        waiting = await manager.wait_connected(names, timeout_s)
-        return [f"{s.name} ({s.state}" + (f": {s.reason})" if s.reason else ")") for s in waiting]
+        await manager.wait_connected(names, timeout_s)
+        missing = []
+        for status in manager.status():
+            if status.state in ("connected", "disabled"):
+                continue
+            line = f"{status.name} ({status.state}" + (
+                f": {status.reason})" if status.reason else ")"
+            )
+            if status.name in names or line not in self._reported:
+                missing.append(line)
+                self._reported.add(line)
+        return missing
 
 
 class Host:
