@@ -19,14 +19,12 @@ stderr.
 from __future__ import annotations
 
 import argparse
-import logging
 import math
 import os
 import sys
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from functools import partial
-from pathlib import Path
 from typing import Any, TextIO
 
 import anyio
@@ -51,6 +49,7 @@ from panelot_host.cli.chat_session import (
     ChatSession,
     new_command_id,
 )
+from panelot_host.cli.host_session import log_to_file
 from panelot_host.errors import ProviderConfigError, StartupError
 from panelot_host.server.host import Host, HostConfig
 from panelot_host.server.transport import DirectTransport, RemoteError
@@ -99,7 +98,7 @@ def run_chat(options: argparse.Namespace) -> int:
     if options.model:  # --model is the model of this chat: enough for OPENAI_BASE_URL too
         environ["PANELOT_MODEL"] = options.model
     home = panelot_home(environ)
-    _log_to_file(home)
+    log_to_file(home)  # the terminal only gets errors: it shows the conversation
     chat_options = ChatOptions(
         prompt=options.prompt,
         thread=options.thread,
@@ -127,16 +126,6 @@ def run_chat(options: argparse.Namespace) -> int:
     finally:
         if echo is not None:
             echo.restore()
-
-
-def _log_to_file(home: Path) -> None:
-    """Logs go to the file; the terminal only gets errors (it shows the conversation)."""
-    from panelot_host.cli.logs import configure_logging
-
-    configure_logging(home)
-    for handler in logging.getLogger().handlers:
-        if not isinstance(handler, logging.FileHandler):
-            handler.setLevel(logging.ERROR)
 
 
 async def chat(
