@@ -9,16 +9,14 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import textwrap
-import time
-import uuid
 from pathlib import Path
 
 import msgspec
 import pytest
+from tests.cli.terminal import Pane, needs_tmux
 from tests.support.wire_client import HostProcess, initialize_params
 
 from panelot_host.cli.config import panelot_home
@@ -172,24 +170,19 @@ def test_initialize_with_another_protocol_version_behaves_as_documented(tmp_path
         host.kill()
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@needs_tmux
 def test_serve_at_a_terminal_says_it_expects_native_messaging_frames(tmp_path: Path) -> None:
-    name = f"panelot-serve-{uuid.uuid4().hex[:8]}"
     command = shlex.join([sys.executable, "-m", "panelot_host", "serve"])
     home = shlex.quote(str(tmp_path / "home"))
-    subprocess.run(
-        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "20",
-         f"env PANELOT_HOME={home} {command}; echo EXIT=$?; sleep 60"],
-        check=True,
-    )  # fmt: skip
+    pane = Pane(f"env PANELOT_HOME={home} {command}; echo EXIT=$?; sleep 60", height=20)
     try:
-        screen = _wait_in_pane(name, "native-messaging frames")
+        screen = pane.wait_for("native-messaging frames")
         assert "panelot-host chat" in screen
-        subprocess.run(["tmux", "send-keys", "-t", name, "C-d"], check=True)
-        screen = _wait_in_pane(name, "EXIT=")
+        pane.keys("C-d")
+        screen = pane.wait_for("EXIT=")
         assert "EXIT=0" in screen and "Traceback" not in screen
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], check=False)
+        pane.close()
 
 
 def test_serve_on_pipes_writes_nothing_to_stderr_about_terminals(tmp_path: Path) -> None:
@@ -202,19 +195,3 @@ def test_serve_on_pipes_writes_nothing_to_stderr_about_terminals(tmp_path: Path)
     )
     assert done.returncode == 0
     assert done.stdout == b"" and b"native-messaging" not in done.stderr
-
-
-def _wait_in_pane(name: str, text: str, within_s: float = 20.0) -> str:
-    deadline = time.monotonic() + within_s
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = subprocess.run(
-            ["tmux", "capture-pane", "-p", "-J", "-t", name],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        if text in screen:
-            return screen
-        time.sleep(0.1)
-    raise AssertionError(f"{text!r} did not appear; the pane shows:\n{screen}")

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import shlex
-import shutil
-import subprocess
 import sys
-import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,33 +16,9 @@ from tests.cli.fake_openai import (
     requests_of,
     text_reply,
 )
+from tests.cli.terminal import Pane, needs_tmux
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-
-class Pane:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
-
-    def text(self) -> str:
-        return subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", self.name],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-
-    def wait_for(self, text: str, within_s: float = 20.0) -> str:
-        deadline = time.monotonic() + within_s
-        while time.monotonic() < deadline:
-            screen = self.text()
-            if text in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} did not appear; the pane shows:\n{self.text()}")
+pytestmark = needs_tmux
 
 
 class Panes:
@@ -54,26 +26,22 @@ class Panes:
 
     def __init__(self, home: Path) -> None:
         self.home = home
-        self.names: list[str] = []
+        self.panes: list[Pane] = []
 
     def start(self, *args: str, **env: str) -> Pane:
-        name = f"panelot-chat-{uuid.uuid4().hex[:8]}"
         variables = {"PANELOT_HOME": str(self.home), "NO_COLOR": "1", **env}
         assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in variables.items())
         unset = " ".join(f"-u {v}" for v in PROVIDER_VARS)
         chat = " ".join(
             shlex.quote(a) for a in [sys.executable, "-m", "panelot_host", "chat", *args]
         )
-        command = f"env {unset} {assignments} {chat}; echo EXIT=$?; sleep 60"
-        subprocess.run(
-            ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command], check=True
-        )
-        self.names.append(name)
-        return Pane(name)
+        pane = Pane(f"env {unset} {assignments} {chat}; echo EXIT=$?; sleep 60")
+        self.panes.append(pane)
+        return pane
 
     def close(self) -> None:
-        for name in self.names:
-            subprocess.run(["tmux", "kill-session", "-t", name], check=False)
+        for pane in self.panes:
+            pane.close()
 
 
 @pytest.fixture

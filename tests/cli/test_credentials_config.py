@@ -4,14 +4,11 @@ stored without a protocol client, then used by the chat against a fake model ser
 from __future__ import annotations
 
 import shlex
-import shutil
 import subprocess
-import uuid
 from pathlib import Path
 
-import pytest
 from tests.cli.fake_openai import HOST, SSEServer, host_env, text_reply
-from tests.cli.test_chat_tmux import Pane
+from tests.cli.terminal import Pane, needs_tmux
 
 from panelot_host.credentials.secret import fingerprint
 
@@ -123,26 +120,20 @@ def test_profiles_keep_their_own_settings_and_keys(tmp_path: Path) -> None:
     assert cleared.returncode == 0 and "work-model" not in cleared.stdout
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@needs_tmux
 def test_at_a_terminal_the_secret_is_typed_at_a_hidden_prompt(tmp_path: Path) -> None:
     env = cli_env(tmp_path)
-    name = f"panelot-cred-{uuid.uuid4().hex[:8]}"
     assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if k.isidentifier())
     command = " ".join(shlex.quote(a) for a in [*HOST, "credentials", "set", "openai"])
-    subprocess.run(
-        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "20",
-         f"env -i {assignments} {command}; echo EXIT=$?; sleep 60"],
-        check=True,
-    )  # fmt: skip
+    pane = Pane(f"env -i {assignments} {command}; echo EXIT=$?; sleep 60", height=20)
     try:
-        pane = Pane(name)
         pane.wait_for("secret for openai (input hidden):")
         pane.keys(SECRET, "Enter")
         screen = pane.wait_for("EXIT=0")
         assert SECRET not in screen
         assert fingerprint(SECRET) in screen
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], check=False)
+        pane.close()
 
 
 def test_while_another_host_serves_the_profile_the_commands_say_so(tmp_path: Path) -> None:
