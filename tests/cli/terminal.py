@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -18,13 +20,14 @@ class Pane:
 
     def __init__(self, command: str, *, width: int = 120, height: int = 40) -> None:
         self.name = f"panelot-{uuid.uuid4().hex[:10]}"
+        self._folder = Path(tempfile.mkdtemp(prefix="panelot-tmux-"))
         self._tmux(
             "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), command
         )
 
     def _tmux(self, *args: str, check: bool = True) -> str:
         done = subprocess.run(
-            ["tmux", "-L", self.name, "-f", "/dev/null", *args],
+            ["tmux", "-S", str(self._folder / "socket"), "-f", "/dev/null", *args],
             check=check,
             capture_output=True,
             text=True,
@@ -48,3 +51,4 @@ class Pane:
 
     def close(self) -> None:
         self._tmux("kill-server", check=False)
+        shutil.rmtree(self._folder, ignore_errors=True)
