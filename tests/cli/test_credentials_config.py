@@ -94,6 +94,8 @@ def test_values_are_validated_as_the_protocol_does(tmp_path: Path) -> None:
     assert bad_ref.returncode == 1 and "$.params.ref" in bad_ref.stderr
     unknown = host(env, "config", "set", "colour", "blue")
     assert unknown.returncode == 1 and "unknown key colour" in unknown.stderr
+    extra = host(env, "config", "get", "model", "gpt-4.1")  # get takes no VALUE
+    assert extra.returncode == 1 and "takes no VALUE" in extra.stderr
     empty = host(env, "credentials", "set", "openai", stdin="")
     assert empty.returncode == 1 and "no secret" in empty.stderr
     assert "Traceback" not in bad_budget.stderr + bad_url.stderr + bad_ref.stderr

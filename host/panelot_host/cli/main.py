@@ -149,6 +149,9 @@ def _run_credentials(options: argparse.Namespace) -> int:
     if options.action in ("set", "delete") and not options.ref:
         sys.stderr.write(f"panelot-host credentials {options.action}: give the REF\n")
         return 2
+    if options.action == "list" and options.ref:
+        sys.stderr.write("panelot-host credentials list: takes no REF\n")
+        return 2
     return run_credentials(options)
 
 

@@ -37,6 +37,9 @@ def run_config(options: argparse.Namespace) -> int:
     if key is not None and key not in KEYS:
         sys.stderr.write(f"panelot-host config: unknown key {key}; one of {', '.join(KEYS)}\n")
         return EXIT_FAILED
+    if options.action != "set" and options.value is not None:
+        sys.stderr.write(f"panelot-host config: {options.action} takes no VALUE\n")
+        return EXIT_FAILED
     if options.action == "get":
 
         async def get(client: DirectTransport) -> int:
