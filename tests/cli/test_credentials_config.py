@@ -154,3 +154,10 @@ def test_while_another_host_serves_the_profile_the_commands_say_so(tmp_path: Pat
     assert done.returncode == 1
     assert "another panelot-host process" in done.stderr and "Traceback" not in done.stderr
     assert host(env, "config", "set", "model", "gpt-4.1").returncode == 0  # once it is free
+
+
+def test_a_missing_key_names_the_commands_that_store_one(tmp_path: Path) -> None:
+    done = host(cli_env(tmp_path, PANELOT_PROVIDER="openai"), "chat", "hi")
+    assert done.returncode == 2
+    assert "panelot-host credentials set openai" in done.stderr
+    assert "panelot-host config set apiKeyRef openai" in done.stderr
