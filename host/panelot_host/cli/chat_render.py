@@ -219,6 +219,8 @@ class Renderer:
             self.line(f"  - {label} {compact_args(item.get('args', {}))}")
 
     def _item_completed(self, item: Mapping[str, Any]) -> None:
+        if self._repeated_retry(item):
+            return  # one line for a series of retries of the same model call
         match item["kind"]:
             case "assistant":
                 self._assistant_done(item)
@@ -227,7 +229,7 @@ class Renderer:
                 summary = result_text(item.get("result"))
                 self.line(f"    {status}" + (f": {summary}" if summary else ""), "dim")
             case "notice":
-                self._notice(item)
+                self.line(f"  ! {item.get('text', '')}", "bold")
             case "steering":
                 self.info_after_reply(
                     f"steering reached the model: {one_line(item.get('text', ''), 80)}"
@@ -235,12 +237,11 @@ class Renderer:
             case "user" if self.echo_user:
                 self.line(f"you> {item.get('text', '')}", "bold")
 
-    def _notice(self, item: Mapping[str, Any]) -> None:
-        if item.get("code") == "provider_retry":
-            if self._retrying:
-                return  # one line for a series of retries of the same call
-            self._retrying = True
-        self.line(f"  ! {item.get('text', '')}", "bold")
+    def _repeated_retry(self, item: Mapping[str, Any]) -> bool:
+        if item["kind"] != "notice" or item.get("code") != "provider_retry":
+            return False
+        repeated, self._retrying = self._retrying, True
+        return repeated
 
     def _assistant_done(self, item: Mapping[str, Any]) -> None:
         if item["id"] not in self._streamed:
