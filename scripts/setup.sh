@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up Panelot host in ./.venv (Python >= 3.11): the package, its test and lint tools.
+# Set up Panelot host in ./.venv (Python >= 3.11): the package and its runtime dependencies
+# only (scripts/test.sh adds the test and lint extras).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,5 +26,5 @@ if [ ! -x .venv/bin/python ]; then
     fi
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,lint]'
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
 echo "panelot-host is set up: $(.venv/bin/panelot-host version)" >&2

@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
+echo "== installing the test and lint extras" >&2
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,lint]'
 
 # What the tests need beyond Python: node for the MCP reference server, tmux for the
 # terminal-client test. Installed here so a fresh machine (and CI) has them.

@@ -31,9 +31,9 @@ def test_the_echo_demo_answers_a_prompt_and_exits_0(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert "You said: hello" in done.stdout
-    assert "= completed (end_turn)" in done.stdout
-    assert done.stderr == ""  # logs go to the file, not the terminal
+    assert done.stdout == "You said: hello\n"  # the answer only: stdout is not a terminal
+    assert "= completed (end_turn)" in done.stderr
+    assert "WARNING" not in done.stderr and "INFO" not in done.stderr  # logs go to the file
     assert (tmp_path / "logs" / "host.log").exists()
 
 
@@ -56,11 +56,11 @@ def test_without_a_provider_it_exits_2_and_says_which_variable_to_set(tmp_path: 
 async def test_ctrl_c_when_idle_exits_0(tmp_path: Path) -> None:
     env = chat_env(tmp_path, PANELOT_PROVIDER="scripted")
     async with await anyio.open_process(CHAT, env=env) as process:
-        assert process.stdout is not None
+        assert process.stderr is not None
         seen = b""
         with anyio.fail_after(30):
             while b"resume with:" not in seen:
-                seen += await process.stdout.receive()
+                seen += await process.stderr.receive()
             process.send_signal(signal.SIGINT)
             status = await process.wait()
     assert status == 0

@@ -176,6 +176,15 @@ def test_the_ledger_exports_as_json_that_decodes_back() -> None:
     first = doc["grants"][1]
     assert first["provenance"]["approvalRequestId"] == "req-1"
     assert first["scope"] == "origin" and first["origin"] == "https://shop.example"
-    assert doc["grants"][0]["revokedAt"] == "2025-01-01T00:00:00Z"
+    assert doc["grants"][0]["revokedAt"] == "2025-01-01T00:00:00.000Z"  # milliseconds
     decoded = msgspec.json.decode(json.dumps(doc["grants"]), type=list[Grant])
     assert decoded == ledger.list(include_revoked=True)
+
+
+def test_exported_times_have_the_documented_millisecond_precision() -> None:
+    """As every timestamp on the wire: UTC, milliseconds, ``Z`` (``permissions export``
+    printed microseconds, and a float on the way from stored milliseconds gave 122999 µs)."""
+    made = grant("global", "fetch_url", "allow", gid="g-9")
+    made = msgspec.structs.replace(made, created_at=T0 + timedelta(microseconds=122_999))
+    doc = json.loads(export_grant_ledger([made]))
+    assert doc["grants"][0]["createdAt"] == T0.strftime("%Y-%m-%dT%H:%M:%S") + ".123Z"

@@ -5,21 +5,26 @@ It runs a real ``Host`` (store and engine under ``PANELOT_HOME``) and talks to i
 conversation logic lives in ``chat_session``, the look in ``chat_render``, the questions in
 ``chat_questions`` and stdin/Ctrl-C handling in ``chat_input``.
 
-Exit status: 0 when the user quits or the input ends, 1 when the host cannot start or the
-thread is unknown, 2 when no model provider is configured.
+Exit status (``docs/chat.md``): 0 when the user quits or the input ends and the last Turn
+completed (or none ran), 1 when the host cannot start or the thread is unknown, 2 when no
+model provider is configured, 3 when the last Turn failed (or was refused), 4 when it was
+interrupted (Ctrl-C, quitting while it ran, a question the input could not answer), 130
+when Ctrl-C came before the chat had started.
+
+When stdout is not a terminal (``chat "..." > answer.txt``) it gets the answer only: the
+assistant's text; everything else (header, echoes, tool calls, notices, status) goes to
+stderr.
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 import math
 import os
 import sys
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from functools import partial
-from pathlib import Path
 from typing import Any, TextIO
 
 import anyio
@@ -28,15 +33,30 @@ from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 import panelot_host
-from panelot_host.cli.chat_input import Event, Inbound, lines_of, pump_lines, pump_sigint
+from panelot_host.cli.chat_input import (
+    Event,
+    Inbound,
+    lines_of,
+    pump_lines,
+    pump_sigint,
+    terminal_echo,
+)
 from panelot_host.cli.chat_render import Renderer, wants_color
-from panelot_host.cli.chat_session import ChatSession, new_command_id
+from panelot_host.cli.chat_session import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_TURN_FAILED,
+    ChatSession,
+    new_command_id,
+)
+from panelot_host.cli.host_session import log_to_file
 from panelot_host.errors import ProviderConfigError, StartupError
 from panelot_host.server.host import Host, HostConfig
 from panelot_host.server.transport import DirectTransport, RemoteError
 
 HostFactory = Callable[[], AbstractAsyncContextManager[Host]]
-EXIT_OK, EXIT_FAILED, EXIT_NO_PROVIDER = 0, 1, 2
+EXIT_FAILED, EXIT_NO_PROVIDER, EXIT_SIGINT = 1, 2, 130
+__all__ = ["EXIT_INTERRUPTED", "EXIT_OK", "EXIT_TURN_FAILED", "ChatIO", "ChatOptions", "chat"]
 
 
 class ChatOptions(msgspec.Struct, frozen=True):
@@ -58,6 +78,8 @@ class ChatIO(msgspec.Struct, frozen=True):
     stderr: TextIO
     environ: Mapping[str, str] = {}
     interactive: bool = False  # stdin is a terminal: no echo of typed lines, show hints
+    answer_only: bool = False  # stdout gets the answer only, the rest goes to stderr
+    show_typing: Callable[[bool], None] | None = None  # the terminal's echo (TerminalEcho)
 
 
 class StartFailed(Exception):
@@ -73,8 +95,10 @@ def run_chat(options: argparse.Namespace) -> int:
     from panelot_host.cli.config import panelot_home
 
     environ = dict(os.environ)
+    if options.model:  # --model is the model of this chat: enough for OPENAI_BASE_URL too
+        environ["PANELOT_MODEL"] = options.model
     home = panelot_home(environ)
-    _log_to_file(home)
+    log_to_file(home)  # the terminal only gets errors: it shows the conversation
     chat_options = ChatOptions(
         prompt=options.prompt,
         thread=options.thread,
@@ -84,29 +108,33 @@ def run_chat(options: argparse.Namespace) -> int:
         budget=getattr(options, "budget", None),
     )
     stdin_tty = sys.stdin is not None and sys.stdin.isatty()
-    terminal = ChatIO(sys.stdin, sys.stdout, sys.stderr, environ, interactive=stdin_tty)
+    echo = terminal_echo(sys.stdin)
+    terminal = ChatIO(
+        sys.stdin,
+        sys.stdout,
+        sys.stderr,
+        environ,
+        interactive=stdin_tty,
+        answer_only=not sys.stdout.isatty(),
+        show_typing=echo,
+    )
     factory = partial(Host, HostConfig(home=home, environ=environ))
     try:
         return anyio.run(partial(chat, chat_options, terminal, factory, handle_sigint=True))
     except KeyboardInterrupt:  # before the signal receiver was installed
-        return 130
-
-
-def _log_to_file(home: Path) -> None:
-    """Logs go to the file; the terminal only gets errors (it shows the conversation)."""
-    from panelot_host.cli.logs import configure_logging
-
-    configure_logging(home)
-    for handler in logging.getLogger().handlers:
-        if not isinstance(handler, logging.FileHandler):
-            handler.setLevel(logging.ERROR)
+        return EXIT_SIGINT
+    finally:
+        if echo is not None:
+            echo.restore()
 
 
 async def chat(
     options: ChatOptions, io: ChatIO, host_factory: HostFactory, *, handle_sigint: bool = False
 ) -> int:
     """Run one chat against the host ``host_factory`` builds; returns the exit status."""
-    out = Renderer(io.stdout, color=wants_color(io.stdout, io.environ), interactive=io.interactive)
+    side = io.stderr if io.answer_only else None
+    color = wants_color(side or io.stdout, io.environ)
+    out = Renderer(io.stdout, side=side, color=color, interactive=io.interactive)
     try:
         async with host_factory() as host, DirectTransport.connect(host) as client:
             return await _converse(host, client, options, io, out, handle_sigint)
@@ -169,12 +197,14 @@ async def _start_session(
 ) -> tuple[ChatSession, dict[str, Any] | None]:
     """Initialize, check the provider, open the thread and show the header (and recap)."""
     await _initialize(client, options)
-    model = _check_provider(host, options)
+    model, out.price_known = _check_provider(host, options)
     thread, snapshot = await _open_thread(client, options)
     out.header(model, thread, hints=io.interactive)
     if snapshot is not None:
         out.recap(snapshot.get("items", []))
     session = ChatSession(client, thread["id"], out, model=options.model, budget=options.budget)
+    if io.show_typing is not None:
+        session.show_typing = io.show_typing
     return session, snapshot
 
 
@@ -188,8 +218,9 @@ async def _initialize(client: DirectTransport, options: ChatOptions) -> None:
         raise StartFailed(f"the host could not start: {exc.message}") from None
 
 
-def _check_provider(host: Host, options: ChatOptions) -> str:
-    """The model the chat talks to; ``StartFailed`` (status 2) when none is configured.
+def _check_provider(host: Host, options: ChatOptions) -> tuple[str, bool]:
+    """The model the chat talks to and whether its price is known; ``StartFailed``
+    (status 2) when none is configured.
 
     Resolving the model reads the environment and the stored settings the way every
     Turn does (``load_provider_config``), and fails the same way.
@@ -197,9 +228,10 @@ def _check_provider(host: Host, options: ChatOptions) -> str:
     profile = host.profile
     assert profile is not None, "initialize opens the profile"
     try:
-        return profile.engine.ctx.models.resolve(options.model).model
+        resolved = profile.engine.ctx.models.resolve(options.model)
     except ProviderConfigError as exc:
         raise StartFailed(exc.message, EXIT_NO_PROVIDER) from None
+    return resolved.model, resolved.info.price is not None
 
 
 async def _open_thread(

@@ -139,3 +139,41 @@ async def pump_sigint(
     except NotImplementedError:  # Windows: KeyboardInterrupt ends the program instead
         task_status.started()
         await anyio.sleep_forever()
+
+
+class TerminalEcho:
+    """The terminal's echo of typed characters, switched off while the agent writes (a
+    line typed then would be shown inside the reply; the chat shows it after the reply)
+    and restored on exit. Lines are still read whole (canonical mode stays on)."""
+
+    def __init__(self, fd: int) -> None:
+        import termios
+
+        self._fd = fd
+        self._saved = termios.tcgetattr(fd)
+        self._visible = True
+
+    def __call__(self, visible: bool) -> None:
+        import termios
+
+        if visible == self._visible:
+            return
+        attrs = termios.tcgetattr(self._fd)
+        attrs[3] = attrs[3] | termios.ECHO if visible else attrs[3] & ~termios.ECHO
+        termios.tcsetattr(self._fd, termios.TCSANOW, attrs)
+        self._visible = visible
+
+    def restore(self) -> None:
+        import termios
+
+        termios.tcsetattr(self._fd, termios.TCSANOW, self._saved)
+
+
+def terminal_echo(stream: TextIO | None) -> TerminalEcho | None:
+    """Echo control for ``stream`` when it is a terminal on a POSIX system, else None."""
+    try:
+        if stream is None or not stream.isatty():
+            return None
+        return TerminalEcho(stream.fileno())
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None

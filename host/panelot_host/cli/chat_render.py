@@ -56,40 +56,81 @@ def usage_text(usage: Mapping[str, int], cost: float | None) -> str:
     return f"{tokens} · {price}"
 
 
-class Renderer:
-    """Writes the conversation to ``out``; keeps track of a half-written line."""
+class _Sink:
+    """One output stream and whether its last line is unfinished."""
 
-    def __init__(self, out: TextIO, *, color: bool = False, interactive: bool = False) -> None:
-        self._out = out
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.mid_line = False
+
+    def write(self, text: str) -> None:
+        if text:
+            self.stream.write(text)
+            self.mid_line = not text.endswith("\n")
+            self.stream.flush()
+
+
+class Renderer:
+    """Writes the conversation; keeps track of half-written lines.
+
+    ``out`` gets the answer (the assistant's text); ``side`` everything else: headers,
+    echoes, thinking, tool calls, notices, prompts and turn status lines. Without ``side``
+    both go to ``out`` (a terminal); ``panelot-host chat > answer.txt`` passes stderr as
+    ``side`` so the file holds only the answer.
+    """
+
+    def __init__(
+        self,
+        out: TextIO,
+        *,
+        side: TextIO | None = None,
+        color: bool = False,
+        interactive: bool = False,
+        price_known: bool = True,
+    ) -> None:
+        self._answer = _Sink(out)
+        self._side = _Sink(side) if side is not None and side is not out else self._answer
         self._color = color
         self._interactive = interactive  # the user types at a terminal: prompts, no echo
         self.echo_user = not interactive
-        self._mid_line = False
+        self.price_known = price_known  # False: every status line says "cost unknown"
         self._mode: str | None = None  # "text" or "thinking" while an assistant item streams
         self._streamed: set[str] = set()  # assistant items that got deltas
+        self._held: list[tuple[str, str]] = []  # side lines waiting for the reply to end
+        self._retrying = False  # a provider_retry notice was shown for the current call
+
+    @property
+    def interactive(self) -> bool:
+        return self._interactive
 
     # ------------------------------------------------------------ plain output
 
     def write(self, text: str) -> None:
-        if text:
-            self._out.write(text)
-            self._mid_line = not text.endswith("\n")
-            self._out.flush()
+        """Text on the side stream (prompts, status), after a half-written line there."""
+        self._side.write(text)
 
     def line(self, text: str = "", style: str = "") -> None:
-        """A full line of its own (ends a half-written one first)."""
+        """A full line of its own on the side stream (ends a half-written one first)."""
         self.end_line()
-        self.write(self._styled(text, style) + "\n")
+        self._side.write(self._styled(text, style) + "\n")
 
     def end_line(self) -> None:
         if self._mode == "thinking" and self._color:
-            self.write("\x1b[0m")
+            self._side.write("\x1b[0m")
         self._mode = None
-        if self._mid_line:
-            self.write("\n")
+        for sink in {id(s): s for s in (self._answer, self._side)}.values():
+            if sink.mid_line:
+                sink.write("\n")
 
     def info(self, text: str) -> None:
         self.line(f"  ({text})", "dim")
+
+    def info_after_reply(self, text: str) -> None:
+        """``info``, held back while the reply streams so it never lands inside it."""
+        if self._mode == "text":
+            self._held.append((f"  ({text})", "dim"))
+        else:
+            self.info(text)
 
     def error(self, text: str) -> None:
         self.line(f"error: {text}", "bold")
@@ -98,8 +139,13 @@ class Renderer:
         """Show an input prompt when someone types at a terminal (piped input: nothing)."""
         self.end_line()
         if self._interactive:
-            self.write(self._styled(label, "bold"))
-            self._mid_line = False  # the Enter that ends the answer ends the line
+            self._side.write(self._styled(label, "bold"))
+            self._side.mid_line = False  # the Enter that ends the answer ends the line
+
+    def _release_held(self) -> None:
+        held, self._held = self._held, []
+        for text, style in held:
+            self.line(text, style)
 
     def _styled(self, text: str, style: str) -> str:
         codes = {"dim": "\x1b[2m", "bold": "\x1b[1m"}
@@ -116,19 +162,23 @@ class Renderer:
         if hints:
             self.line(
                 "Enter sends · typing while the agent works steers it · "
-                "Ctrl-C interrupts · Ctrl-D or /quit exits",
+                "Ctrl-C interrupts · Ctrl-D or /quit exits · /help",
                 "dim",
             )
 
     def recap(self, items: Sequence[Mapping[str, Any]], limit: int = 6) -> None:
-        """The end of an opened thread's conversation."""
+        """The end of an opened thread's conversation (on the side stream: it is not
+        this chat's answer)."""
         if len(items) > limit:
             self.info(f"{len(items) - limit} earlier items not shown")
         echo, self.echo_user = self.echo_user, True
-        for item in items[-limit:]:
-            self._item_started(item)
-            self._item_completed(item)
-        self.echo_user = echo
+        answer, self._answer = self._answer, self._side
+        try:
+            for item in items[-limit:]:
+                self._item_started(item)
+                self._item_completed(item)
+        finally:
+            self.echo_user, self._answer = echo, answer
 
     def event(self, method: str, params: Mapping[str, Any]) -> None:
         """Show one engine event (the ones a conversation view cares about)."""
@@ -158,15 +208,19 @@ class Renderer:
             self.end_line()
             self._mode = mode
             if mode == "thinking":
-                self.write("\x1b[2mthinking: " if self._color else "thinking: ")
-        self.write(text)
+                self._side.write("\x1b[2mthinking: " if self._color else "thinking: ")
+        (self._answer if mode == "text" else self._side).write(text)
 
     def _item_started(self, item: Mapping[str, Any]) -> None:
-        if item["kind"] == "toolCall":
+        if item["kind"] == "assistant":
+            self._retrying = False  # a new model call: its retries are news
+        elif item["kind"] == "toolCall":
             label = item.get("name", "?")
             self.line(f"  - {label} {compact_args(item.get('args', {}))}")
 
     def _item_completed(self, item: Mapping[str, Any]) -> None:
+        if self._repeated_retry(item):
+            return  # one line for a series of retries of the same model call
         match item["kind"]:
             case "assistant":
                 self._assistant_done(item)
@@ -180,9 +234,17 @@ class Renderer:
                 covered = item.get("coveredItems", 0)
                 self.line(f"  ── {covered} older items summarized to fit the context ──", "dim")
             case "steering":
-                self.info(f"steering reached the model: {one_line(item.get('text', ''), 80)}")
+                self.info_after_reply(
+                    f"steering reached the model: {one_line(item.get('text', ''), 80)}"
+                )
             case "user" if self.echo_user:
                 self.line(f"you> {item.get('text', '')}", "bold")
+
+    def _repeated_retry(self, item: Mapping[str, Any]) -> bool:
+        if item["kind"] != "notice" or item.get("code") != "provider_retry":
+            return False
+        repeated, self._retrying = self._retrying, True
+        return repeated
 
     def _assistant_done(self, item: Mapping[str, Any]) -> None:
         if item["id"] not in self._streamed:
@@ -192,15 +254,20 @@ class Renderer:
                 self._stream(item["id"], "text", item["text"])
         self._streamed.discard(item["id"])
         self.end_line()
+        self._release_held()
         if item.get("interrupted"):
             self.info("the reply was cut off")
 
     def turn_complete(self, params: Mapping[str, Any]) -> None:
+        self.end_line()
+        self._release_held()
+        self._retrying = False
         status = params.get("status", "?")
         details = [params["stopReason"]] if params.get("stopReason") else []
         error = params.get("error")
         if error:
             details.append(f"{error.get('kind')}: {error.get('message')}")
         head = status + (f" ({'; '.join(details)})" if details else "")
-        usage = usage_text(params.get("usage", {}), params.get("costUsd"))
+        cost = params.get("costUsd") if self.price_known else None
+        usage = usage_text(params.get("usage", {}), cost)
         self.line(f"  = {head} · {usage}", "bold" if status == "failed" else "dim")

@@ -3,12 +3,20 @@
 Lines become ``turn.submit`` when the thread is idle, ``turn.steer`` while a Turn runs
 (``turn.enqueue`` when the Turn no longer admits steering) and answers while a question
 (approval, ``ask_user``, budget pause) waits. Ctrl-C interrupts the running Turn; a second
-Ctrl-C, or Ctrl-C when idle, quits. At the end of input the session quits once the thread
-is idle; a question that can no longer be answered interrupts its Turn.
+Ctrl-C, or Ctrl-C when idle, quits. At the end of piped input the session quits once the
+thread is idle; a question that can no longer be answered interrupts its Turn. At a
+terminal the end of input (Ctrl-D) quits like ``/quit``: the running Turn is interrupted
+first. Lines starting with ``/word`` are commands (``COMMANDS``) and never reach the model;
+``//`` sends a line that starts with ``/``.
+
+``run`` returns the exit status: ``EXIT_OK`` unless the last Turn the chat saw end failed
+(``EXIT_TURN_FAILED``, also when ``turn.submit`` was refused) or was interrupted
+(``EXIT_INTERRUPTED``).
 """
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -29,11 +37,33 @@ from panelot_host.cli.chat_questions import (
     invalid_hint,
     resume_answer,
 )
-from panelot_host.cli.chat_render import Renderer
+from panelot_host.cli.chat_render import Renderer, one_line
 from panelot_host.server.transport import EngineTransport, RemoteError
 
 INTERRUPT_WAIT_S = 10.0  # how long quitting waits for the running Turn to stop
 QUIT_COMMANDS = frozenset({"/quit", "/exit"})
+COMMANDS = {
+    "/help": "list these commands",
+    "/quit": "quit (a running turn is interrupted first); also /exit and Ctrl-D",
+    "/exit": "the same as /quit",
+    "/decline": "decline to answer the agent's question (ask_user)",
+}
+_COMMAND = re.compile(r"/[A-Za-z][\w-]*")
+EXIT_OK, EXIT_TURN_FAILED, EXIT_INTERRUPTED = 0, 3, 4
+_EXIT_OF = {"failed": EXIT_TURN_FAILED, "interrupted": EXIT_INTERRUPTED}
+
+
+def command_word(typed: str) -> str | None:
+    """The ``/word`` a typed line starts with, or None for a message (``//`` escapes)."""
+    first = typed.split(maxsplit=1)[0] if typed else ""
+    return first.lower() if _COMMAND.fullmatch(first) else None
+
+
+def help_text() -> list[str]:
+    width = max(len(c) for c in COMMANDS)
+    lines = [f"{name.ljust(width)}  {what}" for name, what in COMMANDS.items()]
+    lines.append("//text".ljust(width) + "  send a message that starts with /")
+    return lines
 
 
 def new_command_id() -> str:
@@ -66,6 +96,14 @@ class ChatSession:
         self.quitting = False
         self._interrupt_sent = False
         self._tasks: TaskGroup | None = None
+        self.outcome: str | None = None  # how the last Turn ended ("failed" when refused)
+        # told whether what the user types should be visible (the terminal's echo): not
+        # while the agent writes, so steering never lands inside the reply
+        self.show_typing: Callable[[bool], None] = _ignore
+
+    @property
+    def exit_status(self) -> int:
+        return _EXIT_OF.get(self.outcome or "", EXIT_OK)
 
     @property
     def turn_running(self) -> bool:
@@ -93,7 +131,7 @@ class ChatSession:
                     break
             await self._stop_running_turn(inbox)
             tasks.cancel_scope.cancel()
-        return 0
+        return self.exit_status
 
     async def handle(self, message: Inbound) -> None:
         match message:
@@ -129,8 +167,9 @@ class ChatSession:
         self.out.event(method, params)
         match method:
             case "turn.started":
-                self.running, self._interrupt_sent = params["turnId"], False
+                self._set_running(params["turnId"])
             case "turn.complete":
+                self.outcome = params.get("status")
                 self._turn_ended(params["turnId"])
             case "queue.updated":
                 self.queued = len(params.get("queue", []))
@@ -161,9 +200,14 @@ class ChatSession:
         run = snapshot.get("run")
         return str(run["id"]) if run else None
 
+    def _set_running(self, turn_id: str) -> None:
+        self.running, self._interrupt_sent = turn_id, False
+        self._typing_visible()
+
     def _turn_ended(self, turn_id: str) -> None:
         if self.running == turn_id:
             self.running = None
+            self._typing_visible()
         self.questions.clear()  # whatever the Turn waited for has been settled with it
         self._next_prompt()
 
@@ -171,6 +215,7 @@ class ChatSession:
         if any(q.key == question.key for q in self.questions):
             return
         self.questions.append(question)
+        self._typing_visible()
         if len(self.questions) == 1:
             ask(question, self.out)
         if self.input_ended:
@@ -180,8 +225,12 @@ class ChatSession:
     def _drop_question(self, key: str) -> None:
         was_first = bool(self.questions) and self.questions[0].key == key
         self.questions = [q for q in self.questions if q.key != key]
+        self._typing_visible()
         if was_first:
             self._next_prompt()
+
+    def _typing_visible(self) -> None:
+        self.show_typing(self.running is None or bool(self.questions))
 
     def _next_prompt(self) -> None:
         if self.finished:
@@ -195,19 +244,34 @@ class ChatSession:
 
     async def on_line(self, text: str) -> None:
         typed = text.strip()
-        if typed in QUIT_COMMANDS:
+        word = command_word(typed)
+        if word in QUIT_COMMANDS:
             self.quitting = True
+        elif word == "/help":
+            for line in help_text():
+                self.out.info_after_reply(line)
+            self._next_prompt()
+        elif word is not None and not (word == "/decline" and self._asks_user()):
+            why = "no question from the agent waits" if word in COMMANDS else "unknown command"
+            self.out.info_after_reply(f"{why}: {word} not sent · /help lists the commands")
+            self._next_prompt()
         elif self.questions:
             await self._answer(self.questions[0], typed)
         elif not typed:
             self._next_prompt()
         elif self.running is not None:
-            await self.steer(typed)
+            await self.steer(_unescaped(typed))
         else:
-            await self.submit(typed)
+            await self.submit(_unescaped(typed))
+
+    def _asks_user(self) -> bool:
+        return bool(self.questions) and isinstance(self.questions[0], InteractionQuestion)
 
     async def on_end_of_input(self) -> None:
         self.input_ended = True
+        if self.out.interactive:  # Ctrl-D at a terminal: quit, interrupting the turn first
+            self.quitting = True
+            return
         if self.questions and self.running is not None:
             self.out.info("input ended while a question waits: interrupting the turn")
             await self.interrupt()
@@ -239,10 +303,12 @@ class ChatSession:
             if exc.kind == "turn_active":
                 await self.enqueue(text)
             else:
+                self.outcome = "failed"
                 self.out.error(exc.message)
                 self._next_prompt()
             return
-        self.running, self._interrupt_sent = result["turnId"], False
+        if self.running != result["turnId"]:
+            self._set_running(result["turnId"])
 
     async def steer(self, text: str) -> None:
         assert self.running is not None
@@ -260,7 +326,7 @@ class ChatSession:
             else:
                 self.out.error(exc.message)
             return
-        self.out.info("steering: the agent reads it before its next step")
+        self.out.info_after_reply(f"steering: {one_line(text, 80)} (read before the next step)")
 
     async def enqueue(self, text: str) -> None:
         params = {"commandId": self._command_id(), "threadId": self.thread_id, "text": text}
@@ -345,3 +411,12 @@ class ChatSession:
             self.out.error(exc.message)
             return exc.kind != "invalid_params"
         return True
+
+
+def _unescaped(typed: str) -> str:
+    """``//text`` sends ``/text``."""
+    return typed[1:] if typed.startswith("//") else typed
+
+
+def _ignore(_: bool) -> None:
+    return None

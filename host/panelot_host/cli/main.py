@@ -51,6 +51,28 @@ def _parser() -> argparse.ArgumentParser:
         "--budget", type=int, metavar="TOKENS", help="token budget per turn (pauses when used up)"
     )
     chat.set_defaults(command="chat", run=_run_chat)
+    credentials = sub.add_parser(
+        "credentials",
+        help="API keys and other secrets (OS keyring or encrypted file)",
+        description="set REF: store a secret under REF, read from a hidden prompt or from "
+        "stdin (never from the command line); list: references and fingerprints; "
+        "delete REF: forget it. Reference a key with 'config set apiKeyRef REF'.",
+    )
+    credentials.add_argument("action", choices=["set", "list", "delete"])
+    credentials.add_argument("ref", nargs="?", help="the credential reference, e.g. openai")
+    credentials.add_argument("--profile", help="Chrome profile id (default profile if absent)")
+    credentials.set_defaults(command="credentials", run=_run_credentials)
+    config = sub.add_parser(
+        "config",
+        help="the provider settings (as the side panel's settings)",
+        description="get [KEY] | set KEY VALUE | unset KEY, for the keys "
+        "provider, model, baseUrl, apiKeyRef, taskModel, defaultTokenBudget.",
+    )
+    config.add_argument("action", choices=["get", "set", "unset"])
+    config.add_argument("key", nargs="?", help="the setting")
+    config.add_argument("value", nargs="?", help="its new value (set)")
+    config.add_argument("--profile", help="Chrome profile id (default profile if absent)")
+    config.set_defaults(command="config", run=_run_config)
     permissions = sub.add_parser("permissions", help="the grant ledger")
     permissions.add_argument("action", choices=["export"], help="export: print it as JSON")
     permissions.add_argument("--profile", help="Chrome profile id (default profile if absent)")
@@ -87,8 +109,20 @@ def _run_serve(options: argparse.Namespace) -> int:
     return _serve(verbose=options.verbose)
 
 
+SERVE_AT_A_TERMINAL = (
+    "panelot-host serve: this speaks the EngineTransport protocol in native-messaging frames "
+    "(a 32-bit length, then JSON) on stdin/stdout, for Chrome and other programs; typed "
+    "text is not understood. To talk to the agent here, run 'panelot-host chat'. "
+    "Ctrl-D or Ctrl-C stops this.\n"
+)
+
+
 def _serve(*, verbose: bool) -> int:
     from panelot_host.wire.stdio import StdioChannel
+
+    if sys.stdin is not None and sys.stdin.isatty():
+        sys.stderr.write(SERVE_AT_A_TERMINAL)
+        sys.stderr.flush()
 
     # Before anything else can print: stdout carries frames only.
     channel = StdioChannel.from_process_stdio()
@@ -114,6 +148,24 @@ def _run_permissions(options: argparse.Namespace) -> int:
     from panelot_host.cli.permissions import run_permissions
 
     return run_permissions(options)
+
+
+def _run_credentials(options: argparse.Namespace) -> int:
+    from panelot_host.cli.credentials_cmd import run_credentials
+
+    if options.action in ("set", "delete") and not options.ref:
+        sys.stderr.write(f"panelot-host credentials {options.action}: give the REF\n")
+        return 2
+    if options.action == "list" and options.ref:
+        sys.stderr.write("panelot-host credentials list: takes no REF\n")
+        return 2
+    return run_credentials(options)
+
+
+def _run_config(options: argparse.Namespace) -> int:
+    from panelot_host.cli.settings_cmd import run_config
+
+    return run_config(options)
 
 
 def _run_chat(options: argparse.Namespace) -> int:

@@ -21,9 +21,10 @@ def run_permissions(options: argparse.Namespace) -> int:
     from panelot_host.store import grants
 
     path = database_path(panelot_home(os.environ), options.profile)
-    if not path.exists():
-        sys.stderr.write(f"panelot-host: no database at {path}\n")
-        return 1
+    if not path.exists():  # nothing was ever granted in this profile
+        sys.stderr.write(f"panelot-host: no database at {path} yet: no grants\n")
+        sys.stdout.buffer.write(export_grant_ledger([]) + b"\n")
+        return 0
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         records = grants.everything(conn)

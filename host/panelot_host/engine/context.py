@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -21,6 +21,9 @@ from panelot_host.store.db import Database
 from panelot_host.store.records import GrantRecord
 from panelot_host.tools.context import BrowserBridge
 from panelot_host.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from panelot_host.engine.tool_warmup import ToolSources
 
 DEFAULT_MAX_TOKENS = 8192
 
@@ -47,6 +50,7 @@ class EngineContext:
         self.actors: dict[str, ThreadActor] = {}
         self.browser: BrowserBridge | None = None
         self.browser_tools: frozenset[str] = frozenset()
+        self.tool_sources: ToolSources | None = None  # MCP servers (engine.tool_warmup)
         self._settings: dict[str, Any] | None = None
         self._gatekeeper: Gatekeeper | None = None
         self._grants: list[Grant] | None = None

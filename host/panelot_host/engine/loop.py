@@ -14,7 +14,7 @@ import logging
 import anyio
 import msgspec
 
-from panelot_host.engine import prompts
+from panelot_host.engine import prompts, tool_warmup
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.compaction import (
     COMPACT_AT,
@@ -127,6 +127,11 @@ class RunDriver:
         )
         stepper = ToolStepper(self.ctx, self.thread_id, self.turn_id, self.run_id, cell)
         calls = self._unsettled_calls()  # left by a restart, or awaiting approval
+        if not calls and cell.value.calls == 0:  # a new run: MCP servers get their chance
+            model = self._resolved(cell.value)
+            cell.value = await tool_warmup.ready_cursor(
+                self.ctx, self.run_id, cell.value, model, self._add_notice
+            )
         while True:
             cursor = cell.value
             if calls:

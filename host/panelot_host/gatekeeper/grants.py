@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -161,9 +161,29 @@ def revoke_grant(grants: Iterable[Grant], grant_id: str, at: datetime) -> Grant:
 
 
 def export_grant_ledger(grants: Iterable[Grant]) -> bytes:
-    """Every grant, revoked ones included, as JSON ``{"version": 1, "grants": [...]}``."""
+    """Every grant, revoked ones included, as JSON ``{"version": 1, "grants": [...]}``;
+    times as everywhere on the wire: UTC, milliseconds, ``Z``."""
     ordered = list_grants(grants, include_revoked=True)
-    return _encoder.encode({"version": LEDGER_VERSION, "grants": ordered})
+    plain = msgspec.to_builtins(ordered, builtin_types=(datetime,))
+    return _encoder.encode({"version": LEDGER_VERSION, "grants": _millisecond_times(plain)})
+
+
+def _millisecond_times(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return iso_milliseconds(value)
+    if isinstance(value, dict):
+        return {key: _millisecond_times(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_millisecond_times(item) for item in value]
+    return value
+
+
+def iso_milliseconds(moment: datetime) -> str:
+    """``2025-01-31T12:34:56.789Z``: rounded to the millisecond (times are stored in
+    milliseconds; a float on the way may leave 122999 µs for 123 ms)."""
+    utc = moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    rounded = utc.replace(microsecond=0) + timedelta(milliseconds=round(utc.microsecond / 1000))
+    return rounded.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class GrantLedger:

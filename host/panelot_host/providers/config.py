@@ -300,6 +300,7 @@ def _scripted_provider(config: ProviderConfig) -> Provider:
 def _require_key(api_key: Secret | None, provider: str) -> None:
     if not api_key:
         raise ProviderConfigError(
-            f"No API key for {provider}: set {KEY_VARS[provider]} or store one with "
-            f"credentials.set and reference it in the settings (apiKeyRef), {LOCAL_HINT}."
+            f"No API key for {provider}: set {KEY_VARS[provider]}, or store one with "
+            f"'panelot-host credentials set {provider}' and 'panelot-host config set apiKeyRef "
+            f"{provider}' (or the side panel's settings), {LOCAL_HINT}."
         )

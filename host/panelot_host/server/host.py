@@ -172,6 +172,40 @@ class LazyCredentials:
         )
 
 
+class McpSources:
+    """The engine's view of the MCP servers (``engine.tool_warmup.ToolSources``): a run's
+    first model call waits, bounded, for their first connection. A server that is not
+    connected is reported to the run that waited for it, and otherwise once per host
+    process and reason (settings.get's ``mcpStatus`` keeps showing it)."""
+
+    def __init__(self, host: Host) -> None:
+        self._host = host
+        self._reported: set[str] = set()
+
+    async def connecting(self) -> list[str]:
+        if not (self._host.config.home / "mcp.json").exists():
+            return []
+        manager = await self._host.start_mcp()  # the warm-up may not have started them yet
+        return manager.connecting()
+
+    async def wait(self, names: list[str], timeout_s: float) -> list[str]:
+        if not names and not (self._host.config.home / "mcp.json").exists():
+            return []
+        manager = await self._host.start_mcp()
+        await manager.wait_connected(names, timeout_s)
+        missing = []
+        for status in manager.status():
+            if status.state in ("connected", "disabled"):
+                continue
+            line = f"{status.name} ({status.state}" + (
+                f": {status.reason})" if status.reason else ")"
+            )
+            if status.name in names or line not in self._reported:
+                missing.append(line)
+                self._reported.add(line)
+        return missing
+
+
 class Host:
     """Serves one profile at a time (the first ``initialize`` chooses it).
 
@@ -194,6 +228,7 @@ class Host:
         self._tasks: TaskGroup | None = None
         self._credentials = LazyCredentials(config.home, config.key_dir, secret_mask)
         self._mcp: McpManager | None = None
+        self._mcp_started = anyio.Event()  # set once start_mcp has applied mcp.json
 
     async def __aenter__(self) -> Host:
         self._tasks = anyio.create_task_group()
@@ -241,7 +276,7 @@ class Host:
                 key_origin=lambda ref: settings_store.credential_origin(db.conn, ref),
             )
         )
-        return Engine(
+        engine = Engine(
             db,
             seq,
             bus,
@@ -252,6 +287,8 @@ class Host:
             vault=self._credentials.vault(),
             mcp=self._mcp_settings(),
         )
+        engine.ctx.tool_sources = McpSources(self)
+        return engine
 
     def _mcp_settings(self) -> McpSettings:
         from panelot_host.engine.config_ops import McpSettings
@@ -268,17 +305,22 @@ class Host:
 
         return McpSettings(public=store.public, write=store.write, status=status)
 
-    async def start_mcp(self) -> None:
-        """Connect the MCP servers of ``mcp.json`` (each in its own task)."""
+    async def start_mcp(self) -> McpManager:
+        """Connect the MCP servers of ``mcp.json`` (each in its own task); the manager."""
         if self._mcp is not None:
-            return
+            await self._mcp_started.wait()  # another task is starting them
+            return self._mcp
         from panelot_host.tools.mcp.config import McpConfigStore
         from panelot_host.tools.mcp.manager import McpManager
 
-        self._mcp = McpManager(
+        manager = self._mcp = McpManager(
             self.registry, McpConfigStore(self.config.home), self._credentials.store(), self.spawn
         )
-        await self._mcp.start()
+        try:
+            await manager.start()
+        finally:
+            self._mcp_started.set()
+        return manager
 
     async def reload_mcp(self) -> None:
         """Apply ``mcp.json`` again after ``settings.update`` changed ``mcpServers``."""

@@ -64,3 +64,12 @@ def get_credential(conn: sqlite3.Connection, ref: str) -> CredentialRecord | Non
 
 def delete_credential(conn: sqlite3.Connection, ref: str) -> bool:
     return conn.execute("DELETE FROM credential WHERE ref = ?", (ref,)).rowcount > 0
+
+
+def all_credentials(conn: sqlite3.Connection) -> list[CredentialRecord]:
+    """Every stored credential's metadata (reference, backend, fingerprint), by reference."""
+    rows = conn.execute(
+        "SELECT ref, provider, backend, fingerprint, created_at, updated_at FROM credential "
+        "ORDER BY ref"
+    ).fetchall()
+    return [CredentialRecord(*row) for row in rows]

@@ -85,6 +85,7 @@ class McpConnection:
         self._rng = random.Random()
         self._scope = anyio.CancelScope()
         self._done = anyio.Event()
+        self._settled = anyio.Event()  # the first connection succeeded, or it gave up
         self._session: ClientSession | None = None
         self._epoch = 0
         self._fingerprints: dict[str, str] = {}
@@ -102,6 +103,14 @@ class McpConnection:
     def finished(self) -> bool:
         """Whether the task has ended (stopped, or gave up: ``failed``)."""
         return self._done.is_set()
+
+    @property
+    def settled(self) -> bool:
+        """Whether the first connection is over: connected once, gave up or stopped."""
+        return self._settled.is_set()
+
+    async def wait_settled(self) -> None:
+        await self._settled.wait()
 
     def status(self) -> ServerStatus:
         """The server's state as the client sees it."""
@@ -129,6 +138,7 @@ class McpConnection:
                 self._session = None
                 self._publish(self, [])
                 self._done.set()
+                self._settled.set()
 
     async def stop(self, wait_s: float = 10.0) -> None:
         """Cancel the task and wait (bounded) until its session is closed."""
@@ -225,6 +235,8 @@ class McpConnection:
     def _set_state(self, state: ServerState, reason: str | None) -> None:
         self._state = state
         self._reason = reason
+        if state in ("connected", "failed"):
+            self._settled.set()
 
     # ---------------------------------------------------------------- listing
 

@@ -78,6 +78,21 @@ class McpManager:
         async with self._lock:
             await self._apply(servers)
 
+    def connecting(self) -> list[str]:
+        """The enabled servers whose first connection is still under way."""
+        return sorted(name for name, c in self._connections.items() if not c.settled)
+
+    async def wait_connected(self, names: list[str], timeout_s: float) -> list[ServerStatus]:
+        """Wait, at most ``timeout_s``, until each of ``names`` has connected or given up;
+        returns the statuses of those that are not connected."""
+        with anyio.move_on_after(timeout_s):
+            for name in names:
+                connection = self._connections.get(name)
+                if connection is not None:
+                    await connection.wait_settled()
+        wanted = set(names)
+        return [s for s in self.status() if s.name in wanted and s.state != "connected"]
+
     def status(self) -> list[ServerStatus]:
         """Every configured server by name: disabled ones too."""
         statuses: list[ServerStatus] = []
