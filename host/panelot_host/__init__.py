@@ -1,4 +1,16 @@
-"""Panelot host: the agent engine behind Chrome native messaging."""
+"""Panelot host: the agent engine behind Chrome native messaging.
+
+Packages, one per part of the architecture (``docs/protocol.md`` is the wire):
+
+- ``wire`` (frames), ``protocol`` (the wire contract as structs), ``server`` (one
+  connection), ``engine`` (the agent engine), ``gatekeeper`` (permissions), ``tools``
+  (descriptors, registry, MCP), ``providers`` (model APIs), ``store`` (SQLite),
+  ``credentials`` (secrets), ``install`` (the native-messaging host manifest and
+  wrapper), ``cli`` (the ``panelot-host`` command).
+- Modules shared by all: ``errors`` (the one exception tree), ``private_files`` (0700 /
+  0600 whatever the umask), ``secret_mask`` (secrets masked out of logs), ``__main__``
+  (``python -m panelot_host``).
+"""
 
 __version__ = "0.1.0"
 

@@ -202,7 +202,7 @@ export interface Target2 {
 }
 export interface ApprovalResponseParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   requestId: string;
@@ -356,7 +356,7 @@ export interface CredentialRef {
  */
 export interface CredentialsDeleteParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   /**
@@ -377,7 +377,7 @@ export interface CredentialsDeleteResult {
  */
 export interface CredentialsSetParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   /**
@@ -527,7 +527,7 @@ export interface InteractionResolvedEvent {
  */
 export interface InteractionResponseParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   interactionId: string;
@@ -707,7 +707,7 @@ export interface PermissionsListParams {
 }
 export interface PermissionsRevokeParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   grantId: string;
@@ -730,7 +730,7 @@ export interface QueueEntry {
  */
 export interface QueueRemoveParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;
@@ -748,7 +748,7 @@ export interface QueueResult {
  */
 export interface QueueUpdateParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;
@@ -769,7 +769,7 @@ export interface QueueUpdatedEvent {
 }
 export interface RecoveryResolveParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   toolCallId: string;
@@ -795,7 +795,7 @@ export interface Run {
 }
 export interface RunResumeParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;
@@ -860,7 +860,7 @@ export interface SettingsResult {
  */
 export interface SettingsUpdateParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   provider?: ("anthropic" | "openai") | null;
@@ -918,21 +918,21 @@ export interface ThreadStats {
 }
 export interface ThreadCreateParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   title?: string | null;
 }
 export interface ThreadDeleteParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;
 }
 export interface ThreadForkParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;
@@ -955,7 +955,7 @@ export interface ThreadOpenParams {
 }
 export interface ThreadRenameParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;
@@ -969,7 +969,7 @@ export interface ThreadResult {
 }
 export interface ThreadSelectBranchParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;
@@ -1083,7 +1083,7 @@ export interface Usage1 {
 }
 export interface TurnEnqueueParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;
@@ -1125,7 +1125,7 @@ export interface TurnStartedEvent {
 }
 export interface TurnSteerParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;
@@ -1140,7 +1140,7 @@ export interface TurnSteerResult {
  */
 export interface TurnSubmitParams {
   /**
-   * Client-chosen unique id of a state-changing command (receipts, section 3)
+   * Client-chosen unique id of a state-changing command (receipts)
    */
   commandId: string;
   threadId: string;

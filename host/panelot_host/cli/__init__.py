@@ -3,7 +3,8 @@
 ``main`` parses the command and imports only what it runs (Chrome starts the host often;
 start-up cost matters). ``config`` finds ``PANELOT_HOME`` and the allowed extension
 origins; ``logs`` sets up logging (file and stderr, never stdout); ``chat`` and its
-``chat_*`` modules are the terminal client (session logic, rendering, questions, input);
+modules ``chat_session``, ``chat_render``, ``chat_questions``, ``chat_input`` are the
+terminal client (session logic, rendering, questions, input);
 ``host_session`` runs a short-lived in-process host for the user commands
 ``credentials_cmd`` (``credentials set|list|delete``) and ``settings_cmd``
 (``config get|set|unset``); ``permissions`` exports the grant ledger.

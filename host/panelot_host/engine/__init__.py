@@ -1,0 +1,28 @@
+"""The agent engine: one ThreadActor per thread, the agent loop, steering, queue,
+interrupt, budget pause, failure streak, titles and recovery. It talks to the store's
+repositories and to providers and tools through their interfaces; never SQL or HTTP.
+
+Module map:
+
+- Facade and wiring: ``core`` (the ``Engine`` the server talks to), ``context`` (what a
+  run needs from the rest of the host), ``events`` / ``publish`` (events, sent only after
+  their commit), ``views`` (store records -> protocol structs).
+- Commands: ``commands`` (a domain change and its receipt in one transaction),
+  ``threads`` (create, list, open, rename, delete, fork, branch), ``turn_ops`` (submit,
+  steer, enqueue, queue edits, interrupt, approvals, interactions, resume, recovery
+  answers), ``admission`` (a Turn's first transaction), ``config_ops`` (settings,
+  credentials, permissions), ``authority`` (which settings changes widen authority).
+- The run: ``actor`` (serialises a thread's run), ``loop`` (model calls and tool steps
+  until a final response), ``cursor`` (the stored state a run continues from), ``stream``
+  (one model call into a draft), ``response`` (storing its outcome), ``tool_step`` (one
+  tool call through the Gatekeeper), ``tool_context`` (what a tool runs with),
+  ``tool_warmup`` (MCP servers' first connection before the first model call), ``finish``
+  (how a run stops), ``environment`` (the versioned run environment and its digest),
+  ``models`` (providers and the task model), ``prompts`` (texts the engine sends),
+  ``titles`` (thread titles).
+- The context a model sees: ``history`` (provider messages from the branch),
+  ``session_context`` (from the latest compaction on), ``tokens`` (the token account),
+  ``elision`` (superseded page state), ``compaction`` (summaries of older turns).
+- After a crash: ``recovery`` (settle what the last process left).
+- Testing aid: ``failpoints`` (bugs and deaths injected on purpose, off by default).
+"""

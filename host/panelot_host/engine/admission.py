@@ -1,5 +1,5 @@
-"""Turn admission (seed section 2): one transaction stores the turn context, the user
-message and the streaming run state, with the command's receipt."""
+"""Turn admission (`docs/engine.md`, "Agent loop"): one transaction stores the turn
+context, the user message and the streaming run state, with the command's receipt."""
 
 from __future__ import annotations
 

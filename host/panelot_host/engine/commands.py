@@ -1,4 +1,5 @@
-"""Command transaction units (seed 5.1): a domain change and its receipt in one transaction."""
+"""A domain change and its receipt in one transaction (`docs/engine.md`, "Command
+transaction units")."""
 
 from __future__ import annotations
 

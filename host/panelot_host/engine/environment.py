@@ -1,4 +1,4 @@
-"""The run environment (seed section 5): a versioned snapshot and its digest.
+"""The run environment (`docs/engine.md`, "Recovery"): a versioned snapshot and its digest.
 
 It names the system prompt, the tool schemas and safety metadata (through descriptor
 digests, which cover schema, level, effects, recovery class and binding — MCP server,

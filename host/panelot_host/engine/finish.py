@@ -80,7 +80,7 @@ class TurnFinisher:
     # ------------------------------------------------------------ helpers
 
     def _detach_l2(self) -> None:
-        """Interrupt detaches L2 tools (seed section 2): the shim drops its debugger
+        """Interrupt detaches L2 tools (`docs/engine.md`, "Agent loop"): the shim drops its debugger
         attachment when any call of this Turn ran at L2."""
         used_l2 = items.turn_ran_level(self.ctx.db.conn, self.turn_id, "L2")
         detach = getattr(self.ctx.browser, "detach", None)

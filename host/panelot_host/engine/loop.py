@@ -1,5 +1,6 @@
-"""The agent loop of one run (seed sections 1-3): model calls and tool steps until a final
-response, driven from the stored run state so it can continue after a crash.
+"""The agent loop of one run (`docs/engine.md`, "Execution", "Agent loop"): model calls and
+tool steps until a final response, driven from the stored run state so it can continue after
+a crash.
 
 Each step writes its outcome, with the next run state, in one transaction; events follow
 the commit. The driver reads the run's cursor once when it starts and then keeps it in

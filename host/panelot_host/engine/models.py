@@ -74,7 +74,8 @@ class FixedModels:
 
 
 class ConfiguredModels:
-    """Providers from the environment and the stored settings (protocol.md section 8)."""
+    """Providers from the environment and the stored settings (`docs/protocol.md`,
+    "Launch and configuration")."""
 
     def __init__(
         self,

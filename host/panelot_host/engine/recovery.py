@@ -1,5 +1,6 @@
-"""Recovery (seed sections 5 and 6.2, protocol section 7): settle what the last process
-left, driven by the stored run state and cursor, never by a view derived from other rows.
+"""Recovery (`docs/engine.md`, "Recovery"; `docs/protocol.md`, "Semantics clients rely on"):
+settle what the last process left, driven by the stored run state and cursor, never by a
+view derived from other rows.
 
 - an interrupted model stream -> ``interrupted`` (resumable with ``run.resume``);
 - a tool call that started with no stored result -> re-run on ``run.resume`` when its

@@ -1,5 +1,5 @@
 """Storing a model call's outcome: the assistant message, its tool calls, usage and cost,
-thread statistics and the run cursor, in one transaction (seed section 2)."""
+thread statistics and the run cursor, in one transaction (`docs/engine.md`, "Agent loop")."""
 
 from __future__ import annotations
 

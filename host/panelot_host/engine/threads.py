@@ -1,7 +1,8 @@
 """Thread operations: create, list, open (snapshot), rename, delete, fork, select a branch.
 
-Each changing operation is one command transaction unit with its receipt (seed 5.1); the
-event that reports it is published after the commit.
+Each changing operation is one command transaction unit with its receipt
+(`docs/engine.md`, "Command transaction units"); the event that reports it is published
+after the commit.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Thread titles (seed section 2): the first-line fallback is written at admission; then a
-best-effort task-model call may replace it. A failure keeps the fallback."""
+"""Thread titles (`docs/engine.md`, "Agent loop"): the first-line fallback is written at
+admission; then a best-effort task-model call may replace it. A failure keeps the fallback."""
 
 from __future__ import annotations
 

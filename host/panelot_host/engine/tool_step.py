@@ -1,6 +1,6 @@
-"""One tool call (seed section 2): Gatekeeper, a persisted approval request, the validated
-decision, revalidation right before dispatch, execution, and the result stored together
-with the next run state."""
+"""One tool call (`docs/engine.md`, "Agent loop"): Gatekeeper, a persisted approval request,
+the validated decision, revalidation right before dispatch, execution, and the result stored
+together with the next run state."""
 
 from __future__ import annotations
 

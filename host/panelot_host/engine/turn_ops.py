@@ -1,6 +1,7 @@
-"""Turn commands (seed section 3): submit, steer, enqueue and queue edits, interrupt,
-approval and interaction responses, resume. Each changing command is one transaction unit
-with its receipt; events follow the commit; the thread's actor then drives the run."""
+"""Turn commands (`docs/engine.md`, "Steering, queueing and interrupt"): submit, steer,
+enqueue and queue edits, interrupt, approval and interaction responses, resume. Each
+changing command is one transaction unit with its receipt; events follow the commit; the
+thread's actor then drives the run."""
 
 from __future__ import annotations
 

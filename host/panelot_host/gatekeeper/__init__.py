@@ -2,6 +2,11 @@
 
 See ``docs/tools.md``. Pure: it takes the current rules and grants as inputs; the engine
 persists approval requests and the store persists grants (these structs).
+
+Module map: ``gatekeeper`` (target resolution, the decision, revalidation), ``policy``
+(rules by specificity), ``grants`` (matching, approvals turned into grants, the ledger),
+``defaults`` (what applies when nothing decides), ``denials`` (denials as tool results),
+``models`` (the data: rules, grants, decisions).
 """
 
 from __future__ import annotations

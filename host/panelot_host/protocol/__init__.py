@@ -12,6 +12,8 @@ only to report invalid params). Submodules:
 - ``registry``: ``OPS``, ``SHIM_REQUESTS``, ``EVENTS``, ``CONTROL_NOTIFICATIONS``
 - ``codec``: ``decode_params``, ``decode_result``, ``decode_event``, ``encode_*``
 - ``schema``: ``python -m panelot_host.protocol.schema [--write]``
+- ``nesting``: the nesting limit checked before decoding (and the id of a too-deep request)
+- ``validation``: invalid params and results reported with JSON paths
 """
 
 from panelot_host.protocol.codec import (

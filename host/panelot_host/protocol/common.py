@@ -33,7 +33,7 @@ CommandId = Annotated[
     Meta(
         min_length=1,
         max_length=256,
-        description="Client-chosen unique id of a state-changing command (receipts, section 3)",
+        description="Client-chosen unique id of a state-changing command (receipts)",
     ),
 ]
 

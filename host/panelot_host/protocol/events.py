@@ -1,4 +1,5 @@
-"""Events: the params of host -> client notifications (protocol.md section 5).
+"""Events: the params of host -> client notifications (`docs/protocol.md`, "Events
+(host -> client notifications)").
 
 Every thread-scoped event carries ``threadId`` and ``seq`` (per thread, strictly
 increasing, stored). ``$/chunk`` and ``$/error`` are connection-level and carry neither.

@@ -1,7 +1,7 @@
 """Items: the nodes of a thread's tree, as sent in ``item.*`` events and snapshots.
 
 A tagged union on ``kind``. Every item has ``id``, ``kind``, ``turnId`` and ``createdAt``;
-the kind-specific fields follow protocol.md section 5. Fields marked *extension* are
+the kind-specific fields follow `docs/protocol.md`, "Items". Fields marked *extension* are
 additions beyond the design, always optional.
 """
 

@@ -29,7 +29,7 @@ REQUEST_CANCELLED: Final = -32800
 
 ERROR_CODES: Final = MappingProxyType(
     {
-        # engine kinds (protocol.md section 2), -32000..-32099, stable
+        # engine kinds (docs/protocol.md, "Errors"), -32000..-32099, stable
         "stale_turn": -32001,
         "not_initialized": -32002,
         "not_found": -32003,
@@ -59,7 +59,7 @@ ERROR_CODES: Final = MappingProxyType(
 ENGINE_ERROR_KINDS: Final[tuple[str, ...]] = tuple(
     kind for kind in get_args(ErrorKind) if kind != "internal"
 )
-"""The engine kinds of protocol.md section 2 (``ErrorKind`` without ``internal``)."""
+"""The engine kinds of `docs/protocol.md`, "Errors" (``ErrorKind`` without ``internal``)."""
 
 
 def code_for_kind(kind: str) -> int:

@@ -13,4 +13,9 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
 - ``catalog``/``pricing``: ``ModelCatalog``, ``ModelInfo``, ``call_cost``, ``sum_costs``
 - ``retry``: ``RetryPolicy`` (retries before the first token)
 - ``overflow``: ``is_prompt_too_long`` (a provider's "prompt is too long" answer)
+- ``base``, ``httpio``, ``sse``: the HTTP adapters' shared loop, the HTTP boundary, SSE parsing
+- ``anthropic_request``/``anthropic_stream``, ``openai_request``/``openai_stream``: request
+  bodies and stream events of each API; ``toolargs``: streamed tool arguments assembled
+- ``endpoints``: where the official APIs live, origins, the plain-http rule
+- ``directives``: a scripted model that follows directives in the user's message
 """

@@ -1,6 +1,7 @@
 """Provider configuration from the environment and settings, and the provider factory.
 
-Environment (protocol section 8): ``PANELOT_PROVIDER`` (``anthropic``, ``openai``; default:
+Environment (`docs/protocol.md`, "Launch and configuration"): ``PANELOT_PROVIDER``
+(``anthropic``, ``openai``; default:
 ``anthropic`` when ``ANTHROPIC_API_KEY`` is set, else ``openai`` when ``OPENAI_API_KEY`` or
 ``OPENAI_BASE_URL`` is set), ``PANELOT_MODEL``, ``PANELOT_TASK_MODEL``,
 ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``, ``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,

@@ -1,0 +1,19 @@
+"""One client connection of the host: frames in, ops routed to the engine, responses and
+events out, requests to the shim. Holds no domain state.
+
+Module map:
+
+- ``native``: serving one Chrome Port over stdin/stdout, and every way that ends
+  (EOF, signals, an unexpected exception).
+- ``connection``: one client: decoding, admission, cancellation, the outbox.
+- ``flow``: lanes (a thread's ops in order, the rest concurrently) and backpressure.
+- ``routes``: which engine service serves which op.
+- ``errors``: the one place where exceptions become JSON-RPC errors.
+- ``bus``: event fan-out with stored per-thread ``seq``.
+- ``outgoing``: what is written for each message (frames, ``$/chunk``).
+- ``shim``: the browser bridge over the connection (``browser.resolveTarget``,
+  ``browser.invoke``).
+- ``host``: the process's state: configuration, the open profile store, its engine.
+- ``transport``: ``EngineTransport`` and ``DirectTransport`` (in-process, for tests and
+  the terminal client).
+"""

@@ -48,7 +48,7 @@ _FRAME_ERROR_CODES: dict[FrameErrorCode, int] = {
     "frame_too_large": jsonrpc.code_for_kind("too_large"),
     "truncated_frame": jsonrpc.PARSE_ERROR,
 }
-"""The ``$/error`` code of each framing problem (protocol.md, Framing)."""
+"""The ``$/error`` code of each framing problem (`docs/protocol.md`, "Framing")."""
 _CANCELLED = RpcError(
     jsonrpc.REQUEST_CANCELLED, "cancelled by $/cancelRequest", {"kind": "cancelled"}
 )
@@ -242,7 +242,8 @@ class Connection(Session):
 
     async def _serve(self, request_id: int | str, spec: OpSpec, route: Route, params: Any) -> None:
         try:
-            if spec.names_thread:  # any op naming a thread subscribes (protocol.md, Semantics)
+            # any op naming a thread subscribes (`docs/protocol.md`, "Semantics clients rely on")
+            if spec.names_thread:
                 self.subscribe(params.thread_id)
             ctx = None
             if spec.command:

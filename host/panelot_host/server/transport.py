@@ -1,4 +1,5 @@
-"""``EngineTransport`` (seed section 7) and ``DirectTransport``, its in-process implementation.
+"""``EngineTransport`` (`docs/engine.md`, "Transport") and ``DirectTransport``, its
+in-process implementation.
 
 ``DirectTransport`` runs a real ``Connection`` of a real ``Host`` in the same event loop:
 ops are encoded to JSON-RPC bytes and go through the same decoding, validation, routing,

@@ -1,0 +1,16 @@
+"""The durable store: SQLite in WAL mode, migrations, one repository module per entity and
+the one transaction helper. The only package that speaks SQL; it never holds a secret.
+
+Module map:
+
+- Infrastructure: ``db`` (the connection, durability settings, ``transaction``),
+  ``migrate`` and ``migrations/`` (numbered schema versions), ``lease`` (one writer per
+  database), ``profiles`` (which database a Chrome profile uses), ``ids`` (prefixed,
+  time-ordered ids), ``records`` (rows as msgspec structs), ``receipts`` (command
+  receipts: replay and conflict).
+- Repositories: ``threads`` (list, search, stats, branch head), ``items`` (the tree of a
+  thread and its branches), ``item_wire`` (the cached wire JSON of items), ``turns``
+  (turns, runs, per-call usage), ``steering`` (steering and the queue), ``approvals``
+  (approval requests and interactions), ``grants`` (the grant ledger), ``settings``
+  (settings and credential metadata), ``seq`` (per-thread event numbers).
+"""

@@ -1,4 +1,4 @@
-"""Command receipts (protocol.md section 3, seed 5.1).
+"""Command receipts (`docs/protocol.md`, "Commands and receipts").
 
 Every op that changes stored state carries a client-chosen ``commandId``. Its receipt (the
 method, a digest of the params and the response sent) is written in the same transaction

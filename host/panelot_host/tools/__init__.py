@@ -3,6 +3,15 @@
 See ``docs/tools.md``. The engine builds a run's catalog with ``new_run_catalog`` (or
 ``recovered_run_catalog``), binds each model call with ``RunCatalog.bind``, asks the
 Gatekeeper, and runs ``BoundCall.execute(context)``.
+
+Module map: ``descriptor`` (``AgentTool`` and its safety vocabulary), ``registry`` and
+``checks`` (registration, digests, generations), ``frozen`` (deep-freezing, canonical
+JSON), ``catalog`` and ``capabilities`` (a run's catalog by model and client),
+``provider_schemas`` (the provider-facing form), ``calls`` and ``validation`` (one bound
+call, argument validation), ``result`` (``ToolResult``), ``context`` and ``target`` (what
+a tool sees; its browser tab), ``builtin`` (``ask_user``), ``browser`` and
+``browser_result`` (browser tools through the shim), ``fake_browser`` (a shim for tests),
+``lazy`` (the lazy exports below), ``mcp`` (MCP servers' tools).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The browser tool descriptors of protocol section 6, executed through the shim."""
+"""The browser tool descriptors of `docs/protocol.md`, "Browser tools (host -> shim
+requests)", executed through the shim."""
 
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ from panelot_host.tools.target import Target
 
 
 class BrowserBridge(Protocol):
-    """The host's requests to the shim (protocol section 6).
+    """The host's requests to the shim (`docs/protocol.md`, "Browser tools (host -> shim
+    requests)").
 
     Implementations send ``browser.resolveTarget`` / ``browser.invoke`` and await the
     answer. Cancelling the awaiting task (anyio cancellation on interrupt) must cancel the

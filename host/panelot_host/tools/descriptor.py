@@ -1,4 +1,4 @@
-"""The ``AgentTool`` descriptor (seed section 4) and its safety vocabulary."""
+"""The ``AgentTool`` descriptor (`docs/engine.md`, "Tool contract") and its safety vocabulary."""
 
 from __future__ import annotations
 

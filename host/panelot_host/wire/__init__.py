@@ -1,6 +1,10 @@
 """The wire: native-messaging frames, their limits, ``$/chunk`` splitting, stdio discipline.
 
 It deals in bytes and already-encoded JSON; it never knows what an op means.
+
+Module map: ``framing`` (length-prefixed frames and their limits), ``chunking`` (``$/chunk``
+split and join), ``outbound`` (frame headers and payloads for one ``writev``), ``stdio``
+(the channel over stdin/stdout), ``errors`` (framing problems).
 """
 
 from panelot_host.wire.chunking import (

@@ -4,6 +4,10 @@ Naming: ``<Op>Params`` / ``<Op>Result`` in PascalCase of the method
 (``thread.selectBranch`` -> ``ThreadSelectBranchParams``). Results shared by several ops
 (``ThreadResult``, ``QueueResult``, ``SettingsResult``, ``GrantsResult``, ``EmptyResult``,
 ``ThreadSnapshot``) are also exported under each op's name.
+
+Module map: ``_base`` (base classes), ``session`` (``initialize``), ``threads``,
+``turns``, ``config`` (settings, credentials, permissions), ``browser`` (host -> shim
+requests and ``$/cancelRequest``).
 """
 
 from panelot_host.protocol.ops._base import EmptyResult, Params, Result

@@ -4,6 +4,10 @@ descriptors bound to the session that listed them, and results mapped to ``ToolR
 The host builds ``McpManager(registry, McpConfigStore(home), credentials, host.spawn)``,
 awaits ``start()`` once it serves, ``reload()`` after ``settings.update`` changed
 ``mcpServers``, shows ``status()`` in ``settings.get`` and awaits ``aclose()`` on exit.
+
+Module map: ``config`` (``mcp.json``), ``manager`` (all servers), ``connection`` (one
+server's session task), ``transport`` (stdio, Streamable HTTP, SSE), ``tools``
+(descriptors and results), ``calls`` (one call in flight), ``status`` (what clients see).
 """
 
 from __future__ import annotations
