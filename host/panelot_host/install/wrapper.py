@@ -12,14 +12,22 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path, PurePath, PureWindowsPath
 
 POSIX_NAME = "panelot-host-chrome"
 WINDOWS_NAME = "panelot-host-chrome.bat"
+ORIGINS_VAR = "PANELOT_ALLOWED_ORIGINS"
 
 
-def wrapper_text(python: PurePath, *, windows: bool = False) -> str:
+def wrapper_text(
+    python: PurePath, *, windows: bool = False, allowed_origins: Sequence[str] = ()
+) -> str:
     """The wrapper's content for the interpreter ``python`` (absolute).
+
+    ``allowed_origins`` (already validated ``chrome-extension://<id>/`` origins) are passed
+    to the host as ``PANELOT_ALLOWED_ORIGINS``: the host serves only the extensions it was
+    installed for, whichever user's ``PANELOT_HOME`` it runs with (a system-wide install).
 
     Raises:
         ValueError: ``python`` is relative, or holds a character the script cannot quote.
@@ -31,12 +39,17 @@ def wrapper_text(python: PurePath, *, windows: bool = False) -> str:
     if windows:
         if '"' in str(python) or "%" in str(python):
             raise ValueError(f"cannot quote {python} in a batch file")
-        return f'@echo off\r\n"{python}" -I -m panelot_host %*\r\n'
+        env = f'set "{ORIGINS_VAR}={",".join(allowed_origins)}"\r\n' if allowed_origins else ""
+        return f'@echo off\r\n{env}"{python}" -I -m panelot_host %*\r\n'
     if "\n" in str(python):
         raise ValueError("the interpreter path holds a newline")
+    env = ""
+    if allowed_origins:
+        env = f"{ORIGINS_VAR}={shlex.quote(','.join(allowed_origins))}\nexport {ORIGINS_VAR}\n"
     return (
         "#!/bin/sh\n"
         "# Started by the browser for Panelot (native messaging); written by panelot_host.install\n"
+        f"{env}"
         f'exec {shlex.quote(str(python))} -I -m panelot_host "$@"\n'
     )
 
