@@ -17,6 +17,7 @@ not exceptions.
     ├── CapabilityError               capability
     ├── DriftError                    drift
     ├── TooLarge                      too_large
+    ├── StoreError                    storage (a commit failed: disk full, I/O, busy)
     ├── ProviderError                 provider
     │   ├── ProviderHTTPError         (status code; retryable for 429/5xx/529)
     │   ├── ProviderConnectionError   (retryable)
@@ -31,6 +32,7 @@ not exceptions.
     └── JsonRpcError                  (a frame is not a usable JSON-RPC message)
         ├── ParseError                (-32700: invalid UTF-8 or invalid JSON)
         ├── InvalidRequest            (-32600: not a JSON-RPC 2.0 object)
+        │   └── InvalidResponse       (a malformed response: logged and dropped, not answered)
         └── MethodNotFound            (-32601: unknown method)
 
 Errors that stop the process before it serves (``StartupError`` and its children) are not
@@ -94,6 +96,13 @@ class DriftError(PanelotError):
 
 class TooLarge(PanelotError):
     kind = "too_large"
+
+
+class StoreError(PanelotError):
+    """The store could not commit a change (disk full, I/O error, busy past the timeout);
+    it was rolled back whole and the store keeps serving."""
+
+    kind = "storage"
 
 
 class ProviderError(PanelotError):
@@ -192,14 +201,21 @@ class InvalidRequest(JsonRpcError):
     code = -32600
 
 
+class InvalidResponse(InvalidRequest):
+    """A message shaped as a response (``result`` or ``error``, no ``method``) that is
+    malformed. Its id belongs to the peer's own id space: it is logged and dropped, never
+    answered (an answer would carry an id the peer never used for a request)."""
+
+
 class MethodNotFound(JsonRpcError):
-    """``method`` is not one this side serves."""
+    """``method`` is not one this side serves (named in the message up to 100 characters)."""
 
     kind = "method_not_found"
     code = -32601
 
     def __init__(self, method: str, request_id: int | str | None = None) -> None:
-        super().__init__(f"Method not found: {method!r}", request_id)
+        shown = method if len(method) <= 100 else f"{method[:100]}... ({len(method)} characters)"
+        super().__init__(f"Method not found: {shown!r}", request_id)
         self.method = method
 
 

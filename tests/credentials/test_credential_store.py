@@ -16,6 +16,7 @@ from keyring.errors import PasswordDeleteError
 from panelot_host.credentials import CredentialStore, Secret, fingerprint
 from panelot_host.credentials.filestore import DATA_FILE, KEY_FILE, _create_exclusive
 from panelot_host.credentials.store import usable_keyring
+from panelot_host.errors import InvalidState
 
 SECRET = "sk-ant-api03-CREDTEST-0a1b2c3d4e5f"
 
@@ -109,7 +110,7 @@ def test_delete_forgets_and_reports_whether_something_was_deleted(tmp_path: Path
 
 
 def test_key_inside_the_data_dir_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="outside the data directory"):
+    with pytest.raises(InvalidState, match="is inside the data folder"):
         CredentialStore(tmp_path, key_dir=tmp_path / "keys", keyring_backend=None)
 
 

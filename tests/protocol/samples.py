@@ -274,6 +274,10 @@ EVENTS: dict[str, msgspec.Struct] = {
         cost_usd=None,
         stop_reason="end_turn",
     ),
+    "authority.widened": ev.AuthorityWidenedEvent(
+        command_id="c_1",
+        changes=[ev.AuthorityChange("mcp_command", "MCP server 'fs' runs as you: npx fs")],
+    ),
     "$/chunk": ev.ChunkEvent(chunk_id="ch_1", index=0, count=2, data='{"jsonrpc"'),
     "$/error": ev.ErrorEvent(code=-32700, message="Parse error", kind="truncated_frame"),
 }

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from panelot_host.errors import InvalidRequest, JsonRpcError, ParseError
+from panelot_host.errors import InvalidRequest, InvalidResponse, JsonRpcError, ParseError
 from panelot_host.protocol import (
     ERROR_CODES,
     ErrorResponse,
@@ -72,9 +72,9 @@ def test_request_notification_response_and_error_are_told_apart() -> None:
         (b'{"jsonrpc":"2.0","id":2,"method":"x","params":"p"}', InvalidRequest, 2, '"params"'),
         (b'{"jsonrpc":"2.0","id":2,"method":"x","params":null}', InvalidRequest, 2, '"params"'),
         (b'{"jsonrpc":"2.0","id":2}', InvalidRequest, 2, "no method"),
-        (b'{"jsonrpc":"2.0","id":2,"result":1,"error":{}}', InvalidRequest, 2, "both"),
-        (b'{"jsonrpc":"2.0","result":1}', InvalidRequest, None, "response id"),
-        (b'{"jsonrpc":"2.0","id":3,"error":{"code":"x"}}', InvalidRequest, 3, '"error"'),
+        (b'{"jsonrpc":"2.0","id":2,"result":1,"error":{}}', InvalidResponse, 2, "both"),
+        (b'{"jsonrpc":"2.0","result":1}', InvalidResponse, None, "its id"),
+        (b'{"jsonrpc":"2.0","id":3,"error":{"code":"x"}}', InvalidResponse, 3, '"error"'),
         (b'{"jsonrpc":"2.0","id":1e999,"method":"x"}', InvalidRequest, None, "out of range"),
     ],
 )

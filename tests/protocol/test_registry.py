@@ -62,6 +62,7 @@ DOC_EVENTS = [
     "$/chunk",
     "$/error",
 ]
+EXTENSION_EVENTS = ["authority.widened"]
 DOC_SHIM = ["browser.resolveTarget", "browser.invoke"]
 DOC_ITEM_KINDS = ["user", "steering", "assistant", "toolCall", "notice"]
 DOC_TOOL_STATUSES = [
@@ -126,7 +127,7 @@ DOC_COMMANDS = set(DOC_OPS) - {
 
 def test_every_method_is_registered() -> None:
     assert sorted(OPS) == sorted(DOC_OPS)
-    assert sorted(EVENTS) == sorted(DOC_EVENTS)
+    assert sorted(EVENTS) == sorted(DOC_EVENTS + EXTENSION_EVENTS)
     assert sorted(SHIM_REQUESTS) == sorted(DOC_SHIM)
     assert "$/cancelRequest" in CONTROL_NOTIFICATIONS
 
@@ -149,9 +150,9 @@ def test_enumerated_values(literal: Any) -> None:
 def test_error_kinds() -> None:
     assert set(DOC_ERROR_KINDS) <= set(ERROR_CODES)
     assert set(DOC_ERROR_KINDS) <= set(typing.get_args(common.ErrorKind))
-    # exactly the documented kinds, plus the ``internal`` extension
-    assert set(typing.get_args(common.ErrorKind)) == {*DOC_ERROR_KINDS, "internal"}
-    assert sorted(ENGINE_ERROR_KINDS) == sorted(DOC_ERROR_KINDS)
+    # exactly the documented kinds, plus the extensions ``storage`` and ``internal``
+    assert set(typing.get_args(common.ErrorKind)) == {*DOC_ERROR_KINDS, "storage", "internal"}
+    assert sorted(ENGINE_ERROR_KINDS) == sorted([*DOC_ERROR_KINDS, "storage"])
     assert set(typing.get_args(common.ErrorKind)) <= set(ERROR_CODES)
 
 

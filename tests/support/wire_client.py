@@ -23,7 +23,13 @@ _HEADER = struct.Struct("=I")
 class HostProcess:
     """``panelot-host`` (or ``python -m panelot_host``) over pipes, speaking frames."""
 
-    def __init__(self, home: Path, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        home: Path,
+        *args: str,
+        env: dict[str, str] | None = None,
+        pause_reading: bool = False,
+    ) -> None:
         environ = {**os.environ, "PANELOT_HOME": str(home), **(env or {})}
         for key in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
             if env is None or key not in env:
@@ -39,6 +45,9 @@ class HostProcess:
         self._assembler = ChunkAssembler()
         self.raw_frames: list[bytes] = []
         self.stdout_garbage = bytearray()
+        self._reading = threading.Event()
+        if not pause_reading:
+            self._reading.set()
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
         self._reader.start()
         self._next_id = 0
@@ -49,6 +58,7 @@ class HostProcess:
         # garbage: here any byte that is not part of a frame of at most 1 MiB is a failure.
         assert self.proc.stdout is not None
         out = self.proc.stdout
+        self._reading.wait()
         while True:
             header = out.read(4)
             if len(header) < 4:
@@ -65,6 +75,10 @@ class HostProcess:
             message = self._assembler.accept(payload)
             if message is not None:
                 self._frames.put(msgspec.json.decode(message))
+
+    def resume_reading(self) -> None:
+        """Start reading stdout (for a process made with ``pause_reading``)."""
+        self._reading.set()
 
     def write_raw(self, data: bytes) -> None:
         assert self.proc.stdin is not None

@@ -62,6 +62,7 @@ def check_store(db: Path, ledger: Ledger, shim: Shim, report: Report) -> int:
                 return 0
             verified = check_acks(conn, ledger, report)
             check_tool_calls(conn, report)
+            check_no_internal_failures(conn, report)
             check_writes(conn, ledger, shim, report)
             check_usage(conn, report)
             check_steering_reached_model(conn, report)
@@ -190,6 +191,16 @@ def check_tool_calls(conn: sqlite3.Connection, report: Report) -> None:
             report("tool_result", f"{what} but already has a result")
         elif status not in TERMINAL | UNSETTLED:
             report("tool_result", f"{what}: an unknown status")
+
+
+def check_no_internal_failures(conn: sqlite3.Connection, report: Report) -> None:
+    """A death of the process (any of the four) never fails a Turn as ``internal``: work
+    in flight is settled for recovery (a write in flight becomes ``uncertain``)."""
+    rows = conn.execute("SELECT id, error FROM turn WHERE status = 'failed'")
+    for turn_id, error in rows:
+        kind = json.loads(error).get("kind") if error else None
+        if kind == "internal":
+            report("internal_failure", f"turn {turn_id} failed as internal: {error}")
 
 
 def check_writes(conn: sqlite3.Connection, ledger: Ledger, shim: Shim, report: Report) -> None:

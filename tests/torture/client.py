@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -163,6 +164,19 @@ class HostClient:
         """SIGKILL (no-op when it already ended)."""
         if self.proc.poll() is None:
             self.proc.kill()
+
+    def crash(self) -> None:
+        """SIGUSR1: with the ``unexpected_exception`` failpoint, the host raises an
+        unexpected exception and must settle and exit 1 by itself."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGUSR1)
+
+    def wait_exit(self, timeout: float) -> int | None:
+        """The exit status once the process ended by itself within ``timeout``."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
 
     def close_gracefully(self, timeout: float = 5.0) -> int:
         """stdin EOF; the exit code (the process is killed when it overstays)."""

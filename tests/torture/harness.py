@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Sequence
@@ -65,6 +66,10 @@ class Report(msgspec.Struct):
         return "\n".join(lines)
 
 
+_CRASH_STATUSES = (1, -signal.SIGUSR1)
+"""A crashed host exits 1; SIGUSR1 before the host installed its handler ends it too."""
+
+
 class KillRouter:
     """Forwards the shim's invoke notices to the current round's killer."""
 
@@ -82,7 +87,10 @@ class KillRouter:
 
 
 class Torture:
-    def __init__(self, seed: int, failpoints: Sequence[str], home: Path) -> None:
+    def __init__(
+        self, seed: int, failpoints: Sequence[str], home: Path, *, crash: bool = False
+    ) -> None:
+        self.crash = crash  # die by an unexpected exception in the host, not SIGKILL
         self.rng = random.Random(seed)
         self.home = home
         home.mkdir(parents=True, exist_ok=True)
@@ -97,6 +105,8 @@ class Torture:
             "PANELOT_SCRIPTED": "directives",
             "PANELOT_SCRIPTED_LOG": str(self.requests.path),
         }
+        if crash:
+            failpoints = [*failpoints, "unexpected_exception"]
         if failpoints:
             self.env["PANELOT_FAILPOINTS"] = ",".join(failpoints)
         self._seen: set[tuple[str, str]] = set()
@@ -111,7 +121,7 @@ class Torture:
         """One host lifetime, ended by the planned SIGKILL."""
         self.shim.kill_no = self.ledger.kill_no
         client = HostClient(self.home, self.env, self.shim)
-        killer = Killer(plan, client, self.rng)
+        killer = Killer(plan, client, self.rng, crash=self.crash)
         self.router.killer = killer
         killer.notify("start")
         try:
@@ -119,9 +129,11 @@ class Torture:
         except HostDied:
             pass
         finally:
-            killer.finish()
+            status = killer.finish()
             client.reap()
             self.router.killer = None
+        if self.crash and killer.fired_by and status not in _CRASH_STATUSES:
+            self.violation("crash", f"the crashed host ended with {status} (expected 1)")
         self.report.kill_points.append(f"{plan} (fired by {killer.fired_by or 'plan'})")
 
     def check(self) -> None:
@@ -154,11 +166,13 @@ def run_torture(
     *,
     triggers: Sequence[str] | None = None,
     fallback_s: float = 3.0,
+    crash: bool = False,
 ) -> Report:
-    """Kill the host ``n_kills`` times; the report lists every violation found."""
+    """Kill the host ``n_kills`` times (with ``crash``: make it raise an unexpected
+    exception instead); the report lists every violation found."""
     owned = home is None
     home = home or Path(tempfile.mkdtemp(prefix="panelot-torture-"))
-    torture = Torture(seed, failpoints, home)
+    torture = Torture(seed, failpoints, home, crash=crash)
     started = time.monotonic()
     for kill_no in range(1, n_kills + 1):
         plan = plan_kill(torture.rng, triggers, torture.world.start_s)

@@ -50,11 +50,15 @@ def plan_kill(
 
 
 class Killer:
-    """Arms one SIGKILL for ``client`` as ``plan`` says; thread-safe ``notify``."""
+    """Arms one death for ``client`` as ``plan`` says (SIGKILL, or ``client.crash`` with
+    ``crash``: an unexpected exception inside the host); thread-safe ``notify``."""
 
-    def __init__(self, plan: KillPlan, client: HostClient, rng: random.Random) -> None:
+    def __init__(
+        self, plan: KillPlan, client: HostClient, rng: random.Random, *, crash: bool = False
+    ) -> None:
         self.plan = plan
         self._client = client
+        self._crash = crash
         self._rng = rng
         self._lock = threading.Lock()
         self._seen = 0
@@ -81,14 +85,19 @@ class Killer:
 
     def _arm(self, delay: float, why: str) -> None:
         self.fired_by = why
-        self._timer = threading.Timer(delay, self._client.kill)
+        die = self._client.crash if self._crash else self._client.kill
+        self._timer = threading.Timer(delay, die)
         self._timer.daemon = True
         self._timer.start()
 
-    def finish(self) -> None:
-        """Make sure the process is dead (the planned kill, or now) and the timer ended."""
+    def finish(self) -> int | None:
+        """Make sure the process is dead (the planned death, or now) and the timer ended.
+
+        Returns the exit status of a crashed host that ended by itself (None otherwise)."""
         with self._lock:
             timer = self._timer
         if timer is not None:
             timer.join(5.0)
+        status = self._client.wait_exit(5.0) if self._crash and timer is not None else None
         self._client.kill()
+        return status

@@ -79,6 +79,18 @@ def test_random_kills_break_nothing(tmp_path: Path, seed: int) -> None:
     assert report.acks_checked > 10 and report.requests_checked > 5 and report.executions > 5
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("trigger", ["write_invoked", None])
+def test_unexpected_exceptions_break_nothing(tmp_path: Path, trigger: str | None) -> None:
+    """The fourth way to die: an unexpected exception in the host (the ``unexpected_exception``
+    failpoint on SIGUSR1) settles like EOF: no Turn fails as ``internal``, a write in
+    flight is left ``uncertain``, every acknowledged command survives."""
+    triggers = [trigger] if trigger else None
+    report = run_torture(6, 11, home=tmp_path / "home", triggers=triggers, crash=True)
+    assert report.violations == [], report.summary()
+    assert report.kills_survived == 6
+
+
 FAILPOINT_CASES = [
     # failpoint, where kills land, the check that must catch it
     ("ack_before_commit", "steer_ack", "ack_lost"),

@@ -7,6 +7,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from panelot_host.private_files import private_dir, private_file
+
 ORIGINS_FILE = "allowed-origins.json"
 
 
@@ -38,9 +40,9 @@ def allowed_origins(home: Path, environ: Mapping[str, str]) -> frozenset[str]:
 
 def write_allowed_origins(home: Path, origins: list[str]) -> Path:
     """Record the allowed origins (the installer calls it); written atomically."""
-    home.mkdir(parents=True, exist_ok=True)
+    private_dir(home)
     path = home / ORIGINS_FILE
-    tmp = path.with_suffix(".tmp")
+    tmp = private_file(path.with_suffix(".tmp"))
     tmp.write_text(json.dumps(sorted(set(origins)), indent=2) + "\n", "utf-8")
     os.replace(tmp, path)
     return path

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 
 EXTENSION_SCHEME = "chrome-extension://"
+_SECRET_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
+"""Environment variables whose values are masked in the log (``ANTHROPIC_API_KEY``...)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -97,13 +99,18 @@ def _serve(*, verbose: bool) -> int:
 
     from panelot_host.cli.config import panelot_home
     from panelot_host.cli.logs import configure_logging
+    from panelot_host.credentials.mask import SecretMask
     from panelot_host.server.host import HostConfig
     from panelot_host.server.native import serve
 
     home = panelot_home(os.environ)
-    configure_logging(home, verbose=verbose)
+    mask = SecretMask()
+    for name, value in os.environ.items():
+        if name.endswith(_SECRET_VARIABLE_SUFFIXES):
+            mask.add(value)
+    configure_logging(home, verbose=verbose, mask=mask)
     config = HostConfig(home=home, environ=dict(os.environ))
-    return anyio.run(serve, config, channel)
+    return anyio.run(serve, config, channel, mask)
 
 
 def _run_permissions(options: argparse.Namespace) -> int:

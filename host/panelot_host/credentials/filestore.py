@@ -21,6 +21,8 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from panelot_host.errors import InvalidState
+
 log = logging.getLogger(__name__)
 
 KEY_FILE = "credentials.key"
@@ -31,13 +33,17 @@ _NONCE = 12
 class EncryptedFileBackend:
     """Stores secrets in ``data_dir/credentials.json``, encrypted with ``key_dir/credentials.key``.
 
-    Raises ``ValueError`` when ``key_dir`` is ``data_dir`` or lies inside it.
+    Raises ``InvalidState`` when ``key_dir`` is ``data_dir`` or lies inside it.
     """
 
     def __init__(self, data_dir: Path, key_dir: Path) -> None:
         data_dir, key_dir = data_dir.resolve(), key_dir.resolve()
         if key_dir == data_dir or key_dir.is_relative_to(data_dir):
-            raise ValueError("the credential key must live outside the data directory")
+            raise InvalidState(
+                f"the credential key folder {key_dir} is inside the data folder {data_dir}: "
+                "the key must live elsewhere, or a copy of the data folder would carry both "
+                "the encrypted secrets and their key; choose a key folder outside it"
+            )
         self._data_path = data_dir / DATA_FILE
         self._key_path = key_dir / KEY_FILE
 

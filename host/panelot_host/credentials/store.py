@@ -7,6 +7,7 @@ The OS keyring is used when a real backend works; otherwise secrets go to an enc
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -71,12 +72,19 @@ class CredentialStore:
     ``data_dir`` is ``PANELOT_HOME`` (the encrypted file's home); ``key_dir`` holds the file
     key (default: ``default_key_dir()``); ``keyring_backend`` is a ``keyring`` backend object,
     ``"auto"`` (the OS keyring when one works) or ``None`` (always the encrypted file).
-    Raises ``ValueError`` if ``key_dir`` is inside ``data_dir``.
+    ``on_reveal`` is told every secret value read or stored (the log's ``SecretMask``).
+    Raises ``InvalidState`` if ``key_dir`` is inside ``data_dir``.
     """
 
     def __init__(
-        self, data_dir: Path, *, key_dir: Path | None = None, keyring_backend: Any = "auto"
+        self,
+        data_dir: Path,
+        *,
+        key_dir: Path | None = None,
+        keyring_backend: Any = "auto",
+        on_reveal: Callable[[str], None] | None = None,
     ) -> None:
+        self._on_reveal = on_reveal or (lambda value: None)
         kr = usable_keyring() if keyring_backend == "auto" else keyring_backend
         self._backend: SecretBackend
         if kr is not None:
@@ -93,6 +101,7 @@ class CredentialStore:
         _check_ref(ref)
         if not value:
             raise ValueError("an empty secret cannot be stored")
+        self._on_reveal(value)
         self._backend.set(ref, value)
         stored = fingerprint(value)
         log.info("credential %r stored (%s, %s)", ref, self.kind, stored)
@@ -101,7 +110,10 @@ class CredentialStore:
     def get(self, ref: str) -> Secret | None:
         """The secret stored under ``ref``, or None."""
         value = self._backend.get(ref)
-        return Secret(value) if value else None
+        if not value:
+            return None
+        self._on_reveal(value)
+        return Secret(value)
 
     def delete(self, ref: str) -> bool:
         """Forget ``ref``; returns whether something was deleted."""

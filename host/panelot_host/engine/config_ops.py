@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from panelot_host.engine.authority import credential_widening, widening
 from panelot_host.engine.commands import command_unit
 from panelot_host.engine.context import EngineContext, grant_from_record
 from panelot_host.engine.views import iso
@@ -20,6 +21,7 @@ from panelot_host.errors import InvalidParams, ProviderConfigError
 from panelot_host.gatekeeper.models import PolicyRule
 from panelot_host.protocol import entities
 from panelot_host.protocol.ops import config as ops
+from panelot_host.providers.endpoints import origin_of
 from panelot_host.store import grants as grant_store
 from panelot_host.store import settings as settings_store
 from panelot_host.store.receipts import CommandContext
@@ -83,13 +85,24 @@ class ConfigService:
         }
         if "policyRules" in changes and changes["policyRules"] is not None:
             _check_rules(changes["policyRules"])
+        if changes.get("baseUrl"):
+            _check_base_url(changes["baseUrl"])
+        before = self._authority_view()
         with command_unit(self.ctx.db, cmd) as unit:
             settings_store.put_settings(unit.conn, changes)
             if params.mcp_servers is not msgspec.UNSET and self.mcp is not None:
                 self.mcp.write(_plain(params.mcp_servers) or {})  # rolls back if refused
             response = unit.respond(ops.SettingsResult(settings=self._effective(unit.conn)))
         self.ctx.settings_changed()
+        self.ctx.publish.authority_widened(
+            params.command_id, widening(before, self._authority_view())
+        )
         return response
+
+    def _authority_view(self) -> dict[str, Any]:
+        view = dict(settings_store.all_settings(self.ctx.db.conn))
+        view["mcpServers"] = self.mcp.public() if self.mcp is not None else {}
+        return view
 
     def _effective(self, conn: Any = None) -> ops.Settings:
         stored = settings_store.all_settings(conn or self.ctx.db.conn)
@@ -119,18 +132,34 @@ class ConfigService:
 
     def set_credential(self, params: ops.CredentialsSetParams, cmd: CommandContext) -> bytes:
         vault = self._require_vault()
+        origin = origin_of(params.origin) if params.origin else self._provider_origin()
         with command_unit(self.ctx.db, cmd) as unit:
             fingerprint = vault.set(params.ref, params.secret)
             settings_store.put_credential(
                 unit.conn,
                 ref=params.ref,
-                provider=None,
+                provider=origin,
                 backend=vault.backend_name(),
                 fingerprint=fingerprint,
             )
             result = ops.CredentialsSetResult(ref=params.ref, fingerprint=fingerprint)
             response = unit.respond(result)
+        self.ctx.publish.authority_widened(
+            params.command_id, credential_widening(params.ref, origin)
+        )
         return response
+
+    def _provider_origin(self) -> str | None:
+        """Where the configured provider sends requests, or None when none is configured."""
+        from panelot_host.providers.config import load_provider_config
+
+        try:
+            config = load_provider_config(
+                self._environ, settings_store.all_settings(self.ctx.db.conn)
+            )
+        except ProviderConfigError:
+            return None
+        return config.destination if config.provider != "scripted" else None
 
     def delete_credential(self, params: ops.CredentialsDeleteParams, cmd: CommandContext) -> bytes:
         vault = self._require_vault()
@@ -208,6 +237,14 @@ def _check_rules(rules: list[Any]) -> None:
             errors.append({"path": f"$.params.policyRules[{index}]", "message": str(exc)})
     if errors:
         raise InvalidParams("invalid policy rules", errors)
+
+
+def _check_base_url(url: str) -> None:
+    from panelot_host.providers.endpoints import plain_http_problem
+
+    problem = plain_http_problem(url)
+    if problem is not None:
+        raise InvalidParams("invalid baseUrl", [{"path": "$.params.baseUrl", "message": problem}])
 
 
 def _provider_view(

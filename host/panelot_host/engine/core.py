@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 import anyio
 
@@ -64,6 +64,7 @@ class Engine:
         self.ctx.on_first_turn = self._on_first_turn
         self._spawn = spawn
         self._closing = False
+        self._background_scopes: set[anyio.CancelScope] = set()
 
     def attach_browser(self, bridge: BrowserBridge | None, tools: frozenset[str]) -> None:
         """The client that runs browser tools (``initialize.capabilities.browserTools``)."""
@@ -74,7 +75,7 @@ class Engine:
             async def refresh() -> None:
                 await refresh_evidence(self.ctx, bridge)
 
-            self._spawn(refresh)
+            self._background(refresh)
 
     def start(self) -> list[str]:
         """Settle what the last process left (recovery on start); nothing calls a model."""
@@ -104,11 +105,28 @@ class Engine:
         async def title() -> None:
             await generate_title(self.ctx, thread_id, text)
 
-        self._spawn(title)
+        self._background(title)
+
+    def _background(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Spawn best-effort work (evidence refresh, titles) that must not outlive the
+        store: ``aclose`` cancels it, so it never writes to a closed database."""
+        scope = anyio.CancelScope()
+        self._background_scopes.add(scope)
+
+        async def run() -> None:
+            try:
+                with scope:
+                    await work()
+            finally:
+                self._background_scopes.discard(scope)
+
+        self._spawn(run)
 
     async def aclose(self) -> None:
         """Stop admitting work and settle what runs; everything acknowledged is committed."""
         self._closing = True
+        for scope in list(self._background_scopes):
+            scope.cancel()
         async with anyio.create_task_group() as tasks:
             for actor in list(self.ctx.actors.values()):
                 tasks.start_soon(actor.stop, StopCause.SHUTDOWN)

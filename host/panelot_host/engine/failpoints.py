@@ -9,6 +9,10 @@ production; the host logs a warning when any is on.
 - ``split_result_state``: a tool call's status is committed in one transaction and its
   result and the run state in a later one;
 - ``rerun_write``: recovery treats a cut-off write call as safe to run again.
+
+One is not a bug but a way to die: ``unexpected_exception`` makes the served host raise
+an unexpected exception when it receives SIGUSR1 (``server.native``), so the torture
+harness can check that such a crash settles like any other stop.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ import msgspec
 
 log = logging.getLogger(__name__)
 
-KNOWN = frozenset({"ack_before_commit", "split_result_state", "rerun_write"})
+KNOWN = frozenset(
+    {"ack_before_commit", "split_result_state", "rerun_write", "unexpected_exception"}
+)
 
 
 class Failpoints(msgspec.Struct, frozen=True):

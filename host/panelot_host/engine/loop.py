@@ -32,7 +32,7 @@ from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
 from panelot_host.engine.tool_step import RunPaused, ToolStepper
-from panelot_host.errors import PanelotError, ProviderError
+from panelot_host.errors import PanelotError, ProviderError, StoreError
 from panelot_host.providers.types import (
     Message,
     ModelRequest,
@@ -79,10 +79,20 @@ class RunDriver:
             self._settle_stopped(actor.stop_cause)  # synchronous: no await to cancel
             raise
         except PanelotError as exc:
-            self.finish.fail(exc.kind, exc.message)
+            self._fail(exc.kind, exc.message)
         except Exception as exc:
             log.exception("run %s failed unexpectedly", self.run_id)
-            self.finish.fail("internal", f"the engine failed unexpectedly ({type(exc).__name__})")
+            self._fail("internal", f"the engine failed unexpectedly ({type(exc).__name__})")
+
+    def _fail(self, kind: str, message: str) -> None:
+        """End the Turn ``failed``; when even that cannot be stored, leave the run as it is
+        for recovery rather than let the error escape and stop the host."""
+        try:
+            self.finish.fail(kind, message)
+        except StoreError:
+            log.exception(
+                "run %s: its failure could not be stored; recovery settles it", self.run_id
+            )
 
     # ------------------------------------------------------------ the loop
 

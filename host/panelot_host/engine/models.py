@@ -82,8 +82,10 @@ class ConfiguredModels:
         settings: Callable[[], Mapping[str, Any]],
         credentials: Any = None,
         catalog: ModelCatalog | None = None,
+        key_origin: Callable[[str], str | None] | None = None,
     ) -> None:
         self._env = env
+        self._key_origin = key_origin  # the origin each stored key was entered for
         self._settings = settings
         self._credentials = credentials
         self._catalog = catalog or ModelCatalog.load()
@@ -102,7 +104,7 @@ class ConfiguredModels:
         config = load_provider_config(self._env, self._settings())
         if model:
             config = config.model_copy(update={"model": model})
-        secret = resolve_api_key(config, self._credentials)
+        secret = resolve_api_key(config, self._credentials, self._key_origin, self._env)
         fingerprint = secret.fingerprint if secret else ""
         # A rotated key (same reference, new secret) gets a new client; the fingerprint,
         # never the key, is what is compared.

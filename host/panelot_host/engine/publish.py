@@ -23,6 +23,12 @@ class Publisher:
     def __init__(self, sink: EventSink) -> None:
         self._sink = sink
 
+    def authority_widened(self, command_id: str, changes: list[events.AuthorityChange]) -> None:
+        """A connection-level event to every client (no thread, no seq)."""
+        if changes:
+            event = events.AuthorityWidenedEvent(command_id=command_id, changes=changes)
+            self._sink.publish(None, "authority.widened", event)
+
     def thread_updated(self, thread: ThreadRecord) -> None:
         event = events.ThreadUpdatedEvent(
             thread_id=thread.id, seq=PENDING_SEQ, thread=views.thread_view(thread)

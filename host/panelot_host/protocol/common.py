@@ -68,9 +68,11 @@ ErrorKind = Literal[
     "too_large",
     "provider",
     "tool",
+    "storage",
     "internal",
 ]
-"""``data.kind`` of engine errors and ``turn.complete.error.kind`` (``internal``: extension)."""
+"""``data.kind`` of engine errors and ``turn.complete.error.kind`` (``storage`` and
+``internal``: extensions)."""
 
 ToolLevel = Literal["L0", "L1", "L2"]
 Effect = Literal["read", "write", "navigate", "network", "external"]

@@ -161,6 +161,28 @@ class ChunkEvent(msgspec.Struct, rename="camel"):
     data: str
 
 
+AuthorityKind = Literal["base_url", "credential_origin", "mcp_command", "mcp_url", "policy_allow"]
+
+
+class AuthorityChange(msgspec.Struct, rename="camel", frozen=True):
+    """One change that lets something happen with less asking or reach further."""
+
+    kind: AuthorityKind
+    summary: str
+
+
+class AuthorityWidenedEvent(msgspec.Struct, rename="camel"):
+    """``authority.widened`` (extension, connection-level, to every connection): a
+    ``settings.update`` or ``credentials.set`` just widened what the agent may do without
+    asking or where a key goes (model requests to a new origin, a command MCP server that
+    runs as the user, a policy rule that allows without approval, a key bound to a new
+    origin). The panel shows it, so a bug or a confused click cannot widen authority
+    silently."""
+
+    command_id: str
+    changes: list[AuthorityChange]
+
+
 class ErrorEvent(msgspec.Struct, rename="camel", omit_defaults=True):
     """``$/error``: a framing-level problem (the frame had no readable id).
 

@@ -12,7 +12,7 @@ from typing import Any, Final, get_args
 
 import msgspec
 
-from panelot_host.errors import InvalidRequest, ParseError
+from panelot_host.errors import InvalidRequest, InvalidResponse, ParseError
 from panelot_host.protocol.common import ErrorKind
 
 JSONRPC_VERSION: Final = "2.0"
@@ -43,6 +43,7 @@ ERROR_CODES: Final = MappingProxyType(
         "too_large": -32011,
         "provider": -32012,
         "tool": -32013,
+        "storage": -32020,  # extension: a commit failed and was rolled back
         # standard JSON-RPC codes under the kinds the error tree uses for them
         "parse_error": PARSE_ERROR,
         "invalid_request": INVALID_REQUEST,
@@ -200,14 +201,14 @@ def _classify(env: _Envelope) -> IncomingMessage:
     has_result = len(env.result) > 0
     has_error = env.error is not msgspec.UNSET
     if has_result and has_error:
-        raise InvalidRequest("Invalid request: a response has both result and error", readable)
+        raise InvalidResponse("Invalid response: it has both result and error", readable)
     if has_result:
         if readable is None:
-            raise InvalidRequest("Invalid request: a response id must be an integer or a string")
+            raise InvalidResponse("Invalid response: its id must be an integer or a string")
         return Response(id=readable, result=env.result)
     if has_error:
         if rid is msgspec.UNSET or (rid is not None and readable is None):
-            raise InvalidRequest("Invalid request: an error response id must be int, str or null")
+            raise InvalidResponse("Invalid response: an error response id must be int, str or null")
         return ErrorResponse(id=readable, error=_error_object(env.error, readable))
     raise InvalidRequest("Invalid request: no method, result or error", readable)
 
@@ -233,8 +234,8 @@ def _error_object(error: Any, readable: RequestId | None) -> ErrorObject:
         or type(error.get("code")) is not int
         or not isinstance(error.get("message"), str)
     ):
-        raise InvalidRequest(
-            'Invalid request: "error" must be an object with an integer code and a message',
+        raise InvalidResponse(
+            'Invalid response: "error" must be an object with an integer code and a message',
             readable,
         )
     return ErrorObject(code=error["code"], message=error["message"], data=error.get("data"))

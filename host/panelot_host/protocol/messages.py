@@ -16,8 +16,10 @@ from typing import Any, ClassVar, Final, Literal, Union
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from panelot_host.errors import InvalidRequest
 from panelot_host.protocol import jsonrpc
 from panelot_host.protocol.jsonrpc import IncomingMessage, RequestId
+from panelot_host.protocol.nesting import MAX_DEPTH, nests_deeper_than, top_level_id
 from panelot_host.protocol.registry import CONTROL_NOTIFICATIONS, OPS
 
 
@@ -66,12 +68,30 @@ def decode_message(data: bytes) -> IncomingMessage | OpCall:
 
     Raises:
         ParseError: ``data`` is not UTF-8 or not JSON (-32700; ``request_id`` None).
-        InvalidRequest: valid JSON but not a JSON-RPC 2.0 message (-32600);
-            ``request_id`` is the message's id when it could be read, else None.
+        InvalidRequest: valid JSON but not a JSON-RPC 2.0 message (-32600), or nested
+            deeper than ``nesting.MAX_DEPTH``; ``request_id`` is the message's id when it
+            could be read, else None.
     """
+    if nests_deeper_than(data):
+        raise _too_deep(data)
     try:
         # every member is fully typed, so msgspec checks the UTF-8 of every string
         call: OpCall = _CALLS.decode(data)
     except msgspec.DecodeError:
-        return jsonrpc.decode_message(data)
+        return _decode_generic(data)
+    except RecursionError:  # the stack was already deep: refuse rather than crash
+        raise _too_deep(data) from None
     return call
+
+
+def _decode_generic(data: bytes) -> IncomingMessage:
+    try:
+        return jsonrpc.decode_message(data)
+    except RecursionError:
+        raise _too_deep(data) from None
+
+
+def _too_deep(data: bytes) -> InvalidRequest:
+    return InvalidRequest(
+        f"Invalid request: JSON nested deeper than {MAX_DEPTH} levels", top_level_id(data)
+    )

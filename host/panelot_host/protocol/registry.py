@@ -123,6 +123,7 @@ EVENTS: Final[MappingProxyType[str, type[msgspec.Struct]]] = MappingProxyType(
         "run.updated": ev.RunUpdatedEvent,
         "turn.paused": ev.TurnPausedEvent,
         "turn.complete": ev.TurnCompleteEvent,
+        "authority.widened": ev.AuthorityWidenedEvent,
         CHUNK: ev.ChunkEvent,
         ERROR: ev.ErrorEvent,
     }

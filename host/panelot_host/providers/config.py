@@ -17,7 +17,7 @@ provider's environment key. OpenAI-compatible servers (a non-OpenAI base URL) ma
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import anyio
@@ -26,7 +26,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from panelot_host.credentials.secret import Secret
 from panelot_host.errors import ProviderConfigError
 from panelot_host.providers.catalog import Capabilities, ModelCatalog, ModelInfo, parse_capabilities
-from panelot_host.providers.endpoints import ANTHROPIC_BASE_URL, OPENAI_BASE_URL, is_official
+from panelot_host.providers.endpoints import (
+    ANTHROPIC_BASE_URL,
+    DEFAULT_BASE_URLS,
+    OPENAI_BASE_URL,
+    is_loopback,
+    is_official,
+    origin_of,
+    plain_http_problem,
+)
 from panelot_host.providers.retry import RetryPolicy, Sleep
 from panelot_host.providers.types import Provider
 
@@ -66,9 +74,16 @@ class ProviderConfig(BaseModel):
     @field_validator("base_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError("must start with http:// or https://")
+        if value is not None:
+            problem = plain_http_problem(value)
+            if problem is not None:
+                raise ValueError(problem)
         return value
+
+    @property
+    def destination(self) -> str:
+        """The origin model requests (and the API key) go to."""
+        return origin_of(self.base_url or DEFAULT_BASE_URLS.get(self.provider, ""))
 
 
 def load_provider_config(
@@ -145,14 +160,60 @@ def model_info(config: ProviderConfig, catalog: ModelCatalog | None = None) -> M
     return (catalog or ModelCatalog.load()).lookup(config.model, config.capabilities)
 
 
-def resolve_api_key(config: ProviderConfig, credentials: CredentialStore | None) -> Secret | None:
-    """The API key: ``api_key_ref`` from the credential store, else the environment key."""
+def resolve_api_key(
+    config: ProviderConfig,
+    credentials: CredentialStore | None,
+    key_origin: Callable[[str], str | None] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Secret | None:
+    """The API key: ``api_key_ref`` from the credential store, else the environment key.
+
+    A key goes only where it was meant to go (``docs/security.md``): a stored key to the
+    origin it was entered for (``key_origin(ref)``; a key entered with no provider origin
+    known goes only to the official APIs and this machine), the environment's key to the
+    environment's base URL (or the official API). With ``key_origin`` and ``env`` given,
+    a key whose origin is not the configured destination raises ``ProviderConfigError``
+    saying to enter the key again for the new origin.
+    """
     if config.api_key_ref and credentials is not None:
         stored = credentials.get(config.api_key_ref)
         if stored is not None:
+            if key_origin is not None:
+                _check_stored_key(config, key_origin(config.api_key_ref))
             return stored
         log.warning("credential %r not found; trying the environment key", config.api_key_ref)
+    if config.env_api_key is not None and env is not None:
+        _check_env_key(config, env)
     return config.env_api_key
+
+
+def _check_stored_key(config: ProviderConfig, bound: str | None) -> None:
+    destination = config.destination
+    official = {origin_of(url) for url in DEFAULT_BASE_URLS.values()}
+    if bound == destination or (bound is None and (destination in official or _local(config))):
+        return
+    entered = f"entered for {bound}" if bound else "entered with no provider origin"
+    raise ProviderConfigError(
+        f"the API key {config.api_key_ref!r} was {entered}; the provider is now at "
+        f"{destination}. Enter the key again for {destination} (credentials.set) before "
+        "it is sent there"
+    )
+
+
+def _check_env_key(config: ProviderConfig, env: Mapping[str, str]) -> None:
+    home = env.get(URL_VARS.get(config.provider, "")) or DEFAULT_BASE_URLS.get(config.provider)
+    if home is None or origin_of(home) == config.destination:
+        return
+    variable = KEY_VARS.get(config.provider, "the environment key")
+    raise ProviderConfigError(
+        f"{variable} is meant for {origin_of(home)}; the provider is now at "
+        f"{config.destination}. Store a key for that origin (credentials.set, then "
+        "settings.update apiKeyRef) before one is sent there"
+    )
+
+
+def _local(config: ProviderConfig) -> bool:
+    return config.base_url is not None and is_loopback(config.base_url)
 
 
 def build_provider(

@@ -12,3 +12,40 @@ OPENAI_BASE_URL = "https://api.openai.com/v1"
 def is_official(base_url: str) -> bool:
     """Whether ``base_url`` is OpenAI's own API (not an OpenAI-compatible server)."""
     return urlsplit(base_url).hostname == "api.openai.com"
+
+
+DEFAULT_BASE_URLS = {"anthropic": ANTHROPIC_BASE_URL, "openai": OPENAI_BASE_URL}
+_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of ``url``, lowercased, default ports dropped."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:
+        host = f"[{host}]"
+    port = parts.port
+    default = {"http": 80, "https": 443}.get(scheme)
+    return f"{scheme}://{host}" if port in (None, default) else f"{scheme}://{host}:{port}"
+
+
+def is_loopback(url: str) -> bool:
+    """Whether ``url`` points at this machine (``localhost``, 127.0.0.0/8, ``::1``)."""
+    host = (urlsplit(url).hostname or "").lower()
+    return host in _LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def plain_http_problem(url: str) -> str | None:
+    """Why ``url`` may not carry an API key, or None: plain ``http://`` is allowed only to
+    this machine (a local model server); anything else must be ``https://``."""
+    scheme = urlsplit(url).scheme.lower()
+    if scheme == "https" or (scheme == "http" and is_loopback(url)):
+        return None
+    if scheme == "http":
+        return (
+            f"{url} is plain http to another machine: the API key and every conversation "
+            "would cross the network unencrypted. Use https://, or http:// only to "
+            "localhost / 127.0.0.1 (a local model server)"
+        )
+    return f"{url} is not an http(s) URL"

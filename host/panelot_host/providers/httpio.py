@@ -7,7 +7,6 @@ any secret and anything key-shaped redacted) and a hint; never request headers.
 from __future__ import annotations
 
 import email.utils
-import re
 import time
 from collections.abc import AsyncGenerator, Callable, Iterator, Sequence
 from contextlib import aclosing, contextmanager
@@ -16,11 +15,11 @@ import anyio
 import httpx
 import msgspec
 
+from panelot_host.credentials.mask import KEY_SHAPED, REDACTED
 from panelot_host.credentials.secret import Secret
 from panelot_host.errors import ProviderConnectionError, ProviderHTTPError, ProviderStreamError
 from panelot_host.providers.sse import ServerSentEvent, SSEParser
 
-_KEY_SHAPED = re.compile(r"\b(sk|pk|rk|key|sess)-[A-Za-z0-9_*\-.]{6,}")
 _MAX_ERROR_BODY = 16_384
 _STATUS_HINTS = {
     400: "the request was rejected",
@@ -41,8 +40,8 @@ def redact(text: str, secrets: Sequence[Secret] = ()) -> str:
     """``text`` with every given secret and anything shaped like an API key masked."""
     for secret in secrets:
         if secret:
-            text = text.replace(secret.reveal(), "[redacted]")
-    return _KEY_SHAPED.sub("[redacted]", text)
+            text = text.replace(secret.reveal(), REDACTED)
+    return KEY_SHAPED.sub(REDACTED, text)
 
 
 def parse_retry_after(headers: httpx.Headers, now: Callable[[], float] = time.time) -> float | None:

@@ -20,6 +20,7 @@ import msgspec
 from anyio.abc import TaskGroup
 
 from panelot_host.errors import InvalidState
+from panelot_host.private_files import private_dir
 from panelot_host.server.bus import EventBus
 from panelot_host.store import turns
 from panelot_host.store.db import Database
@@ -28,6 +29,7 @@ from panelot_host.store.profiles import database_path
 from panelot_host.store.seq import SeqAllocator
 
 if TYPE_CHECKING:
+    from panelot_host.credentials.mask import SecretMask
     from panelot_host.credentials.secret import Secret
     from panelot_host.credentials.store import CredentialStore
     from panelot_host.engine.config_ops import CredentialVault, McpSettings
@@ -138,16 +140,18 @@ class LazyCredentials:
     """The credential store, built on first use (keyring and cryptography are slow to
     import, and ``initialize`` must answer fast)."""
 
-    def __init__(self, home: Path, key_dir: Path | None) -> None:
+    def __init__(self, home: Path, key_dir: Path | None, mask: SecretMask | None) -> None:
         self._home = home
         self._key_dir = key_dir
+        self._mask = mask
         self._store: CredentialStore | None = None
 
     def store(self) -> CredentialStore:
         if self._store is None:
             from panelot_host.credentials.store import CredentialStore
 
-            self._store = CredentialStore(self._home, key_dir=self._key_dir)
+            on_reveal = self._mask.add if self._mask is not None else None
+            self._store = CredentialStore(self._home, key_dir=self._key_dir, on_reveal=on_reveal)
         return self._store
 
     def get(self, ref: str) -> Secret | None:
@@ -180,6 +184,7 @@ class Host:
         *,
         models: ModelsFactory | None = None,
         registry: ToolRegistry | None = None,
+        secret_mask: SecretMask | None = None,
     ) -> None:
         self.config = config
         self._registry = registry
@@ -187,7 +192,7 @@ class Host:
         self._profile: OpenProfile | None = None
         self._opening = anyio.Lock()
         self._tasks: TaskGroup | None = None
-        self._credentials = LazyCredentials(config.home, config.key_dir)
+        self._credentials = LazyCredentials(config.home, config.key_dir, secret_mask)
         self._mcp: McpManager | None = None
 
     async def __aenter__(self) -> Host:
@@ -233,6 +238,7 @@ class Host:
                 self.config.environ,
                 lambda: settings_store.all_settings(db.conn),
                 self._credentials,
+                key_origin=lambda ref: settings_store.credential_origin(db.conn, ref),
             )
         )
         return Engine(
@@ -297,6 +303,7 @@ class Host:
                     )
                 return self._profile
             path = database_path(self.config.home, profile_id)
+            private_dir(path.parent, top=self.config.home)  # every conversation is in there
             lease = WriterLease(path, wait_s=self.config.lease_wait_s)
             await anyio.to_thread.run_sync(lease.acquire)
             try:

@@ -59,7 +59,7 @@ class DirectTransport:
     """An in-process client connection to ``host``; use ``DirectTransport.connect``."""
 
     def __init__(self, host: Host, task_group: TaskGroup, shim: ShimHandler | None) -> None:
-        self._connection = Connection(host, self._receive_frames)
+        self._connection = Connection(host, self._receive_frames, tasks=task_group)
         self._tasks = task_group
         self._shim = shim
         self._ids = itertools.count(1)

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from panelot_host.errors import InvalidState
+from panelot_host.errors import InvalidState, StoreError
+from panelot_host.private_files import private_dir, private_file, tighten_existing
 from panelot_host.store.migrate import apply_migrations
 
 BUSY_TIMEOUT_MS = 5000
@@ -39,7 +40,10 @@ class Database:
         Raises ``SchemaTooNew`` when the file was written by a newer Panelot.
         """
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(target.parent)
+        private_file(target)  # before SQLite creates -wal and -shm with its mode
+        for suffix in ("-wal", "-shm"):
+            tighten_existing(Path(f"{target}{suffix}"))
         conn = _connect(str(target))
         apply_migrations(conn)
         return cls(conn, target)
@@ -54,7 +58,10 @@ class Database:
         """Run the block in one ``BEGIN IMMEDIATE`` transaction; commit, or roll back on error.
 
         Raises ``InvalidState`` when nested: every domain change and its receipt share exactly
-        one transaction, so a nested call is a bug to be seen, not silently merged.
+        one transaction, so a nested call is a bug to be seen, not silently merged. Raises
+        ``StoreError`` when COMMIT itself fails (busy, disk full, I/O error, a deferred
+        constraint): the transaction is rolled back, nothing of it is stored, and the next
+        transaction starts normally.
         """
         if self._in_transaction:
             raise InvalidState("nested store transaction")
@@ -64,11 +71,24 @@ class Database:
             try:
                 yield self._conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                self._roll_back()
                 raise
-            self._conn.execute("COMMIT")
+            try:
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._roll_back()
+                raise StoreError(
+                    f"the change could not be saved ({exc}); nothing of it was stored"
+                ) from exc
         finally:
             self._in_transaction = False
+
+    def _roll_back(self) -> None:
+        """Roll back what is open; SQLite may already have rolled back by itself (a full
+        disk or an I/O error ends the transaction), which is not a second error."""
+        if self._conn.in_transaction:
+            with suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
 
     @property
     def in_transaction(self) -> bool:

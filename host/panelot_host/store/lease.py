@@ -16,6 +16,7 @@ from pathlib import Path
 from types import TracebackType
 
 from panelot_host.errors import LeaseUnavailable
+from panelot_host.private_files import private_dir
 
 DEFAULT_WAIT_S = 4.0  # longer than Chrome's 2 s grace, so a settling host can finish
 _POLL_S = 0.05
@@ -31,7 +32,7 @@ class WriterLease:
 
     def acquire(self) -> None:
         """Take the lease, waiting up to ``wait_s``; raises ``LeaseUnavailable`` after that."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         deadline = time.monotonic() + self.wait_s
         while not _try_lock(fd):

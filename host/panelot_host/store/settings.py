@@ -35,6 +35,7 @@ def put_settings(conn: sqlite3.Connection, values: dict[str, Any]) -> None:
 def put_credential(
     conn: sqlite3.Connection, *, ref: str, provider: str | None, backend: str, fingerprint: str
 ) -> None:
+    """Record a stored credential; ``provider`` is the provider origin it is bound to."""
     now = now_ms()
     conn.execute(
         "INSERT INTO credential (ref, provider, backend, fingerprint, created_at, updated_at) "
@@ -43,6 +44,13 @@ def put_credential(
         "updated_at = excluded.updated_at",
         (ref, provider, backend, fingerprint, now, now),
     )
+
+
+def credential_origin(conn: sqlite3.Connection, ref: str) -> str | None:
+    """The provider origin the credential ``ref`` was entered for (kept in the
+    ``provider`` column), or None when it was entered with none known."""
+    row = conn.execute("SELECT provider FROM credential WHERE ref = ?", (ref,)).fetchone()
+    return row[0] if row else None
 
 
 def get_credential(conn: sqlite3.Connection, ref: str) -> CredentialRecord | None:

@@ -164,12 +164,16 @@ def list_threads(
     """One page of live threads and the cursor of the next page (None at the end).
 
     Without ``query``: most recently updated first. With ``query``: threads whose title or
-    message text match every term (prefix match), best bm25 rank first; title hits weigh more.
+    message text match every term (prefix match), best bm25 rank first; title hits weigh more;
+    a query with no searchable term (only punctuation) matches nothing.
     Raises ``InvalidParams`` for a cursor this store did not issue.
     """
     position = _decode_cursor(cursor)
-    if query and _match_expression(query):
-        return _search_page(conn, _match_expression(query), limit, position.offset)
+    if query:
+        expression = _match_expression(query)
+        if not expression:  # only punctuation: nothing can match it
+            return [], None
+        return _search_page(conn, expression, limit, position.offset)
     if position.thread_id:
         rows = conn.execute(
             f"SELECT {_COLUMNS} FROM thread WHERE deleted = 0 AND (updated_at < ? OR "

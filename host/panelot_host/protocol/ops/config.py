@@ -152,6 +152,9 @@ class CredentialsSetParams(Params, kw_only=True):
     command_id: CommandId
     ref: CredentialName
     secret: Secret
+    origin: Annotated[str, Meta(pattern=r"^https?://[^/?#]+/?$", max_length=300)] | None = None
+    """Extension: the provider origin this key is for; default: the configured provider's.
+    The key is sent nowhere else (a new origin needs the key entered again)."""
 
     def __repr__(self) -> str:
         return f"CredentialsSetParams(command_id={self.command_id!r}, ref={self.ref!r}, secret=***)"

@@ -12,7 +12,7 @@ from panelot_host.protocol.ops._base import Params, Result
 ProfileId = Annotated[
     str,
     Meta(
-        pattern=r"^[A-Za-z0-9_-]{1,128}$",
+        pattern=r"^[A-Za-z0-9_-]{1,64}$",  # the store's folder-name rule: one limit
         description="The Chrome profile's random id; selects PANELOT_HOME/profiles/<profileId>/",
     ),
 ]

@@ -3,6 +3,7 @@ resume and recovery."""
 
 from __future__ import annotations
 
+import binascii
 from typing import Annotated, Any, Literal
 
 from msgspec import Meta
@@ -37,6 +38,11 @@ class TurnSubmitParams(Params, kw_only=True):
     def __post_init__(self) -> None:
         if not self.text and not self.attachments:
             raise ValueError("text must not be empty when there are no attachments")
+        for index, attachment in enumerate(self.attachments):
+            try:
+                binascii.a2b_base64(attachment.data, strict_mode=True)
+            except (binascii.Error, ValueError):
+                raise ValueError(f"attachments[{index}].data is not valid base64") from None
 
 
 class TurnSubmitResult(Result, kw_only=True):
