@@ -47,6 +47,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="also allow this extension (e.g. a store build); repeatable",
     )
     install.add_argument("--dry-run", action="store_true", help="say what would change only")
+    install.add_argument(
+        "--doctor", action="store_true", help="then run 'panelot-host doctor' on what it installed"
+    )
     install.set_defaults(command="install", run=run_install)
 
     uninstall = sub.add_parser("uninstall", help="remove exactly what install wrote")
@@ -100,6 +103,18 @@ def run_install(
         print(f"panelot-host install: {exc}", file=sys.stderr)
         return 1
     _report(changes, out, dry_run=options.dry_run)
+    if options.doctor and not options.dry_run:
+        from panelot_host.cli.doctor import run_doctor
+
+        print("== panelot-host doctor", file=out)
+        checks = argparse.Namespace(
+            browser=list(plan.browsers),
+            user_data_dir=options.user_data_dir,
+            system=options.system,
+            json=False,
+            offline=False,
+        )
+        return run_doctor(checks, machine=machine, out=out, environ=environ)
     return 0
 
 
