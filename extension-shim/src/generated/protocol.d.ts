@@ -31,6 +31,8 @@ export interface ProtocolDefinitions {
   ApprovalResolvedEvent?: ApprovalResolvedEvent;
   ApprovalResponseParams?: ApprovalResponseParams;
   AssistantItem?: AssistantItem;
+  AuthorityChange?: AuthorityChange;
+  AuthorityWidenedEvent?: AuthorityWidenedEvent;
   BrowserInvokeParams?: BrowserInvokeParams;
   BrowserInvokeResult?: BrowserInvokeResult;
   BrowserResolveTargetParams?: BrowserResolveTargetParams;
@@ -223,6 +225,25 @@ export interface AssistantItem {
   interrupted?: boolean;
 }
 /**
+ * One change that lets something happen with less asking or reach further.
+ */
+export interface AuthorityChange {
+  kind: "base_url" | "credential_origin" | "mcp_command" | "mcp_url" | "policy_allow";
+  summary: string;
+}
+/**
+ * ``authority.widened`` (extension, connection-level, to every connection): a
+ * ``settings.update`` or ``credentials.set`` just widened what the agent may do without
+ * asking or where a key goes (model requests to a new origin, a command MCP server that
+ * runs as the user, a policy rule that allows without approval, a key bound to a new
+ * origin). The panel shows it, so a bug or a confused click cannot widen authority
+ * silently.
+ */
+export interface AuthorityWidenedEvent {
+  commandId: string;
+  changes: AuthorityChange[];
+}
+/**
  * Run a browser tool. ``callId`` is the toolCall item's ``callId``; ``target`` is the
  * tab the gatekeeper approved, when resolved.
  */
@@ -340,6 +361,7 @@ export interface CredentialsSetParams {
    */
   ref: string;
   secret: string;
+  origin?: string | null;
 }
 export interface CredentialsSetResult {
   ref: string;
@@ -976,6 +998,7 @@ export interface TurnError {
     | "provider"
     | "queue_full"
     | "stale_turn"
+    | "storage"
     | "thread_busy"
     | "too_large"
     | "tool"
@@ -1373,6 +1396,7 @@ export interface Events {
   "run.updated": { params: RunUpdatedEvent };
   "turn.paused": { params: TurnPausedEvent };
   "turn.complete": { params: TurnCompleteEvent };
+  "authority.widened": { params: AuthorityWidenedEvent };
   "$/chunk": { params: ChunkEvent };
   "$/error": { params: ErrorEvent };
 }
