@@ -26,7 +26,7 @@ export function causeOfDisconnect(chromeMessage, extensionId) {
     cause = {
       code: "forbidden",
       message: `The Panelot host manifest does not allow this extension: its allowed_origins lacks ${origin}.`,
-      fix: `Reinstall the host for this extension: panelot-host install --extension-id ${extensionId}. ${DOCTOR}.`,
+      fix: `Reinstall the host for extension ID ${extensionId}: panelot-host install --extension-id ${extensionId}. ${DOCTOR}.`,
     };
   } else if (text.includes("Failed to start")) {
     cause = {
