@@ -97,8 +97,9 @@ def run_install(
         plan = plan_install(machine, request)
         record = load_record(plan.install_dir)
         changes, written = apply_plan(machine, plan, dry_run=options.dry_run)
-        if not options.dry_run:
-            save_record(plan.install_dir, record.merged(written))
+        merged = record.merged(written)
+        if not options.dry_run and merged != record:
+            save_record(plan.install_dir, merged)
     except (InstallError, RecordError, OSError) as exc:
         print(f"panelot-host install: {exc}", file=sys.stderr)
         return 1

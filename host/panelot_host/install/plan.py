@@ -78,11 +78,13 @@ def plan_install(machine: Machine, request: InstallRequest) -> Plan:
     origins = _origins(request.extension_ids)
     install_dir = machine.install_dir(request.system)
     wrapper_path = install_dir / (WINDOWS_NAME if machine.windows else POSIX_NAME)
+    try:
+        text = wrapper_text(machine.python, windows=machine.windows, allowed_origins=origins)
+    except ValueError as exc:
+        raise InstallError(f"cannot write the wrapper: {exc}") from exc
     wrapper = FileWrite(
         path=wrapper_path,
-        content=wrapper_text(
-            machine.python, windows=machine.windows, allowed_origins=origins
-        ).encode(),
+        content=text.encode(),
         mode=0o755 if request.system else 0o700,
         kind="wrapper",
     )

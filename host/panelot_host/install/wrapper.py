@@ -33,7 +33,7 @@ def wrapper_text(
         ValueError: ``python`` is relative, or holds a character the script cannot quote.
     """
     if windows:
-        python = PureWindowsPath(python)
+        python = PureWindowsPath(str(python))  # parts of a POSIX path lose the drive
     if not python.is_absolute():
         raise ValueError(f"the interpreter path {python} must be absolute")
     if windows:
