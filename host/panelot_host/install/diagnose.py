@@ -178,7 +178,7 @@ class _ManifestChecker:
             return [Finding(label, "problem", f"{host}: {problem}", fix)]
         if self._start_host:
             if host not in self._started:
-                self._started[host] = _start(host, self._machine.windows)
+                self._started[host] = _start(host, self._machine)
             started = self._started[host]
             if started is not None:
                 return [Finding(label, started.status, started.message, started.fix or fix)]
@@ -233,16 +233,21 @@ def _executable_problem(host: Path, windows: bool) -> str | None:
     return None
 
 
-def _start(host: Path, windows: bool) -> Finding | None:
-    """Start the host as the browser would, stdin closed at once; None when it behaved."""
+def _start(host: Path, machine: Machine) -> Finding | None:
+    """Start the host as the browser would (this environment, the host's folder as working
+    directory), with this ``PANELOT_HOME`` and stdin closed at once; None when it behaved."""
     origin = extension_origin(PINNED_EXTENSION_ID)
-    argv = ["cmd.exe", "/d", "/c", str(host), origin] if windows else [str(host), origin]
+    argv = [str(host), origin]
+    if machine.windows:
+        argv = ["cmd.exe", "/d", "/c", *argv]
+    env = {**os.environ, "PANELOT_HOME": str(machine.panelot_home)}
     try:
         done = subprocess.run(
             argv,
             stdin=subprocess.DEVNULL,
             capture_output=True,
             cwd=host.parent,
+            env=env,
             timeout=START_TIMEOUT_S,
             check=False,
         )
