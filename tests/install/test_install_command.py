@@ -271,3 +271,21 @@ def test_user_data_dir_installs_into_that_profile_only(tmp_path: Path) -> None:
     assert read_manifest(profile / "NativeMessagingHosts" / f"{HOST_NAME}.json").allowed_origins
     assert not (m.home / ".config/chromium/NativeMessagingHosts").exists()
     assert report.count("created") == 2
+
+
+def test_an_explicit_panelot_home_is_kept_by_a_per_user_wrapper(tmp_path: Path) -> None:
+    import dataclasses
+    import subprocess
+
+    m = dataclasses.replace(machine(tmp_path), home_is_explicit=True)
+    install(m, browser=["chromium"])
+    wrapper = m.panelot_home / "bin" / "panelot-host-chrome"
+    assert f"PANELOT_HOME={m.panelot_home}\nexport PANELOT_HOME\n" in wrapper.read_text("utf-8")
+    # started from an environment without it (a desktop launcher), the host uses it
+    env = {"PATH": os.environ["PATH"], "HOME": str(m.home)}
+    subprocess.run([wrapper, OURS], stdin=subprocess.DEVNULL, env=env, timeout=60, check=True)
+    assert (m.panelot_home / "logs" / "host.log").exists()
+    admin = dataclasses.replace(machine(tmp_path, admin=True), home_is_explicit=True)
+    install(admin, browser=["chromium"], system=True)
+    system_wrapper = admin.root / "usr/local/lib/panelot/panelot-host-chrome"
+    assert "PANELOT_HOME" not in system_wrapper.read_text("utf-8")

@@ -38,6 +38,7 @@ class Machine:
     root: Path = Path("/")
     program_data: Path = Path("C:/ProgramData")
     is_admin: bool = False
+    home_is_explicit: bool = False  # PANELOT_HOME was set (a per-user wrapper keeps it)
     which: Callable[[str], str | None] = _no_executable
     registry: Registry = field(default_factory=RecordingRegistry)
 
@@ -55,6 +56,7 @@ class Machine:
             python=Path(os.path.abspath(sys.executable)),
             program_data=Path(environ.get("PROGRAMDATA", "C:/ProgramData")),
             is_admin=_is_admin(platform),
+            home_is_explicit=bool(environ.get("PANELOT_HOME")),
             which=lambda name: shutil.which(name, path=environ.get("PATH")),
             registry=default_registry(platform),
         )

@@ -79,7 +79,12 @@ def plan_install(machine: Machine, request: InstallRequest) -> Plan:
     install_dir = machine.install_dir(request.system)
     wrapper_path = install_dir / (WINDOWS_NAME if machine.windows else POSIX_NAME)
     try:
-        text = wrapper_text(machine.python, windows=machine.windows, allowed_origins=origins)
+        text = wrapper_text(
+            machine.python,
+            windows=machine.windows,
+            allowed_origins=origins,
+            panelot_home=_pinned_home(machine, request),
+        )
     except ValueError as exc:
         raise InstallError(f"cannot write the wrapper: {exc}") from exc
     wrapper = FileWrite(
@@ -102,6 +107,14 @@ def plan_install(machine: Machine, request: InstallRequest) -> Plan:
         target = machine.manifest_dir(browser, request.system) / f"{HOST_NAME}.json"
         files.append(_manifest_write(target, manifest, browser))
     return Plan(install_dir, browsers, tuple(files), ())
+
+
+def _pinned_home(machine: Machine, request: InstallRequest) -> Path | None:
+    """The data folder the wrapper sets: an explicit ``PANELOT_HOME`` of a per-user install
+    (a system-wide one serves every user, each with their own)."""
+    if machine.home_is_explicit and not request.system:
+        return machine.panelot_home.absolute()
+    return None
 
 
 def _check_request(machine: Machine, request: InstallRequest) -> None:
