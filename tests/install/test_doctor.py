@@ -261,3 +261,32 @@ def test_the_host_is_started_with_the_doctors_data_folder(tmp_path: Path) -> Non
     assert doctor(m)[0] == 0
     assert (m.panelot_home / "logs" / "host.log").exists()
     assert os.stat(m.panelot_home).st_mode & 0o077 == 0
+
+
+CHROME_POLICY = r"SOFTWARE\Policies\Google\Chrome"
+
+
+def test_windows_policies_block_or_restrict_to_hklm(tmp_path: Path) -> None:
+    registry = RecordingRegistry()
+    m = machine(tmp_path, "win32", registry=registry)
+    install(m, browser=["chrome"])
+    from panelot_host.install.diagnose import diagnose_install
+
+    def problems() -> list[str]:
+        found = diagnose_install(m, ["chrome"], start_host=False)
+        return [f"{f.message} -- {f.fix}" for f in found if f.status == "problem"]
+
+    assert problems() == []
+    registry.named[("HKLM", CHROME_POLICY.lower())] = {"NativeMessagingUserLevelHosts": 0}
+    [restricted] = problems()
+    assert "HKLM\\Software\\Google\\Chrome" in restricted
+    assert "NativeMessagingUserLevelHosts=0" in restricted
+    assert restricted.endswith("panelot-host install --system --browser chrome")
+    registry.named.clear()
+    blocklist = (CHROME_POLICY + r"\NativeMessagingBlocklist").lower()
+    registry.named[("HKCU", blocklist)] = {"1": "com.panelot.host"}
+    [blocked] = problems()
+    assert "enterprise policy blocks com.panelot.host" in blocked
+    allowlist = (CHROME_POLICY + r"\NativeMessagingAllowlist").lower()
+    registry.named[("HKLM", allowlist)] = {"1": "com.panelot.host"}
+    assert problems() == []

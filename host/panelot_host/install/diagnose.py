@@ -24,7 +24,7 @@ import msgspec
 from panelot_host.install.locations import registry_key
 from panelot_host.install.machine import Machine
 from panelot_host.install.manifest import HOST_NAME, PINNED_EXTENSION_ID, extension_origin
-from panelot_host.install.policy import read_policy
+from panelot_host.install.policy import HostPolicy, read_policy
 from panelot_host.install.record import load_record
 
 Status = Literal["ok", "problem", "note"]
@@ -79,17 +79,8 @@ def _posix_browser(
     user_path = machine.manifest_dir(browser, system=False) / name
     system_path = machine.manifest_dir(browser, system=True) / name
     policy = read_policy(browser, machine.platform, machine.root, HOST_NAME)
-    findings: list[Finding] = []
-    if policy.blocked:
-        findings.append(
-            Finding(
-                browser,
-                "problem",
-                f"enterprise policy blocks {HOST_NAME} (NativeMessagingBlocklist in "
-                f"{policy.source})",
-                f"ask your administrator to add {HOST_NAME} to NativeMessagingAllowlist",
-            )
-        )
+    blocked = _blocked(browser, policy)
+    findings: list[Finding] = [] if blocked is None else [blocked]
     candidates = [system_path] if system or not policy.user_level_hosts else [user_path]
     candidates += [] if system_path in candidates else [system_path]
     chosen = next((p for p in candidates if p.exists()), None)
@@ -122,19 +113,31 @@ def _posix_browser(
 def _windows_browser(
     machine: Machine, checker: _ManifestChecker, browser: str, system: bool
 ) -> list[Finding]:
+    policy = read_policy(browser, "win32", machine.root, HOST_NAME, machine.registry)
+    blocked = _blocked(browser, policy)
+    if blocked is not None:
+        return [blocked]
     key = registry_key(browser, HOST_NAME)
     hives: tuple[Literal["HKCU", "HKLM"], ...] = ("HKLM",) if system else ("HKCU", "HKLM")
+    machine_only = system or not policy.user_level_hosts
+    if not policy.user_level_hosts:
+        hives = ("HKLM",)
     for hive in hives:
         value = machine.registry.get_default(hive, key)
         if value is not None:
             break
     else:
+        why = (
+            ""
+            if system or policy.user_level_hosts
+            else (f" (policy NativeMessagingUserLevelHosts=0 in {policy.source} ignores HKCU)")
+        )
         return [
             Finding(
                 browser,
                 "problem",
-                f"registry key {hives[0]}\\{key} is missing",
-                _reinstall(browser, system),
+                f"registry key {hives[0]}\\{key} is missing{why}",
+                _reinstall(browser, machine_only),
             )
         ]
     expected = machine.install_dir(system) / f"{HOST_NAME}.json"
@@ -149,6 +152,17 @@ def _windows_browser(
             )
         ]
     return checker.check(browser, Path(value), _reinstall(browser, system))
+
+
+def _blocked(browser: str, policy: HostPolicy) -> Finding | None:
+    if not policy.blocked:
+        return None
+    return Finding(
+        browser,
+        "problem",
+        f"enterprise policy blocks {HOST_NAME} (NativeMessagingBlocklist in {policy.source})",
+        f"ask your administrator to add {HOST_NAME} to NativeMessagingAllowlist",
+    )
 
 
 def _reinstall(browser: str, system: bool) -> str:

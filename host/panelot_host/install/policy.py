@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.install.locations import Platform
+from panelot_host.install.registry import Hive, Registry
 
 LINUX_POLICY_DIRS = {
     "chrome": "etc/opt/chrome/policies/managed",
@@ -24,6 +25,15 @@ LINUX_POLICY_DIRS = {
     "brave": "etc/brave/policies/managed",
     "vivaldi": "etc/opt/vivaldi/policies/managed",
 }
+WINDOWS_POLICY_KEYS = {
+    "chrome": r"SOFTWARE\Policies\Google\Chrome",
+    "chromium": r"SOFTWARE\Policies\Chromium",
+    "edge": r"SOFTWARE\Policies\Microsoft\Edge",
+    "brave": r"SOFTWARE\Policies\BraveSoftware\Brave",
+    "vivaldi": r"SOFTWARE\Policies\Google\Chrome",
+}
+"""Windows: a DWORD ``NativeMessagingUserLevelHosts``, and subkeys ``NativeMessagingBlocklist``
+/ ``NativeMessagingAllowlist`` whose values ("1", "2", ...) are the entries; HKLM, then HKCU."""
 MAC_POLICY_DOMAINS = {
     "chrome": "com.google.Chrome",
     "chromium": "org.chromium.Chromium",
@@ -39,10 +49,19 @@ class HostPolicy(msgspec.Struct, frozen=True):
     source: str = ""
 
 
-def read_policy(browser: str, platform: Platform, root: Path, host_name: str) -> HostPolicy:
-    """The policies that concern ``host_name`` in ``browser`` (defaults when none are set)."""
+def read_policy(
+    browser: str,
+    platform: Platform,
+    root: Path,
+    host_name: str,
+    registry: Registry | None = None,
+) -> HostPolicy:
+    """The policies that concern ``host_name`` in ``browser`` (defaults when none are set);
+    on Windows read from ``registry``."""
     values: dict[str, Any] = {}
     sources: list[str] = []
+    if platform == "win32" and registry is not None:
+        values, sources = _windows_policy(registry, WINDOWS_POLICY_KEYS[browser])
     for path in _policy_files(browser, platform, root):
         loaded = _load(path)
         if loaded:
@@ -58,6 +77,23 @@ def read_policy(browser: str, platform: Platform, root: Path, host_name: str) ->
         blocked=blocked,
         source=", ".join(sources),
     )
+
+
+def _windows_policy(registry: Registry, key: str) -> tuple[dict[str, Any], list[str]]:
+    values: dict[str, Any] = {}
+    sources: list[str] = []
+    hives: tuple[Hive, ...] = ("HKCU", "HKLM")  # HKLM last: machine policy wins
+    for hive in hives:
+        found = registry.named_values(hive, key)
+        if "NativeMessagingUserLevelHosts" in found:
+            values["NativeMessagingUserLevelHosts"] = bool(found["NativeMessagingUserLevelHosts"])
+        for name in ("NativeMessagingBlocklist", "NativeMessagingAllowlist"):
+            entries = registry.named_values(hive, f"{key}\\{name}")
+            if entries:
+                values[name] = [str(v) for v in entries.values()]
+        if found or values:
+            sources.append(f"{hive}\\{key}")
+    return values, sorted(set(sources))
 
 
 def _policy_files(browser: str, platform: Platform, root: Path) -> list[Path]:

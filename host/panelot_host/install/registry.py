@@ -32,13 +32,21 @@ class Registry(Protocol):
         """Delete ``key`` (it has no subkeys); returns whether it existed."""
         ...
 
+    def named_values(self, hive: Hive, key: str) -> dict[str, object]:
+        """The key's named values (policies are kept so); empty when the key is missing."""
+        ...
+
 
 class RecordingRegistry:
     """An in-memory registry; ``writes`` logs each change as ``(op, hive, key, value)``."""
 
     def __init__(self) -> None:
         self.values: dict[tuple[Hive, str], str] = {}
+        self.named: dict[tuple[Hive, str], dict[str, object]] = {}
         self.writes: list[tuple[str, Hive, str, str | None]] = []
+
+    def named_values(self, hive: Hive, key: str) -> dict[str, object]:
+        return dict(self.named.get((hive, key.lower()), {}))
 
     def get_default(self, hive: Hive, key: str) -> str | None:
         return self.values.get((hive, key.lower()))
@@ -87,6 +95,25 @@ class WindowsRegistry:  # pragma: no cover - exercised on Windows only
         except OSError as exc:
             raise RegistryError(f"{hive}\\{key}: {exc}") from exc
         return True
+
+    def named_values(self, hive: Hive, key: str) -> dict[str, object]:
+        winreg = _winreg()
+        values: dict[str, object] = {}
+        try:
+            with winreg.OpenKey(_root(hive), key) as handle:
+                index = 0
+                while True:
+                    try:
+                        name, value, _ = winreg.EnumValue(handle, index)
+                    except OSError:  # no more values
+                        return values
+                    if name:
+                        values[name] = value
+                    index += 1
+        except FileNotFoundError:
+            return values
+        except OSError as exc:
+            raise RegistryError(f"{hive}\\{key}: {exc}") from exc
 
 
 def _winreg() -> Any:  # pragma: no cover - Windows only
