@@ -290,3 +290,18 @@ def test_windows_policies_block_or_restrict_to_hklm(tmp_path: Path) -> None:
     allowlist = (CHROME_POLICY + r"\NativeMessagingAllowlist").lower()
     registry.named[("HKLM", allowlist)] = {"1": "com.panelot.host"}
     assert problems() == []
+
+
+def test_without_browser_names_doctor_checks_those_found_and_those_installed_for(
+    tmp_path: Path,
+) -> None:
+    m = machine(tmp_path, on_path=("chromium",))
+    install(m, browser=["chromium", "brave"])
+    status, report = doctor(m, browser=None)
+    assert status == 0, report
+    assert "ok      chromium:" in report and "ok      brave:" in report
+    (
+        m.home / ".config/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.panelot.host.json"
+    ).unlink()
+    status, report = doctor(m, browser=None)
+    assert status == 1 and "PROBLEM brave: no host manifest" in report

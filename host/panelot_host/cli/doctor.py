@@ -35,7 +35,8 @@ def collect(
 
     browsers = list(options.browser or [])
     if not browsers and options.user_data_dir is None:
-        browsers = machine.present_browsers() or _recorded_browsers(machine, options.system)
+        found = [*machine.present_browsers(), *_recorded_browsers(machine, options.system)]
+        browsers = list(dict.fromkeys(found))
     findings = diagnose_install(
         machine, browsers, system=options.system, user_data_dir=options.user_data_dir
     )
@@ -50,7 +51,7 @@ def collect(
 
 
 def _recorded_browsers(machine: Machine, system: bool) -> list[str]:
-    """Browsers an install was made for although they are not found any more."""
+    """Browsers an install was made for (found on the machine or not)."""
     from panelot_host.install.locations import BROWSERS
     from panelot_host.install.record import load_record
 
