@@ -281,7 +281,7 @@ def test_windows_policies_block_or_restrict_to_hklm(tmp_path: Path) -> None:
     [restricted] = problems()
     assert "HKLM\\Software\\Google\\Chrome" in restricted
     assert "NativeMessagingUserLevelHosts=0" in restricted
-    assert restricted.endswith("panelot-host install --system --browser chrome")
+    assert restricted.endswith("as administrator: panelot-host install --system --browser chrome")
     registry.named.clear()
     blocklist = (CHROME_POLICY + r"\NativeMessagingBlocklist").lower()
     registry.named[("HKCU", blocklist)] = {"1": "com.panelot.host"}

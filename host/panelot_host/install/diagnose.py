@@ -137,7 +137,7 @@ def _windows_browser(
                 browser,
                 "problem",
                 f"registry key {hives[0]}\\{key} is missing{why}",
-                _reinstall(browser, machine_only),
+                _reinstall(browser, machine_only, windows=True),
             )
         ]
     expected = machine.install_dir(system) / f"{HOST_NAME}.json"
@@ -148,10 +148,10 @@ def _windows_browser(
                 browser,
                 "problem",
                 f"registry key {hive}\\{key} points to {value}, not to the installed {expected}",
-                _reinstall(browser, system),
+                _reinstall(browser, system, windows=True),
             )
         ]
-    return checker.check(browser, Path(value), _reinstall(browser, system))
+    return checker.check(browser, Path(value), _reinstall(browser, system, windows=True))
 
 
 def _blocked(browser: str, policy: HostPolicy) -> Finding | None:
@@ -165,10 +165,11 @@ def _blocked(browser: str, policy: HostPolicy) -> Finding | None:
     )
 
 
-def _reinstall(browser: str, system: bool) -> str:
-    return (
-        f"{'sudo ' if system else ''}{REINSTALL}{' --system' if system else ''} --browser {browser}"
-    )
+def _reinstall(browser: str, system: bool, *, windows: bool = False) -> str:
+    if not system:
+        return f"{REINSTALL} --browser {browser}"
+    elevated = "as administrator: " if windows else "sudo "
+    return f"{elevated}{REINSTALL} --system --browser {browser}"
 
 
 class _ManifestChecker:
