@@ -49,6 +49,8 @@ def test_linux_install_writes_wrapper_and_manifest_where_the_browser_reads(
     wrapper = m.panelot_home / "bin" / "panelot-host-chrome"
     assert f"created      manifest ({browser}): {manifest}" in report
     assert f"created      wrapper: {wrapper}" in report
+    repo = Path(__file__).resolve().parents[2]
+    assert f"'Load unpacked' and pick {repo / 'extension-shim'}" in report
     data = json.loads(manifest.read_text("utf-8"))
     assert data == {
         "name": HOST_NAME,

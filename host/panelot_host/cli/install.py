@@ -104,6 +104,13 @@ def run_install(
         print(f"panelot-host install: {exc}", file=sys.stderr)
         return 1
     _report(changes, out, dry_run=options.dry_run)
+    extension = _extension_folder()
+    if extension is not None and not options.dry_run and options.user_data_dir is None:
+        print(
+            f"next: in the browser's extensions page turn on Developer mode, 'Load unpacked' "
+            f"and pick {extension}",
+            file=out,
+        )
     if options.doctor and not options.dry_run:
         from panelot_host.cli.doctor import run_doctor
 
@@ -117,6 +124,14 @@ def run_install(
         )
         return run_doctor(checks, machine=machine, out=out, environ=environ)
     return 0
+
+
+def _extension_folder() -> Path | None:
+    """The extension beside the host's sources (a clone of the repository), if there."""
+    import panelot_host
+
+    folder = Path(panelot_host.__file__).resolve().parents[2] / "extension-shim"
+    return folder if (folder / "manifest.json").is_file() else None
 
 
 def run_uninstall(
