@@ -3,7 +3,8 @@
 
 /** @typedef {import("./types").DisconnectCause} DisconnectCause */
 
-const LOGS = "the log under PANELOT_HOME/logs (by default ~/.local/share/panelot/logs)";
+const LOGS = "the host's log: run `panelot-host logs` (it is PANELOT_HOME/logs/host.log)";
+const DOCTOR = "`panelot-host doctor` says what is wrong and how to fix it";
 
 /**
  * @param {string | undefined} chromeMessage chrome.runtime.lastError?.message at onDisconnect
@@ -19,25 +20,25 @@ export function causeOfDisconnect(chromeMessage, extensionId) {
     cause = {
       code: "host_not_found",
       message: "The Panelot host is not installed for this browser (Chrome found no valid com.panelot.host manifest).",
-      fix: "Install the host (see the README), or check that its manifest names an existing executable by absolute path.",
+      fix: `Install the host: bash install/install.sh (Windows: install\\install.ps1), from the README's quickstart. Then ${DOCTOR}.`,
     };
   } else if (text.includes("forbidden")) {
     cause = {
       code: "forbidden",
       message: `The Panelot host manifest does not allow this extension: its allowed_origins lacks ${origin}.`,
-      fix: `Reinstall the host for extension ID ${extensionId}, or add "${origin}" to allowed_origins in com.panelot.host.json.`,
+      fix: `Reinstall the host for extension ID ${extensionId}: panelot-host install --extension-id ${extensionId}. ${DOCTOR}.`,
     };
   } else if (text.includes("Failed to start")) {
     cause = {
       code: "start_failed",
       message: "Chrome could not start the Panelot host.",
-      fix: "Check that the path in com.panelot.host.json is executable by you.",
+      fix: `Check that the path in com.panelot.host.json is executable by you; ${DOCTOR}.`,
     };
   } else if (text.includes("exited")) {
     cause = {
       code: "host_exited",
       message: "The Panelot host stopped unexpectedly (it exited or crashed).",
-      fix: `See ${LOGS}. If it refused this extension, add ${origin} to PANELOT_HOME/allowed-origins.json.`,
+      fix: `See ${LOGS}. If it refused this extension: panelot-host install --extension-id ${extensionId}. ${DOCTOR}.`,
     };
   } else if (text.includes("communicating")) {
     cause = {

@@ -1,7 +1,8 @@
 """Real Chromium + the extension + the real host, headless (recipe: design/e2e.md).
 
-``Profile`` is one temporary browser profile: the host manifest written into its user-data
-directory by ``panelot_host.install``, the host's ``PANELOT_HOME`` and the fake model's URL
+``Profile`` is one temporary browser profile: the host installed into its user-data
+directory by ``panelot-host install --user-data-dir`` (the real command, as a user runs it),
+the host's ``PANELOT_HOME`` and the fake model's URL
 passed through the browser's environment, the extension loaded unpacked.
 """
 
@@ -12,6 +13,8 @@ import hashlib
 import json
 import os
 import signal
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,6 @@ from playwright.sync_api import BrowserContext, Page, Playwright, Worker
 from panelot_host.install import (
     build_manifest,
     extension_origin,
-    install_into_user_data_dir,
     native_hosts_dir,
     write_manifest,
 )
@@ -68,25 +70,29 @@ class Profile:
 
     def launch(self, playwright: Playwright) -> Browser:
         ext_id = extension_id()
-        origins = self.origins if self.origins is not None else [extension_origin(ext_id)]
-        if self.host_executable is None:
-            install_into_user_data_dir(self.user_data, origins, bin_dir=self.root / "bin")
-        else:
-            manifest = build_manifest(self.host_executable, origins)
-            write_manifest(native_hosts_dir(self.user_data), manifest)
         home = self.root / "home"
         home.mkdir(parents=True, exist_ok=True)
+        installed = self.host_executable is None and self.origins is None
+        if installed:
+            run_install(self.user_data, home, self.panelot_home)
+        else:  # a manifest no install would write: another host, or other extensions only
+            origins = self.origins if self.origins is not None else [extension_origin(ext_id)]
+            manifest = build_manifest(self.host_executable or installed_wrapper(self), origins)
+            if self.host_executable is None:
+                run_install(self.user_data, home, self.panelot_home)
+            write_manifest(native_hosts_dir(self.user_data), manifest)
         env = {
             **os.environ,
             "HOME": str(home),  # Chromium writes ~/.config/chromium/Crash Reports regardless
             "PANELOT_HOME": str(self.panelot_home),
-            "PANELOT_ALLOWED_ORIGINS": extension_origin(ext_id),
             "ANTHROPIC_BASE_URL": self.model_url,
             "ANTHROPIC_API_KEY": "sk-ant-e2e-not-a-real-key",
             "PANELOT_PROVIDER": "anthropic",
             "PANELOT_MODEL": "claude-sonnet-4-5",
             **self.env,
         }
+        if not installed:  # the installed wrapper sets it to the origins it was installed for
+            env["PANELOT_ALLOWED_ORIGINS"] = extension_origin(ext_id)
         for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PANELOT_TASK_MODEL"):
             env.pop(name, None)
         context = playwright.chromium.launch_persistent_context(
@@ -103,6 +109,25 @@ class Profile:
             viewport={"width": 360, "height": 720},
         )
         return Browser(context, ext_id, self)
+
+
+def run_install(user_data: Path, home: Path, panelot_home: Path) -> str:
+    """``panelot-host install --user-data-dir`` as a user runs it; returns its report."""
+    command = [str(Path(sys.executable).with_name("panelot-host")), "install"]
+    done = subprocess.run(
+        [*command, "--user-data-dir", str(user_data)],
+        env={**os.environ, "HOME": str(home), "PANELOT_HOME": str(panelot_home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, f"panelot-host install failed: {done.stderr}"
+    return done.stdout
+
+
+def installed_wrapper(profile: Profile) -> Path:
+    return profile.panelot_home / "bin" / "panelot-host-chrome"
 
 
 class Browser:

@@ -7,5 +7,7 @@ modules ``chat_session``, ``chat_render``, ``chat_questions``, ``chat_input`` ar
 terminal client (session logic, rendering, questions, input);
 ``host_session`` runs a short-lived in-process host for the user commands
 ``credentials_cmd`` (``credentials set|list|delete``) and ``settings_cmd``
-(``config get|set|unset``); ``permissions`` exports the grant ledger.
+(``config get|set|unset``); ``permissions`` exports the grant ledger; ``install`` runs
+``install`` and ``uninstall``; ``doctor`` (with ``doctor_data`` for the data checks) says
+why a browser cannot reach the host; ``show_logs`` is ``panelot-host logs``.
 """

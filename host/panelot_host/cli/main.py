@@ -77,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     permissions.add_argument("action", choices=["export"], help="export: print it as JSON")
     permissions.add_argument("--profile", help="Chrome profile id (default profile if absent)")
     permissions.set_defaults(command="permissions", run=_run_permissions)
+    from panelot_host.cli.install import add_commands as add_install_commands
+
+    add_install_commands(sub)
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(command="version", run=_run_version)
     return parser

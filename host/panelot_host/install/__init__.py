@@ -1,18 +1,29 @@
-"""Putting the host where a browser finds it (the cli layer; nothing below imports it).
+"""Putting the host where a browser finds it, taking it away, and diagnosing it (the cli
+layer's helpers; nothing below imports them).
 
 - ``manifest``: the native-messaging host manifest (``com.panelot.host.json``): building and
-  validating it from the template in ``manifest/``, writing it atomically.
+  validating it from the template in ``manifest/``, writing it atomically; the pinned
+  extension ID.
 - ``wrapper``: the executable that Chrome starts, a script with the absolute path of this
-  Python interpreter (``-I``: a stray module on the path cannot hijack the host).
-- ``locations``: where each browser reads per-user host manifests, and the
-  ``NativeMessagingHosts`` folder of a given user-data directory.
-- ``profile``: ``install_into_user_data_dir``, manifest + wrapper for one browser profile
-  directory (what the end-to-end tests and the installer use).
+  Python interpreter (``-I``: a stray module on the path cannot hijack the host) and the
+  origins it was installed for.
+- ``locations``: where each browser reads host manifests (per user, system-wide, a given
+  user-data directory, the Windows registry keys) and how a browser is recognised.
+- ``machine``: the platform, folders, privileges and registry an install works on (tests
+  pass a temporary home, another platform and a recording registry).
+- ``registry``: the Windows registry seam (``winreg``, or a recording fake elsewhere).
+- ``plan``: ``panelot-host install`` as a plan of writes, applied idempotently.
+- ``record``: what an install wrote; ``uninstall`` removes exactly that.
+- ``policy``: enterprise policies that stop user-level or all native hosts.
+- ``diagnose``: ``doctor``'s checks of the install (every cause of Chrome's error table).
+- ``profile``: ``install_into_user_data_dir``, manifest + wrapper for one profile directory
+  (a library call; the command is ``panelot-host install --user-data-dir``).
 """
 
 from panelot_host.install.locations import BROWSERS, native_hosts_dir, user_native_hosts_dir
 from panelot_host.install.manifest import (
     HOST_NAME,
+    PINNED_EXTENSION_ID,
     HostManifest,
     ManifestError,
     build_manifest,
@@ -26,6 +37,7 @@ from panelot_host.install.wrapper import wrapper_text, write_wrapper
 __all__ = [
     "BROWSERS",
     "HOST_NAME",
+    "PINNED_EXTENSION_ID",
     "HostManifest",
     "Installed",
     "ManifestError",

@@ -17,6 +17,8 @@ from pathlib import Path
 import msgspec
 
 HOST_NAME = "com.panelot.host"
+PINNED_EXTENSION_ID = "fgopaapjpackdnagfgbbdlkanlmcoohh"
+"""The ID Chrome derives from the ``key`` in ``extension-shim/manifest.json`` (a test checks)."""
 DESCRIPTION = "Panelot: the AI agent engine of the Panelot side panel"
 _NAME = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)*$")
 _EXTENSION_ID = re.compile(r"^[a-p]{32}$")
@@ -75,6 +77,11 @@ def build_manifest(
     )
 
 
+def manifest_bytes(manifest: HostManifest) -> bytes:
+    """The file's exact content (indented JSON and a final newline)."""
+    return msgspec.json.format(msgspec.json.encode(manifest), indent=2) + b"\n"
+
+
 def write_manifest(directory: Path, manifest: HostManifest) -> Path:
     """Write ``<directory>/<name>.json`` atomically (readable by all, writable by the owner).
 
@@ -83,7 +90,7 @@ def write_manifest(directory: Path, manifest: HostManifest) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{manifest.name}.json"
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(msgspec.json.format(msgspec.json.encode(manifest), indent=2) + b"\n")
+    tmp.write_bytes(manifest_bytes(manifest))
     os.chmod(tmp, 0o644)
     os.replace(tmp, path)
     return path

@@ -13,4 +13,5 @@ Module map:
   (turns, runs, per-call usage), ``steering`` (steering and the queue), ``approvals``
   (approval requests and interactions), ``grants`` (the grant ledger), ``settings``
   (settings and credential metadata), ``seq`` (per-thread event numbers).
+- Outside the host: ``inspect`` (a profile database read-only, for ``doctor``).
 """

@@ -1,0 +1,196 @@
+"""``doctor``'s checks of the data: databases, folder permissions, credentials, provider.
+
+Each check returns ``Finding``s (``install.diagnose``): one line per problem with its fix.
+The provider check sends one cheap request (the model list) and never shows the key: only
+its fingerprint.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from panelot_host.errors import ProviderConfigError
+from panelot_host.install.diagnose import Finding
+from panelot_host.store.inspect import inspect_database, profile_databases
+
+PROVIDER_TIMEOUT_S = 10.0
+ANTHROPIC_VERSION = "2023-06-01"
+
+
+def check_databases(home: Path) -> list[Finding]:
+    databases = profile_databases(home)
+    if not databases:
+        return [Finding("database", "ok", f"no profile database yet under {home / 'profiles'}")]
+    findings = []
+    for path in databases:
+        health = inspect_database(path)
+        if health.problems:
+            findings.append(
+                Finding(
+                    "database",
+                    "problem",
+                    f"{path} fails its integrity check: {'; '.join(health.problems[:3])}",
+                    f"close the browser, keep a copy of {path.parent}, then run "
+                    f"sqlite3 {path} '.recover' | sqlite3 {path.with_suffix('.recovered.db')} "
+                    "and move the recovered file in its place",
+                )
+            )
+        else:
+            findings.append(Finding("database", "ok", f"{path}: integrity ok"))
+    return findings
+
+
+def check_permissions(home: Path) -> list[Finding]:
+    """Folders 0700 and files 0600 (or tighter) owned by the user, as the host makes them."""
+    if os.name == "nt":
+        return [Finding("data folder", "ok", f"{home}: private by the user profile's ACLs")]
+    if not home.exists():
+        return [Finding("data folder", "ok", f"{home} does not exist yet")]
+    loose, foreign = [], []
+    uid = os.getuid()
+    for path in [home, *home.rglob("*")]:
+        info = path.lstat()
+        if stat.S_ISLNK(info.st_mode):
+            continue
+        if info.st_mode & 0o077:
+            loose.append(f"{path} ({stat.S_IMODE(info.st_mode):o})")
+        if info.st_uid != uid:
+            foreign.append(str(path))
+    findings = []
+    if loose:
+        findings.append(
+            Finding(
+                "data folder",
+                "problem",
+                f"{len(loose)} item(s) readable by others, e.g. {', '.join(loose[:3])}",
+                f"chmod -R go-rwx {home}",
+            )
+        )
+    if foreign:
+        findings.append(
+            Finding(
+                "data folder",
+                "problem",
+                f"{len(foreign)} item(s) owned by another user, e.g. {foreign[0]}",
+                f"chown -R $(id -un) {home}",
+            )
+        )
+    return findings or [Finding("data folder", "ok", f"{home}: only you can read it")]
+
+
+def check_credentials(home: Path) -> tuple[list[Finding], Any]:
+    """The credential store opens and answers a lookup; returns it for the provider check."""
+    from panelot_host.credentials.store import CredentialStore
+
+    try:
+        store = CredentialStore(home)
+        store.get("panelot-doctor-probe")
+    except Exception as exc:  # any backend failure is the finding
+        return [
+            Finding(
+                "credentials",
+                "problem",
+                f"the credential store does not work: {type(exc).__name__}: {exc}",
+                "unlock your keyring, or set PYTHON_KEYRING_BACKEND="
+                "keyring.backends.null.Keyring to use the encrypted file",
+            )
+        ], None
+    where = "the OS keyring" if store.kind == "keyring" else "the encrypted file"
+    return [Finding("credentials", "ok", f"stored in {where}")], store
+
+
+def check_provider(
+    environ: Mapping[str, str],
+    home: Path,
+    credentials: Any,
+    *,
+    transport: httpx.BaseTransport | None = None,
+) -> list[Finding]:
+    """One request per distinct configured provider (environment, then each profile's
+    settings); none configured is a note, not a failure: the side panel asks for a key."""
+    from panelot_host.providers.config import load_provider_config
+
+    settings = [inspect_database(p).settings for p in profile_databases(home)]
+    configs: dict[tuple[Any, ...], Any] = {}
+    findings: list[Finding] = []
+    for source in [None, *[s for s in settings if s.get("provider") or s.get("apiKeyRef")]]:
+        try:
+            config = load_provider_config(environ, source)
+        except ProviderConfigError as exc:
+            if source is None and not _configured(environ):
+                continue
+            findings.append(Finding("provider", "problem", str(exc), "see docs/providers.md"))
+            continue
+        ident = (config.provider, config.base_url, config.model, config.api_key_ref)
+        configs.setdefault(ident, config)
+    if not configs and not findings:
+        return [
+            Finding(
+                "provider",
+                "note",
+                "no model configured yet",
+                "enter an API key or a local model URL in the side panel, or set "
+                "ANTHROPIC_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL",
+            )
+        ]
+    for config in configs.values():
+        findings.append(_reach(config, credentials, transport))
+    return findings
+
+
+def _configured(environ: Mapping[str, str]) -> bool:
+    names = ("PANELOT_PROVIDER", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL")
+    return any(environ.get(name) for name in names)
+
+
+def _reach(config: Any, credentials: Any, transport: httpx.BaseTransport | None) -> Finding:
+    from panelot_host.providers.config import resolve_api_key
+    from panelot_host.providers.endpoints import ANTHROPIC_BASE_URL, OPENAI_BASE_URL
+
+    if config.provider == "scripted":
+        return Finding("provider", "ok", "the scripted demo provider (offline)")
+    key = resolve_api_key(config, credentials)
+    shown = f"key {key.fingerprint}" if key else "no key"
+    headers: dict[str, str] = {}
+    if config.provider == "anthropic":
+        base = (config.base_url or ANTHROPIC_BASE_URL).rstrip("/")
+        url = base + ("/models" if base.endswith("/v1") else "/v1/models")
+        headers["anthropic-version"] = ANTHROPIC_VERSION
+        if key:
+            headers["x-api-key"] = key.reveal()
+    else:
+        url = (config.base_url or OPENAI_BASE_URL).rstrip("/") + "/models"
+        if key:
+            headers["authorization"] = f"Bearer {key.reveal()}"
+    label = f"{config.provider} {config.model} at {url} ({shown})"
+    try:
+        with httpx.Client(timeout=PROVIDER_TIMEOUT_S, transport=transport) as client:
+            response = client.get(url, headers=headers)
+    except httpx.HTTPError as exc:
+        return Finding(
+            "provider",
+            "problem",
+            f"{label}: unreachable ({type(exc).__name__})",
+            "check the network or that the local model server is running at that URL",
+        )
+    if response.status_code in (401, 403):
+        return Finding(
+            "provider",
+            "problem",
+            f"{label}: the key is refused (HTTP {response.status_code})",
+            "enter a valid API key in the side panel, or fix the key variable",
+        )
+    if response.status_code >= 400:
+        return Finding(
+            "provider",
+            "problem",
+            f"{label}: HTTP {response.status_code}",
+            "check the base URL (it should end before /models)",
+        )
+    return Finding("provider", "ok", f"{label}: reachable, key accepted")

@@ -1,0 +1,204 @@
+"""``panelot-host install`` and ``uninstall``: argument parsing and the report.
+
+The work is ``panelot_host.install`` (``plan_install``/``apply_plan``, ``uninstall``); this
+module turns options into a request and each change into one line. Imports happen when a
+command runs (the parser is built on every start of the host).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from panelot_host.install.machine import Machine
+    from panelot_host.install.plan import Change
+
+BROWSER_NAMES = ("chrome", "chromium", "edge", "brave", "vivaldi")
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``install``, ``uninstall``, ``doctor`` and ``logs`` to the ``panelot-host`` parser."""
+    install = sub.add_parser(
+        "install", help="make the host startable by your browsers (native messaging)"
+    )
+    install.add_argument(
+        "--browser",
+        action="append",
+        choices=BROWSER_NAMES,
+        help="install for this browser (repeatable; default: every one found)",
+    )
+    install.add_argument(
+        "--system", action="store_true", help="for all users (as root / administrator)"
+    )
+    install.add_argument(
+        "--user-data-dir", type=Path, metavar="DIR", help="install into one browser profile"
+    )
+    install.add_argument(
+        "--extension-id",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="also allow this extension (e.g. a store build); repeatable",
+    )
+    install.add_argument("--dry-run", action="store_true", help="say what would change only")
+    install.add_argument(
+        "--doctor", action="store_true", help="then run 'panelot-host doctor' on what it installed"
+    )
+    install.set_defaults(command="install", run=run_install)
+
+    uninstall = sub.add_parser("uninstall", help="remove exactly what install wrote")
+    uninstall.add_argument("--system", action="store_true", help="the system-wide install")
+    uninstall.add_argument(
+        "--purge", action="store_true", help="also delete your Panelot data (PANELOT_HOME)"
+    )
+    uninstall.add_argument("--yes", action="store_true", help="confirm --purge without asking")
+    uninstall.add_argument("--dry-run", action="store_true", help="say what would be removed")
+    uninstall.set_defaults(command="uninstall", run=run_uninstall)
+
+    doctor = sub.add_parser("doctor", help="check the install, the data and the model provider")
+    doctor.add_argument("--browser", action="append", choices=BROWSER_NAMES)
+    doctor.add_argument("--user-data-dir", type=Path, metavar="DIR", help="check this profile")
+    doctor.add_argument("--system", action="store_true", help="check the system-wide install")
+    doctor.add_argument("--json", action="store_true", help="machine-readable output")
+    doctor.add_argument("--offline", action="store_true", help="skip the provider request")
+    doctor.set_defaults(command="doctor", run=_run_doctor)
+
+    logs = sub.add_parser("logs", help="show the host's recent log")
+    logs.add_argument("--follow", "-f", action="store_true", help="keep printing new lines")
+    logs.add_argument("--lines", "-n", type=int, default=50, help="how many lines (default 50)")
+    logs.set_defaults(command="logs", run=_run_logs)
+
+
+def run_install(
+    options: argparse.Namespace,
+    *,
+    machine: Machine | None = None,
+    out: TextIO = sys.stdout,
+    environ: Mapping[str, str] = os.environ,
+) -> int:
+    from panelot_host.install.machine import Machine
+    from panelot_host.install.plan import InstallError, InstallRequest, apply_plan, plan_install
+    from panelot_host.install.record import RecordError, load_record, save_record
+
+    machine = machine or Machine.current(environ)
+    request = InstallRequest(
+        browsers=tuple(options.browser or ()),
+        system=options.system,
+        user_data_dir=options.user_data_dir,
+        extension_ids=tuple(options.extension_id),
+    )
+    try:
+        plan = plan_install(machine, request)
+        record = load_record(plan.install_dir)
+        changes, written = apply_plan(machine, plan, dry_run=options.dry_run)
+        merged = record.merged(written)
+        if not options.dry_run and merged != record:
+            save_record(plan.install_dir, merged)
+    except (InstallError, RecordError, OSError) as exc:
+        print(f"panelot-host install: {exc}", file=sys.stderr)
+        return 1
+    _report(changes, out, dry_run=options.dry_run)
+    extension = _extension_folder()
+    if extension is not None and not options.dry_run and options.user_data_dir is None:
+        print(
+            f"next: in the browser's extensions page turn on Developer mode, 'Load unpacked' "
+            f"and pick {extension}",
+            file=out,
+        )
+    if options.doctor and not options.dry_run:
+        from panelot_host.cli.doctor import run_doctor
+
+        print("== panelot-host doctor", file=out)
+        checks = argparse.Namespace(
+            browser=list(plan.browsers),
+            user_data_dir=options.user_data_dir,
+            system=options.system,
+            json=False,
+            offline=False,
+        )
+        return run_doctor(checks, machine=machine, out=out, environ=environ)
+    return 0
+
+
+def _extension_folder() -> Path | None:
+    """The extension beside the host's sources (a clone of the repository), if there."""
+    import panelot_host
+
+    folder = Path(panelot_host.__file__).resolve().parents[2] / "extension-shim"
+    return folder if (folder / "manifest.json").is_file() else None
+
+
+def run_uninstall(
+    options: argparse.Namespace,
+    *,
+    machine: Machine | None = None,
+    out: TextIO = sys.stdout,
+    environ: Mapping[str, str] = os.environ,
+    ask: Callable[[str], str] = input,
+) -> int:
+    from panelot_host.install.machine import Machine
+    from panelot_host.install.record import RecordError
+    from panelot_host.install.uninstall import uninstall
+
+    machine = machine or Machine.current(environ)
+    try:
+        changes = uninstall(machine, system=options.system, dry_run=options.dry_run)
+    except (RecordError, OSError) as exc:
+        print(f"panelot-host uninstall: {exc}", file=sys.stderr)
+        return 1
+    if not changes:
+        print("nothing to remove: no install is recorded here", file=out)
+    _report(changes, out, dry_run=options.dry_run)
+    if options.purge:
+        return _purge(machine.panelot_home, options, out, ask)
+    if machine.panelot_home.exists():
+        print(f"kept your data in {machine.panelot_home} (--purge deletes it)", file=out)
+    return 0
+
+
+def _purge(home: Path, options: argparse.Namespace, out: TextIO, ask: Callable[[str], str]) -> int:
+    if not home.exists():
+        print(f"no data to delete: {home} does not exist", file=out)
+        return 0
+    if options.dry_run:
+        print(f"would delete {home} and everything in it", file=out)
+        return 0
+    if not options.yes:
+        try:
+            answer = ask(f"Delete {home}: every thread, setting and log of Panelot? Type 'yes': ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() != "yes":
+            print(f"kept {home}: --purge was not confirmed", file=out)
+            return 1
+    shutil.rmtree(home)
+    print(f"deleted {home}", file=out)
+    return 0
+
+
+def _report(changes: list[Change], out: TextIO, *, dry_run: bool) -> None:
+    prefix = "would be " if dry_run else ""
+    for change in changes:
+        acted = change.status in ("created", "updated", "removed")
+        status = prefix + change.status if acted else change.status
+        print(f"{status:<12} {change.what}: {change.where}", file=out)
+    if changes and all(c.status == "unchanged" for c in changes):
+        print("already installed: nothing changed", file=out)
+
+
+def _run_doctor(options: argparse.Namespace) -> int:
+    from panelot_host.cli.doctor import run_doctor
+
+    return run_doctor(options)
+
+
+def _run_logs(options: argparse.Namespace) -> int:
+    from panelot_host.cli.show_logs import run_logs
+
+    return run_logs(options)

@@ -1,0 +1,225 @@
+"""``panelot-host install`` as data: what to write where, then writing it.
+
+``plan_install`` turns a request into ``FileWrite``s and ``KeyWrite``s (nothing touched);
+``apply_plan`` compares each with what is there, writes only what differs (unless it is a
+dry run) and returns one ``Change`` per item plus the record of what it wrote. Running it
+twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+
+from panelot_host.install.locations import BROWSERS, native_hosts_dir, registry_key
+from panelot_host.install.machine import Machine
+from panelot_host.install.manifest import (
+    HOST_NAME,
+    PINNED_EXTENSION_ID,
+    build_manifest,
+    extension_origin,
+    manifest_bytes,
+)
+from panelot_host.install.record import FileEntry, InstallRecord, KeyEntry, sha256
+from panelot_host.install.registry import Hive
+from panelot_host.install.wrapper import POSIX_NAME, WINDOWS_NAME, wrapper_text
+
+
+class InstallError(Exception):
+    """The install cannot be done as asked (the message says why and what to do)."""
+
+
+class InstallRequest(msgspec.Struct, frozen=True):
+    browsers: tuple[str, ...] = ()  # empty: every browser found on the machine
+    system: bool = False
+    user_data_dir: Path | None = None
+    extension_ids: tuple[str, ...] = ()  # besides the pinned one
+
+
+class FileWrite(msgspec.Struct, frozen=True):
+    path: Path
+    content: bytes
+    mode: int
+    kind: str  # "wrapper" | "manifest"
+    browser: str | None = None
+
+
+class KeyWrite(msgspec.Struct, frozen=True):
+    hive: Hive
+    key: str
+    value: str
+    browser: str
+
+
+class Plan(msgspec.Struct, frozen=True):
+    install_dir: Path
+    browsers: tuple[str, ...]
+    files: tuple[FileWrite, ...]
+    keys: tuple[KeyWrite, ...]
+
+
+class Change(msgspec.Struct, frozen=True):
+    status: str  # "created" | "updated" | "unchanged"
+    what: str  # "wrapper", "manifest (chromium)", "registry key (edge)"
+    where: str
+
+
+def plan_install(machine: Machine, request: InstallRequest) -> Plan:
+    """What ``request`` installs on ``machine``.
+
+    Raises:
+        InstallError: an unknown browser, no browser found, ``--system`` without root or
+            administrator rights, or a malformed extension id.
+    """
+    _check_request(machine, request)
+    origins = _origins(request.extension_ids)
+    install_dir = machine.install_dir(request.system)
+    wrapper_path = install_dir / (WINDOWS_NAME if machine.windows else POSIX_NAME)
+    try:
+        text = wrapper_text(
+            machine.python,
+            windows=machine.windows,
+            allowed_origins=origins,
+            panelot_home=_pinned_home(machine, request),
+        )
+    except ValueError as exc:
+        raise InstallError(f"cannot write the wrapper: {exc}") from exc
+    wrapper = FileWrite(
+        path=wrapper_path,
+        content=text.encode(),
+        mode=0o755 if request.system else 0o700,
+        kind="wrapper",
+    )
+    manifest = manifest_bytes(build_manifest(wrapper_path, origins, windows=machine.windows))
+    if request.user_data_dir is not None:
+        target = native_hosts_dir(request.user_data_dir.absolute()) / f"{HOST_NAME}.json"
+        return Plan(install_dir, (), (wrapper, _manifest_write(target, manifest)), ())
+    browsers = _browsers(machine, request)
+    if machine.windows:
+        target = install_dir / f"{HOST_NAME}.json"
+        keys = _registry_writes(machine, request.system, browsers, str(target))
+        return Plan(install_dir, browsers, (wrapper, _manifest_write(target, manifest)), keys)
+    files = [wrapper]
+    for browser in browsers:
+        target = machine.manifest_dir(browser, request.system) / f"{HOST_NAME}.json"
+        files.append(_manifest_write(target, manifest, browser))
+    return Plan(install_dir, browsers, tuple(files), ())
+
+
+def _pinned_home(machine: Machine, request: InstallRequest) -> Path | None:
+    """The data folder the wrapper sets: an explicit ``PANELOT_HOME`` of a per-user install
+    (a system-wide one serves every user, each with their own)."""
+    if machine.home_is_explicit and not request.system:
+        return machine.panelot_home.absolute()
+    return None
+
+
+def _check_request(machine: Machine, request: InstallRequest) -> None:
+    unknown = [b for b in request.browsers if b not in BROWSERS]
+    if unknown:
+        raise InstallError(
+            f"unknown browser {', '.join(unknown)}: choose from {', '.join(BROWSERS)}"
+        )
+    if request.system and not machine.is_admin:
+        who = "an administrator" if machine.windows else "root (sudo)"
+        raise InstallError(f"--system writes where only {who} can: run it as {who}")
+    if request.system and request.user_data_dir is not None:
+        raise InstallError("--user-data-dir installs into one profile: it excludes --system")
+
+
+def _origins(extension_ids: Sequence[str]) -> list[str]:
+    try:
+        ids = dict.fromkeys([PINNED_EXTENSION_ID, *extension_ids])
+        return [extension_origin(extension_id) for extension_id in ids]
+    except ValueError as exc:
+        raise InstallError(f"--extension-id: {exc}") from exc
+
+
+def _browsers(machine: Machine, request: InstallRequest) -> tuple[str, ...]:
+    if request.browsers:
+        return tuple(dict.fromkeys(request.browsers))
+    found = machine.present_browsers()
+    if not found:
+        raise InstallError(
+            f"no supported browser found ({', '.join(BROWSERS)}): install one "
+            "(Debian: apt-get install chromium) or name it with --browser"
+        )
+    return tuple(found)
+
+
+def _manifest_write(path: Path, content: bytes, browser: str | None = None) -> FileWrite:
+    return FileWrite(path=path, content=content, mode=0o644, kind="manifest", browser=browser)
+
+
+def _registry_writes(
+    machine: Machine, system: bool, browsers: Sequence[str], manifest: str
+) -> tuple[KeyWrite, ...]:
+    keys: dict[str, KeyWrite] = {}
+    for browser in browsers:
+        key = registry_key(browser, HOST_NAME)
+        keys.setdefault(key.lower(), KeyWrite(machine.hive(system), key, manifest, browser))
+    return tuple(keys.values())
+
+
+def apply_plan(
+    machine: Machine, plan: Plan, *, dry_run: bool = False
+) -> tuple[list[Change], InstallRecord]:
+    """Write what differs (nothing when ``dry_run``); return the changes, in plan order,
+    and the record of every file and key the plan owns (and folders it created).
+
+    Raises ``OSError`` (``RegistryError`` included) when a write is refused.
+    """
+    changes: list[Change] = []
+    created_dirs: list[str] = []
+    for item in plan.files:
+        status = _file_status(item)
+        if status != "unchanged" and not dry_run:
+            made = _make_parents(item.path.parent, private_under=machine.panelot_home)
+            created_dirs.extend(str(d) for d in made)
+            _write_file(item)
+        label = item.kind if item.browser is None else f"{item.kind} ({item.browser})"
+        changes.append(Change(status, label, str(item.path)))
+    for key in plan.keys:
+        current = machine.registry.get_default(key.hive, key.key)
+        status = "unchanged" if current == key.value else "updated" if current else "created"
+        if status != "unchanged" and not dry_run:
+            machine.registry.set_default(key.hive, key.key, key.value)
+        changes.append(Change(status, f"registry key ({key.browser})", f"{key.hive}\\{key.key}"))
+    record = InstallRecord(
+        files=[FileEntry(str(f.path), sha256(f.content), f.kind) for f in plan.files],
+        keys=[KeyEntry(k.hive, k.key, k.value) for k in plan.keys],
+        dirs=created_dirs,
+    )
+    return changes, record
+
+
+def _file_status(item: FileWrite) -> str:
+    try:
+        current = item.path.read_bytes()
+        mode = item.path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        return "created"
+    if current == item.content and (os.name == "nt" or mode == item.mode):
+        return "unchanged"
+    return "updated"
+
+
+def _make_parents(folder: Path, *, private_under: Path) -> list[Path]:
+    """Create ``folder`` and missing parents, those in the data directory owner-only;
+    return those created, outermost first."""
+    missing = [p for p in [folder, *folder.parents] if not p.exists()]
+    missing.reverse()
+    for path in missing:
+        private = path == private_under or private_under in path.parents
+        path.mkdir(mode=0o700 if private else 0o755, exist_ok=True)
+    return missing
+
+
+def _write_file(item: FileWrite) -> None:
+    tmp = item.path.with_name(f".{item.path.name}.tmp")
+    tmp.write_bytes(item.content)
+    os.chmod(tmp, item.mode)
+    os.replace(tmp, item.path)
