@@ -237,10 +237,13 @@ async def test_a_failure_inside_the_compaction_commit_stores_nothing(
 ) -> None:
     from panelot_host.engine import compaction
 
+    record_call_usage = compaction.record_call_usage
+
     def broken(*args: Any) -> None:
+        record_call_usage(*args)
         raise RuntimeError("disk gone")  # after the item and its usage were written
 
-    monkeypatch.setattr(compaction.Compactor, "_add_usage", broken)
+    monkeypatch.setattr(compaction, "record_call_usage", broken)
     model = WindowedModel(browsing_steps(60), window=40_000)
     async with opener(home, model_info(40_000), model)() as s:
         thread_id = await new_thread(s.client)

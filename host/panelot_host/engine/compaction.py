@@ -12,7 +12,6 @@ while the summary streams, or before that commit, leaves the branch exactly as i
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,15 +20,15 @@ import msgspec
 from panelot_host.engine import prompts
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.models import ResolvedModel
+from panelot_host.engine.response import record_call_usage
 from panelot_host.engine.session_context import Boundary
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
 from panelot_host.engine.tokens import model_limits, text_tokens
 from panelot_host.errors import ProviderError
-from panelot_host.providers.pricing import call_cost
 from panelot_host.providers.types import ModelRequest, RetryNotice, TextPart, UserMessage
-from panelot_host.store import items, threads, turns
+from panelot_host.store import items, threads
 from panelot_host.store.ids import new_id, now_ms
-from panelot_host.store.records import ItemRecord, ThreadRecord, UsageRecord
+from panelot_host.store.records import ItemRecord
 
 log = logging.getLogger(__name__)
 
@@ -250,49 +249,16 @@ class Compactor:
         return draft
 
     def _store(self, record: ItemRecord, draft: AssistantDraft, model: ResolvedModel) -> ItemRecord:
-        assert draft.stop is not None
-        usage = draft.stop.usage
-        cost = call_cost(usage if draft.stop.usage_reported else None, model.info)
+        ids = (self.thread_id, self.turn_id, self.run_id, record.id)
         with self.ctx.db.transaction() as conn:
             head = threads.get(conn, self.thread_id).head_item_id
             record = msgspec.structs.replace(record, parent_id=head)
             items.insert(conn, record, index_text=False)
-            turns.record_usage(
-                conn,
-                UsageRecord(
-                    thread_id=self.thread_id,
-                    turn_id=self.turn_id,
-                    run_id=self.run_id,
-                    model=model.model,
-                    input_tokens=usage.input_tokens,
-                    output_tokens=usage.output_tokens,
-                    cache_read_tokens=usage.cache_read_tokens,
-                    cache_write_tokens=usage.cache_write_tokens,
-                    cost_usd=cost,
-                    created_at=now_ms(),
-                ),
-            )
-            thread = self._add_usage(conn, record.id, draft, cost)
+            thread = record_call_usage(conn, ids, draft, model, record.id)
         self.ctx.publish.item_started(record, self.turn_id)
         self.ctx.publish.item_completed(record, self.turn_id)
         self.ctx.publish.thread_updated(thread)
         return record
-
-    def _add_usage(
-        self, conn: sqlite3.Connection, head: str, draft: AssistantDraft, cost: float | None
-    ) -> ThreadRecord:
-        assert draft.stop is not None
-        usage = draft.stop.usage
-        return threads.add_usage(
-            conn,
-            self.thread_id,
-            head_item_id=head,
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            cache_read_tokens=usage.cache_read_tokens,
-            cache_write_tokens=usage.cache_write_tokens,
-            cost_usd=cost,
-        )
 
 
 def _no_delta(field: str, text: str) -> None:

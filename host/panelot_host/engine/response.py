@@ -44,7 +44,7 @@ def store_response(
         assistant = _insert_assistant(conn, ids, draft, interrupted=False)
         records = _insert_calls(conn, ids, assistant.id, stored_calls, catalog or {})
         head = (records[-1] if records else assistant).id
-        thread = _record_usage(conn, ids, draft, model, head)
+        thread = record_call_usage(conn, ids, draft, model, head)
         state = "executing_tool" if records else "streaming"
         turns.update_run(conn, run_id, state=state, cursor=dump_cursor(cursor) if cursor else None)
     ctx.publish.item_completed(assistant, turn_id)
@@ -164,10 +164,11 @@ def normalised_call_id(
     return "call_" + new_id("pnl").removeprefix("pnl_")
 
 
-def _record_usage(
+def record_call_usage(
     conn: sqlite3.Connection, ids: Ids, draft: AssistantDraft, model: ResolvedModel, head: str
 ) -> ThreadRecord:
-    """The call's usage row, the Turn's and the thread's totals; the thread's new head."""
+    """A model call's usage row, the Turn's and the thread's totals, and the thread's new
+    head, in the caller's transaction (an answer, or a compaction's summary)."""
     assert draft.stop is not None
     thread_id, turn_id, run_id, _ = ids
     usage = draft.stop.usage
