@@ -9,7 +9,7 @@ results). Each op is timed (median of many calls) at four depths, in the same ru
 
 - through ``DirectTransport``: the real op path (JSON-RPC encode, decode + validation,
   routing, the engine, result encoding) and the client's JSON decode of the result;
-- the engine call alone (``engine.threads.list/open``, a protocol struct), and the same
+- the engine call alone (``profile.threads.list/open``, a protocol struct), and the same
   plus the msgspec JSON encoding of the result;
 - the store call alone (``threads.list_threads``, ``items.branch``: records);
 - baseline: the raw SQL ``SELECT`` of the same rows with ``sqlite3`` (fetchall).
@@ -46,8 +46,8 @@ from _common import (
     scripted_host,
     seed_profile,
 )
-from panelot_host.engine.core import Engine
 from panelot_host.protocol.ops.threads import ThreadListParams
+from panelot_host.server.host import OpenProfile
 from panelot_host.store import items, threads
 
 LIST_TARGET_MS = 20.0
@@ -86,7 +86,7 @@ async def time_async(fn: Callable[[], Awaitable[Any]], repeat: int) -> float:
     return median(samples)
 
 
-def encode_list(engine: Engine, params: ThreadListParams) -> bytes:
+def encode_list(engine: OpenProfile, params: ThreadListParams) -> bytes:
     return _encode(engine.threads.list(params))
 
 
@@ -151,7 +151,7 @@ async def run(
     head = raw.execute("SELECT head_item_id FROM thread WHERE id = ?", (long_thread,)).fetchone()[0]
     async with scripted_host(home, noop=False) as (host, client):
         assert host.profile is not None
-        engine, conn = host.profile.engine, host.profile.db.conn
+        engine, conn = host.profile, host.profile.db.conn  # its one ThreadService
 
         cases = [
             ("first page", None, None),

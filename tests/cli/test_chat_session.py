@@ -27,7 +27,7 @@ PAGES = {
 def attach_fake_browser(host: Host) -> FakeBrowser:
     browser = FakeBrowser(PAGES, "https://shop.example/")
     assert host.profile is not None
-    host.profile.engine.attach_browser(browser, frozenset({"browser_navigate"}))
+    host.profile.ensure_engine().attach_browser(browser, frozenset({"browser_navigate"}))
     return browser
 
 

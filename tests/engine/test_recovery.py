@@ -399,9 +399,13 @@ async def test_a_write_whose_answer_is_lost_with_the_shim_pauses_uncertain(
         shim_client.connection.close()  # the Port closes: the click's outcome is unknown
         with anyio.fail_after(5):
             while True:
-                run = host.profile.engine.ctx.db.conn.execute(  # type: ignore[union-attr]
-                    "SELECT state FROM run WHERE turn_id = ?", (turn_id,)
-                ).fetchone()
+                run = (
+                    host.profile.ensure_engine()
+                    .ctx.db.conn.execute(  # type: ignore[union-attr]
+                        "SELECT state FROM run WHERE turn_id = ?", (turn_id,)
+                    )
+                    .fetchone()
+                )
                 if run[0] == "paused_uncertain":
                     break
                 await anyio.sleep(0.01)

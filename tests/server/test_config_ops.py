@@ -111,7 +111,7 @@ async def test_permissions_list_revoke_and_export(
     assert gone.value.kind == "not_found"
     profile = host.profile
     assert profile is not None
-    ledger = profile.engine.config.export_ledger()
+    ledger = profile.ensure_engine().config.export_ledger()
     assert request["requestId"].encode() in ledger and b"revokedAt" in ledger
 
 

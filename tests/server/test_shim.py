@@ -100,7 +100,7 @@ async def test_the_browser_goes_away_with_the_connection_that_brought_it(host: H
     or a shim replaced by a newer one, leaves the current browser in place."""
     async with DirectTransport.connect(host) as first:
         await first.send("initialize", _init(["browser_read"]))
-        engine = host.profile.engine  # type: ignore[union-attr]
+        engine = host.profile.ensure_engine()  # type: ignore[union-attr]
         assert engine.ctx.browser is not None
         async with DirectTransport.connect(host) as panel:
             await panel.send("initialize", _init([]))

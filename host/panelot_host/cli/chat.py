@@ -228,7 +228,7 @@ def _check_provider(host: Host, options: ChatOptions) -> tuple[str, bool]:
     profile = host.profile
     assert profile is not None, "initialize opens the profile"
     try:
-        resolved = profile.engine.ctx.models.resolve(options.model)
+        resolved = profile.ensure_engine().ctx.models.resolve(options.model)
     except ProviderConfigError as exc:
         raise StartFailed(exc.message, EXIT_NO_PROVIDER) from None
     return resolved.model, resolved.info.price is not None

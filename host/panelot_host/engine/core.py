@@ -17,7 +17,6 @@ from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.prompts import SYSTEM_PROMPT
 from panelot_host.engine.publish import Publisher
 from panelot_host.engine.recovery import refresh_evidence, settle_on_start
-from panelot_host.engine.threads import ThreadService
 from panelot_host.engine.titles import generate_title
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
 from panelot_host.errors import ThreadBusy, TurnActive
@@ -56,7 +55,6 @@ class Engine:
             spawn=spawn,
             system_prompt=system_prompt,
         )
-        self.threads = ThreadService(db, seq, sink, self.guard_branch_change)
         self.turns = TurnService(self.ctx)
         self.config = ConfigService(self.ctx, environ or {}, vault, mcp)
         self.ctx.failpoints = Failpoints.from_environ(environ or {})

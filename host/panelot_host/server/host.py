@@ -80,8 +80,9 @@ class OpenProfile:
         self._threads: ThreadService | None = None
         self._browser: tuple[BrowserBridge | None, frozenset[str]] = (None, frozenset())
 
-    @property
-    def engine(self) -> Engine:
+    def ensure_engine(self) -> Engine:
+        """The profile's engine, built now if it is not yet (tool registry, providers,
+        jsonschema: what ``initialize`` does not wait for)."""
         if self._engine is None:
             self._engine = self._build_engine(self.db, self.seq, self.bus)
             self._engine.attach_browser(*self._browser)
@@ -89,8 +90,9 @@ class OpenProfile:
 
     @property
     def threads(self) -> ThreadService:
-        """Thread ops need only the store: served before the engine is built (the side
-        panel lists and opens threads right after ``initialize``)."""
+        """The profile's one ``ThreadService``. Thread ops need only the store: served
+        before the engine is built (the side panel lists and opens threads right after
+        ``initialize``); branch changes ask the engine's guard once it exists."""
         if self._threads is None:
             from panelot_host.engine.threads import ThreadService
 
@@ -99,7 +101,7 @@ class OpenProfile:
 
     def _guard(self, thread_id: str, op: str) -> None:
         if self._engine is not None or self.has_unfinished_runs():
-            self.engine.guard_branch_change(thread_id, op)
+            self.ensure_engine().guard_branch_change(thread_id, op)
 
     @property
     def engine_built(self) -> bool:
@@ -356,7 +358,7 @@ class Host:
             log.info("opened profile store %s", path)
             profile = OpenProfile(profile_id, db, lease, self._engine)
             if profile.has_unfinished_runs():
-                recovered = profile.engine.start()
+                recovered = profile.ensure_engine().start()
                 log.info("recovered %d unfinished runs", len(recovered))
             self._profile = profile
             return profile
@@ -370,7 +372,7 @@ class Host:
             # import the engine's modules in a worker thread: the loop keeps serving
             await anyio.to_thread.run_sync(_preload_engine)
             if profile is not None and self._profile is profile:
-                profile.engine  # noqa: B018 - building it is the point
+                profile.ensure_engine()
                 if (self.config.home / "mcp.json").exists():
                     await self.start_mcp()
 
@@ -384,7 +386,7 @@ class Host:
             return
         with anyio.CancelScope(shield=True):
             if profile.engine_built:
-                await profile.engine.aclose()
+                await profile.ensure_engine().aclose()
             if self._mcp is not None:
                 with anyio.move_on_after(1.0):
                     await self._mcp.aclose()

@@ -77,7 +77,7 @@ async def interrupt(
     session: Session, params: turn_ops.TurnInterruptParams, ctx: CommandContext | None
 ) -> Any:
     """Not a command (always allowed, idempotent); answered once the Turn has ended."""
-    return await session.profile.engine.turns.interrupt(params)
+    return await session.profile.ensure_engine().turns.interrupt(params)
 
 
 async def initialize(
@@ -125,7 +125,7 @@ async def settings_update(
     session: Session, params: config_ops.SettingsUpdateParams, ctx: CommandContext | None
 ) -> Any:
     assert ctx is not None
-    response = session.profile.engine.config.update(params, ctx)
+    response = session.profile.ensure_engine().config.update(params, ctx)
     if params.mcp_servers is not msgspec.UNSET:
         await session.host.reload_mcp()
     return msgspec.Raw(response)
@@ -158,25 +158,25 @@ ROUTES: Mapping[str, Route] = MappingProxyType(
         "thread.delete": command(lambda p: p.threads.delete),
         "thread.fork": Route(creates_thread),
         "thread.selectBranch": command(lambda p: p.threads.select_branch),
-        "turn.submit": command(lambda p: p.engine.turns.submit),
-        "turn.steer": command(lambda p: p.engine.turns.steer),
-        "turn.enqueue": command(lambda p: p.engine.turns.enqueue),
-        "queue.update": command(lambda p: p.engine.turns.update_queue),
-        "queue.remove": command(lambda p: p.engine.turns.remove_from_queue),
+        "turn.submit": command(lambda p: p.ensure_engine().turns.submit),
+        "turn.steer": command(lambda p: p.ensure_engine().turns.steer),
+        "turn.enqueue": command(lambda p: p.ensure_engine().turns.enqueue),
+        "queue.update": command(lambda p: p.ensure_engine().turns.update_queue),
+        "queue.remove": command(lambda p: p.ensure_engine().turns.remove_from_queue),
         "turn.interrupt": Route(interrupt),
-        "approval.response": command(lambda p: p.engine.turns.approval_response),
-        "interaction.response": command(lambda p: p.engine.turns.interaction_response),
-        "run.resume": command(lambda p: p.engine.turns.resume),
-        "recovery.resolve": command(lambda p: p.engine.turns.resolve),
-        "settings.get": query(lambda p: lambda params: p.engine.config.get()),
+        "approval.response": command(lambda p: p.ensure_engine().turns.approval_response),
+        "interaction.response": command(lambda p: p.ensure_engine().turns.interaction_response),
+        "run.resume": command(lambda p: p.ensure_engine().turns.resume),
+        "recovery.resolve": command(lambda p: p.ensure_engine().turns.resolve),
+        "settings.get": query(lambda p: lambda params: p.ensure_engine().config.get()),
         "settings.update": Route(settings_update),
         "credentials.set": Route(
-            command(lambda p: p.engine.config.set_credential).handler, _without_secret
+            command(lambda p: p.ensure_engine().config.set_credential).handler, _without_secret
         ),
         "credentials.delete": Route(
-            command(lambda p: p.engine.config.delete_credential).handler, _without_secret
+            command(lambda p: p.ensure_engine().config.delete_credential).handler, _without_secret
         ),
-        "permissions.list": query(lambda p: p.engine.config.list_grants),
-        "permissions.revoke": command(lambda p: p.engine.config.revoke),
+        "permissions.list": query(lambda p: p.ensure_engine().config.list_grants),
+        "permissions.revoke": command(lambda p: p.ensure_engine().config.revoke),
     }
 )
