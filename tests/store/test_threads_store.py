@@ -72,7 +72,7 @@ def test_search_snippets_mark_the_hits_in_utf16_units(tmp_path: Path) -> None:
         body = threads.create(conn, title="Misc")
     _message(db, body.id, "👋 we might visit kyoto in spring, then Kyoto again")
     found = threads.search_snippets(db.conn, "kyo", [titled.id, body.id])
-    assert [(s.thread_id, s.source) for s in found][0] == (titled.id, "title")
+    assert (found[0].thread_id, found[0].source) == (titled.id, "title")
     assert found[0].text == "Kyoto itinerary" and found[0].highlights == [(0, 5)]
     snippet = found[1]
     assert snippet.source.startswith("itm") and "\ue000" not in snippet.text

@@ -45,6 +45,7 @@ from panelot_host.protocol.ops.session import (
     InitializeResult,
 )
 from panelot_host.protocol.ops.threads import (
+    MatchSpan,
     ThreadCreateParams,
     ThreadCreateResult,
     ThreadDeleteParams,
@@ -54,7 +55,6 @@ from panelot_host.protocol.ops.threads import (
     ThreadListParams,
     ThreadListResult,
     ThreadMatch,
-    MatchSpan,
     ThreadOpenParams,
     ThreadOpenResult,
     ThreadRenameParams,
@@ -111,6 +111,7 @@ __all__ = [
     "InitializeResult",
     "InteractionResponseParams",
     "InteractionResponseResult",
+    "MatchSpan",
     "McpServer",
     "ModelCapabilities",
     "Params",
@@ -144,7 +145,6 @@ __all__ = [
     "ThreadListParams",
     "ThreadListResult",
     "ThreadMatch",
-    "MatchSpan",
     "ThreadOpenParams",
     "ThreadOpenResult",
     "ThreadRenameParams",
