@@ -47,6 +47,7 @@ export function renderMarkdown(target, text) {
   }
   for (const pre of fragment.querySelectorAll("pre")) {
     const code = pre.textContent ?? "";
+    pre.tabIndex = 0; // it may scroll sideways
     const wrap = document.createElement("div");
     wrap.className = "code";
     pre.replaceWith(wrap);

@@ -140,7 +140,7 @@ export function mountChat(store, controller) {
     if (times?.endedAt) summary.append(el("span", "tool-time", `${((times.endedAt - times.startedAt) / 1000).toFixed(1)} s`));
     card.append(summary);
     card.append(el("p", "tool-name", item.name));
-    card.append(el("pre", "tool-args", JSON.stringify(item.args, null, 2)));
+    card.append(scrollable(el("pre", "tool-args", JSON.stringify(item.args, null, 2)), "Arguments"));
     if (progress !== undefined && !item.result) {
       card.append(el("p", "tool-progress", typeof progress === "string" ? progress : JSON.stringify(progress)));
     }
@@ -148,6 +148,8 @@ export function mountChat(store, controller) {
       const content = item.result.content;
       const text = typeof content === "string" ? content : content.filter((b) => b.type === "text").map((b) => /** @type {{text: string}} */ (b).text).join("\n");
       const result = el("pre", item.result.isError ? "tool-result error" : "tool-result", text);
+      result.tabIndex = 0; // it may scroll: keyboard users must reach it
+      result.setAttribute("aria-label", "Result");
       card.append(result);
       const images = findImages([content, item.result.details]);
       if (images.length) card.append(el("div", "thumbs", ...images.map((image, n) => thumbnail(image, `${label}: image ${n + 1}`))));
@@ -255,7 +257,7 @@ export function mountChat(store, controller) {
     li.setAttribute("aria-labelledby", headingId);
     li.append(heading);
     li.append(el("p", "muted", `${approval.tool.name} · level ${approval.tool.level} · ${(approval.tool.effects ?? []).join(", ") || "no effects"}`));
-    li.append(el("pre", "tool-args", JSON.stringify(approval.args, null, 2)));
+    li.append(scrollable(el("pre", "tool-args", JSON.stringify(approval.args, null, 2)), "Arguments"));
     const choices = el("div", "choices");
     /** @type {[string, "allow" | "deny", "once" | "thread" | "origin", string][]} */
     const options = [
@@ -349,6 +351,13 @@ export function mountChat(store, controller) {
   store.on("cards", renderCards);
   store.on("steering", renderSteering);
   store.on("run", renderUsage);
+}
+
+/** A region that may scroll, reachable by keyboard. @param {HTMLElement} node @param {string} label */
+function scrollable(node, label) {
+  node.tabIndex = 0;
+  node.setAttribute("aria-label", label);
+  return node;
 }
 
 /**

@@ -1,0 +1,82 @@
+"""Chat (issue 13, item 2): Markdown answers sanitised, code blocks with copy, tool cards,
+model and tool text with HTML shown as text and never run; item 6: usage."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .fake_model import FakeAnthropic, text_reply, tool_use_reply
+from .harness import Browser
+from .panel_kit import both_schemes, connected, log, send, snapshot
+
+HOSTILE = '<script>window.__pwned = 1</script> and <img src=x onerror="window.__pwned = 2">'
+
+
+def test_markdown_code_copy_tool_cards_and_html_shown_as_text(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    # a page whose title carries HTML reaches the panel in a tool result
+    page = browser.context.new_page()
+    page.goto("about:blank")
+    page.evaluate("t => { document.title = t }", HOSTILE)
+    answer = (
+        "Here is **bold** and a list:\n\n- one\n- two\n\n"
+        "```python\nprint('hi')\n```\n\n" + HOSTILE + "\n"
+    )
+    model.plan(
+        tool_use_reply("toolu_1", "browser_tabs_list", {}),
+        text_reply([answer[:20], answer[20:60], answer[60:]], delay_s=0.05),
+    )
+    panel = browser.open_panel()
+    connected(panel)
+    send(panel, "List my tabs")
+    conversation = log(panel)
+    answer_item = conversation.get_by_role("listitem").filter(has_text="Here is bold").first
+    expect(answer_item).to_contain_text("print('hi')")
+    expect(answer_item.locator("strong")).to_have_text("bold")
+    expect(answer_item.get_by_role("listitem")).to_have_count(2)
+    # the HTML in the model's text is shown as text and nothing ran
+    expect(answer_item).to_contain_text("<script>window.__pwned = 1</script>")
+    expect(answer_item).to_contain_text('<img src=x onerror="window.__pwned = 2">')
+    # the tool card: label, status, and the page title (HTML) as text in its result
+    card = conversation.get_by_role("listitem").filter(has_text="browser_tabs_list")
+    expect(card).to_contain_text("succeeded")
+    card.locator("summary").click()
+    expect(card).to_contain_text("<img src=x onerror=")
+    assert panel.evaluate("window.__pwned") is None
+    assert panel.locator("#log img").count() == 0
+    assert panel.locator("#log script").count() == 0
+    # code block with a working copy button
+    panel.evaluate(
+        "() => { const write = navigator.clipboard.writeText.bind(navigator.clipboard);"
+        " navigator.clipboard.writeText = t => { window.__copied = t; return write(t); }; }"
+    )
+    answer_item.hover()
+    answer_item.get_by_role("button", name="Copy code").click()
+    expect(answer_item.get_by_role("button", name="Copied")).to_be_visible()
+    assert panel.evaluate("window.__copied") == "print('hi')\n"
+    # usage: per turn (after its last item) and per thread, with the stored figures
+    stored = snapshot(panel)
+    assert stored["turn"]["status"] == "completed"
+    usage = answer_item.get_attribute("data-usage") or ""
+    assert "This turn:" in usage and str(stored["turn"]["usage"]["inputTokens"]) in usage
+    expect(panel.locator("#thread-usage")).to_contain_text("This thread:")
+    kinds = [i["kind"] for i in stored["items"]]
+    assert kinds == ["user", "assistant", "toolCall", "assistant"] or kinds[-1] == "assistant"
+    both_schemes(panel, "chat")
+
+
+def test_unknown_price_is_shown_as_unknown_never_zero(browser: Browser, model: FakeAnthropic) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    panel.evaluate(
+        "() => panelot.client.request('settings.update', {commandId: 'm1', model: 'my-local-model'})"
+    )
+    send(panel, "hello")
+    expect(log(panel).get_by_role("listitem").nth(1)).to_have_text("Echo: hello")
+    stored = snapshot(panel)
+    assert stored["thread"]["stats"]["costUsd"] is None
+    expect(panel.locator("#thread-usage")).to_contain_text("cost unknown")
+    threads = panel.get_by_role("navigation", name="Threads")
+    expect(threads.get_by_role("button", name="hello")).to_contain_text("cost unknown")
+    assert "$0.0000" not in (panel.locator("body").text_content() or "")
