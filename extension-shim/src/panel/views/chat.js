@@ -261,10 +261,10 @@ export function mountChat(store, controller) {
     const choices = el("div", "choices");
     /** @type {[string, "allow" | "deny", "once" | "thread" | "origin", string][]} */
     const options = [
-      ["Allow once", "allow", "once", "Runs this call only; Panelot asks again next time."],
-      ["Allow for this thread", "allow", "thread", `Runs ${approval.tool.name} without asking again in this conversation only.`],
-      ["Allow for this site", "allow", "origin", `Runs ${approval.tool.name} without asking again on ${origin ?? "this site"}, in every conversation.`],
-      ["Deny", "deny", "once", "Does not run it; the model is told you said no."],
+      ["Allow once", "allow", "once", "Just this call; ask again next time."],
+      ["Allow for this thread", "allow", "thread", `Don't ask again for ${approval.tool.name} in this conversation.`],
+      ["Allow for this site", "allow", "origin", `Don't ask again for ${approval.tool.name} on ${origin ?? "this site"}, in any conversation.`],
+      ["Deny", "deny", "once", "Don't run it; the model is told you said no."],
     ];
     for (const [name, decision, scope, meaning] of options) {
       if (scope === "origin" && !origin) continue;
