@@ -134,9 +134,10 @@ export function mountChat(store, controller) {
    */
   function toolCard(item, progress, times) {
     const card = el("details", "tool");
-    card.dataset.status = item.status;
+    const status = shownStatus(item);
+    card.dataset.status = status;
     const label = /** @type {{label?: string}} */ (item).label ?? item.name;
-    const summary = el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[item.status] ?? item.status));
+    const summary = el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
     if (times?.endedAt) summary.append(el("span", "tool-time", `${((times.endedAt - times.startedAt) / 1000).toFixed(1)} s`));
     card.append(summary);
     card.append(el("p", "tool-name", item.name));
@@ -160,6 +161,29 @@ export function mountChat(store, controller) {
     }
     if (item.status === "running" || item.status === "awaiting_approval") card.open = false;
     return card;
+  }
+
+  /**
+   * The host stores `running` when a call starts but sends no event for it: an unsettled
+   * call is shown waiting for approval while its card is open, running while the run
+   * executes a tool.
+   * @param {Extract<Item, {kind: "toolCall"}>} item
+   */
+  function shownStatus(item) {
+    if (item.result || (item.status !== "pending" && item.status !== "awaiting_approval")) return item.status;
+    const s = store.state;
+    for (const approval of s.approvals.values()) if (approval.toolCallId === item.id) return "awaiting_approval";
+    return s.run?.state === "executing_tool" ? "running" : item.status;
+  }
+
+  /** Re-draw the cards of unsettled calls (their shown status follows the run). */
+  function refreshUnsettled() {
+    for (const item of store.state.items.values()) {
+      if (item.kind === "toolCall" && !item.result) {
+        const li = rows.get(item.id);
+        if (li) fill(li, item);
+      }
+    }
   }
 
   /** @param {{mediaType: string, data: string}} image @param {string} label */
@@ -348,9 +372,15 @@ export function mountChat(store, controller) {
   store.on("snapshot", renderAll);
   store.on("item", (id) => id && upsert(id));
   store.on("delta", onDelta);
-  store.on("cards", renderCards);
+  store.on("cards", () => {
+    renderCards();
+    refreshUnsettled();
+  });
   store.on("steering", renderSteering);
-  store.on("run", renderUsage);
+  store.on("run", () => {
+    renderUsage();
+    refreshUnsettled();
+  });
 }
 
 /** A region that may scroll, reachable by keyboard. @param {HTMLElement} node @param {string} label */

@@ -76,7 +76,7 @@ export function mountControls(store, controller) {
     const live = store.turnLive;
     stop.hidden = !live;
     enqueue.hidden = !live;
-    hint.textContent = live ? "Send steers this turn · Queue runs after it · Esc stops" : "Enter sends, Shift+Enter adds a line.";
+    hint.textContent = live ? "Send steers · Queue runs next · Esc stops" : "Enter sends, Shift+Enter adds a line.";
     message.placeholder = live ? "Steer the running turn…" : "Ask Panelot…";
     const state = s.run?.state;
     let text = "";
