@@ -20,6 +20,7 @@ SCRIPTS = {
     "bench_shim_roundtrip.py": ["thread.list round trip, median"],
     "bench_shim_stream.py": ["delta latency to the panel DOM, p95", "longest panel main-thread"],
     "bench_shim_memory.py": ["worker JS heap after GC", "worker tables after the turns"],
+    "bench_panel.py": ["-item thread: last item in the DOM", "frame interval p95", "deltas: delta"],
 }
 ROWS = {
     "bench_codec.py": ["encode framed events/s", "decode op requests/s", "decode vs params alone"],

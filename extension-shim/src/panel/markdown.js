@@ -53,6 +53,10 @@ export function renderMarkdown(target, text) {
     pre.replaceWith(wrap);
     wrap.append(pre, copyButton(() => code));
   }
+  // marked separates blocks with newlines: markup, not text the model wrote
+  for (const node of [...fragment.childNodes]) {
+    if (node.nodeType === Node.TEXT_NODE && !(node.textContent ?? "").trim()) node.remove();
+  }
   target.replaceChildren(fragment);
 }
 

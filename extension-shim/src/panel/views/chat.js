@@ -14,6 +14,16 @@ import { renderMarkdown } from "../markdown.js";
 /** @typedef {import("../store.js").InteractionRequest} InteractionRequest */
 
 const STICK_PX = 48;
+/** Items rendered when a thread opens; older ones are added in batches as the user scrolls up. */
+const WINDOW = 60;
+/** Streaming: a full Markdown render at most once per this many times its own cost. */
+const RENDER_COST_FACTOR = 8;
+const MIN_RENDER_GAP_MS = 50;
+/** A full render that took longer than this is not repeated while the answer streams (the
+ * text keeps arriving as plain text; the Markdown is rendered once the item completes). */
+const STREAM_RENDER_BUDGET_MS = 20;
+/** Older items added per batch when scrolling up (small enough to stay within a frame). */
+const EARLIER_BATCH = 20;
 
 const STATUS_WORDS = /** @type {Record<string, string>} */ ({
   pending: "pending",
@@ -38,6 +48,15 @@ export function mountChat(store, controller) {
   const dirty = new Set();
   let frame = 0;
   let stick = true;
+  /** Index (in the thread's items) of the oldest rendered item. */
+  let shownFrom = 0;
+  /** Streaming answers: when and at what cost the last full Markdown render ran, and how much text it showed. @type {Map<string, {at: number, cost: number, shown: number, tail: Text | null}>} */
+  const streaming = new Map();
+  const earlier = /** @type {HTMLButtonElement} */ (document.getElementById("earlier"));
+  earlier.addEventListener("click", () => showEarlier());
+  new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) showEarlier();
+  }, { root: scroller, rootMargin: "400px 0px 0px 0px" }).observe(earlier);
 
   scroller.addEventListener("scroll", () => {
     stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < STICK_PX;
@@ -61,15 +80,35 @@ export function mountChat(store, controller) {
     rows.clear();
     dirty.clear();
     const s = store.state;
-    const nodes = [];
-    for (const item of s.items.values()) nodes.push(row(item));
-    log.replaceChildren(...nodes);
+    streaming.clear();
+    const items = [...s.items.values()];
+    shownFrom = Math.max(0, items.length - WINDOW);
+    log.replaceChildren(...items.slice(shownFrom).map(row));
+    updateEarlier();
     renderCards();
     renderSteering();
     renderUsage();
     stick = true;
     latest.hidden = true;
     scroller.scrollTop = scroller.scrollHeight;
+  }
+
+  function updateEarlier() {
+    earlier.hidden = shownFrom === 0;
+    earlier.textContent = `Show ${shownFrom} earlier ${shownFrom === 1 ? "item" : "items"}`;
+  }
+
+  /** Render the next batch of older items above the shown ones, keeping the view still. */
+  function showEarlier() {
+    if (shownFrom === 0) return;
+    const items = [...store.state.items.values()];
+    const from = Math.max(0, shownFrom - EARLIER_BATCH);
+    const before = scroller.scrollHeight;
+    const batch = items.slice(from, shownFrom).map(row);
+    log.prepend(...batch);
+    shownFrom = from;
+    updateEarlier();
+    scroller.scrollTop += scroller.scrollHeight - before;
   }
 
   /** @param {Item} item */
@@ -226,6 +265,7 @@ export function mountChat(store, controller) {
     const item = store.state.items.get(id);
     if (!item) return;
     const known = rows.get(id);
+    streaming.delete(id);
     if (known) fill(known, item);
     else {
       const li = row(item);
@@ -243,11 +283,39 @@ export function mountChat(store, controller) {
       const li = rows.get(id);
       if (!item || !li || item.kind !== "assistant") continue;
       const body = /** @type {HTMLElement | null} */ (li.querySelector(":scope > .md"));
-      if (body) renderMarkdown(body, item.text ?? "");
+      if (body) streamInto(id, body, item.text ?? "");
       li.hidden = (item.text ?? "") === "";
     }
     dirty.clear();
     followNewest();
+  }
+
+  /**
+   * Show streamed text at once: the new text is appended as plain text after the last
+   * render, and the whole answer is rendered as Markdown again only when that is cheap
+   * enough (at most once per RENDER_COST_FACTOR times its own cost), and always when the
+   * item completes.
+   * @param {string} id @param {HTMLElement} body @param {string} text
+   */
+  function streamInto(id, body, text) {
+    const now = performance.now();
+    const state = streaming.get(id);
+    const due = state && state.cost <= STREAM_RENDER_BUDGET_MS && now - state.at >= Math.max(MIN_RENDER_GAP_MS, state.cost * RENDER_COST_FACTOR);
+    if (!state || due) {
+      renderMarkdown(body, text);
+      void body.offsetHeight; // the cost of a render includes its layout
+      streaming.set(id, { at: performance.now(), cost: performance.now() - now, shown: text.length, tail: null });
+      return;
+    }
+    if (text.length <= state.shown) return;
+    const added = text.slice(state.shown);
+    state.shown = text.length;
+    if (state.tail?.isConnected) state.tail.appendData(added);
+    else {
+      state.tail = document.createTextNode(added);
+      const block = body.lastElementChild;
+      (block && !block.classList.contains("code") ? block : body).append(state.tail);
+    }
   }
 
   /** @param {string | undefined} id */

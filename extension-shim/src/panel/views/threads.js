@@ -38,7 +38,9 @@ export function mountThreads(store, controller) {
   function renderList() {
     const s = store.state;
     empty.hidden = s.threads.length > 0;
-    empty.textContent = s.query ? `No thread matches “${s.query}”.` : "No threads yet. Send a message to start one.";
+    empty.textContent = s.query
+      ? `No thread matches “${s.query}”.`
+      : s.host.state === "connected" ? "No threads yet. Send a message to start one." : "Your threads appear once the host is reachable.";
     list.replaceChildren(...s.threads.map((thread) => threadRow(thread)));
   }
 
@@ -88,6 +90,7 @@ export function mountThreads(store, controller) {
     renderHead();
   });
   store.on("run", renderList);
+  store.on("host", renderList);
   renderList();
   renderHead();
 }
