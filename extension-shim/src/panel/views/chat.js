@@ -21,7 +21,7 @@ const RENDER_COST_FACTOR = 8;
 const MIN_RENDER_GAP_MS = 50;
 /** A full render that took longer than this is not repeated while the answer streams (the
  * text keeps arriving as plain text; the Markdown is rendered once the item completes). */
-const STREAM_RENDER_BUDGET_MS = 20;
+const STREAM_RENDER_BUDGET_MS = 12;
 /** Older items added per batch when scrolling up (small enough to stay within a frame). */
 const EARLIER_BATCH = 20;
 
@@ -50,6 +50,9 @@ export function mountChat(store, controller) {
   let stick = true;
   /** Index (in the thread's items) of the oldest rendered item. */
   let shownFrom = 0;
+  /** Counts full renders: a batch of older items started before one is dropped. */
+  let shownGeneration = 0;
+  let loading = false;
   /** Streaming answers: when and at what cost the last full Markdown render ran, and how much text it showed. @type {Map<string, {at: number, cost: number, shown: number, tail: Text | null}>} */
   const streaming = new Map();
   const earlier = /** @type {HTMLButtonElement} */ (document.getElementById("earlier"));
@@ -83,6 +86,7 @@ export function mountChat(store, controller) {
     streaming.clear();
     const items = [...s.items.values()];
     shownFrom = Math.max(0, items.length - WINDOW);
+    shownGeneration += 1;
     log.replaceChildren(...items.slice(shownFrom).map(row));
     updateEarlier();
     renderCards();
@@ -98,17 +102,43 @@ export function mountChat(store, controller) {
     earlier.textContent = `Show ${shownFrom} earlier ${shownFrom === 1 ? "item" : "items"}`;
   }
 
-  /** Render the next batch of older items above the shown ones, keeping the view still. */
+  /**
+   * Render older items above the shown ones, in idle time (as many per idle period as fit,
+   * so scrolling keeps its frames), keeping the view still; go on while the button that
+   * marks the top is near the view.
+   */
   function showEarlier() {
-    if (shownFrom === 0) return;
-    const items = [...store.state.items.values()];
-    const from = Math.max(0, shownFrom - EARLIER_BATCH);
-    const before = scroller.scrollHeight;
-    const batch = items.slice(from, shownFrom).map(row);
-    log.prepend(...batch);
-    shownFrom = from;
-    updateEarlier();
-    scroller.scrollTop += scroller.scrollHeight - before;
+    if (loading || shownFrom === 0) return;
+    loading = true;
+    const generation = shownGeneration;
+    let wanted = EARLIER_BATCH;
+    /** @param {IdleDeadline} deadline */
+    const step = (deadline) => {
+      if (generation !== shownGeneration) {
+        loading = false;
+        return;
+      }
+      const items = [...store.state.items.values()];
+      /** @type {HTMLLIElement[]} */
+      const batch = [];
+      while (wanted > 0 && shownFrom > 0 && (batch.length === 0 || deadline.timeRemaining() > 3)) {
+        shownFrom -= 1;
+        wanted -= 1;
+        batch.unshift(row(items[shownFrom]));
+      }
+      const before = scroller.scrollHeight;
+      log.prepend(...batch);
+      scroller.scrollTop += scroller.scrollHeight - before;
+      updateEarlier();
+      if (wanted > 0 && shownFrom > 0) {
+        requestIdleCallback(step, { timeout: 200 });
+        return;
+      }
+      loading = false;
+      const near = earlier.getBoundingClientRect().bottom > scroller.getBoundingClientRect().top - 400;
+      if (!earlier.hidden && near) showEarlier();
+    };
+    requestIdleCallback(step, { timeout: 200 });
   }
 
   /** @param {Item} item */
