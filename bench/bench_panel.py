@@ -22,15 +22,15 @@ import sys
 import tempfile
 from pathlib import Path
 
+from playwright.sync_api import Page, sync_playwright
+from tests.e2e.fake_model import FakeAnthropic
+from tests.e2e.harness import Profile
+
 from _browser import median, percentile
 from _common import figure, header, seed_long_thread
 from bench_shim_stream import OBSERVE, TimedStream, host_alone
-from playwright.sync_api import Page, sync_playwright
-
 from panelot_host.store.db import Database
 from panelot_host.store.profiles import database_path
-from tests.e2e.fake_model import FakeAnthropic
-from tests.e2e.harness import Profile
 
 OPEN = """async (threadId) => {
   const { controller, store } = panelot;
@@ -39,7 +39,8 @@ OPEN = """async (threadId) => {
   await controller.open(threadId);
   const expected = [...store.state.items.values()].pop();
   const want = (expected && (expected.text || expected.name)) || "";
-  if (!want || !(last()?.textContent ?? "").includes(want.slice(0, 40))) throw new Error("last item not shown");
+  const shown = (last()?.textContent ?? "").includes(want.slice(0, 40));
+  if (!want || !shown) throw new Error("last item not shown");
   await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   const painted = performance.now() - t0;
   const t1 = performance.now();

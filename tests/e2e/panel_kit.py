@@ -28,9 +28,7 @@ def connected(panel: Page) -> None:
 
 def rpc(panel: Page, method: str, params: dict[str, Any]) -> Any:
     """An op through the panel's Port to the worker and the host: what the engine stored."""
-    return panel.evaluate(
-        "([m, p]) => panelot.client.request(m, p)", [method, params]
-    )
+    return panel.evaluate("([m, p]) => panelot.client.request(m, p)", [method, params])
 
 
 def snapshot(panel: Page, thread_id: str | None = None) -> dict[str, Any]:

@@ -35,6 +35,10 @@ def _card(panel: Page) -> Any:
     return log(panel).get_by_role("listitem").filter(has_text="Allow “")
 
 
+def _open_thread(panel: Page, title: str) -> None:
+    panel.get_by_role("navigation", name="Threads").get_by_role("button", name=title).click()
+
+
 def _tool_statuses(panel: Page) -> list[str]:
     return [i["status"] for i in snapshot(panel)["items"] if i["kind"] == "toolCall"]
 
@@ -49,7 +53,8 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
         send(panel, "Thread A")
         card = _card(panel)
         expect(card).to_contain_text(f"on {site}")
-        expect(card.get_by_role("button", name="Allow for this site")).to_have_accessible_description(
+        site_choice = card.get_by_role("button", name="Allow for this site")
+        expect(site_choice).to_have_accessible_description(
             f"Don't ask again for browser_navigate on {site}, in any conversation."
         )
         both_schemes(panel, "approval")
@@ -79,8 +84,9 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
 
         # revoke the site grant from settings, then "Deny" and "Allow once"
         panel.get_by_role("button", name="Settings").click()
-        panel.get_by_role("button", name=f"Revoke allow browser_navigate on {site}").click()
-        expect(panel.get_by_role("button", name=f"Revoke allow browser_navigate on {site}")).to_have_count(0)
+        revoke = panel.get_by_role("button", name=f"Revoke allow browser_navigate on {site}")
+        revoke.click()
+        expect(revoke).to_have_count(0)
         assert [g["scope"] for g in rpc(panel, "permissions.list", {})["grants"]] == ["thread"]
         panel.get_by_role("button", name="Back to chat").click()
         model.plan(_navigate(site, tab, "c2"), _navigate(site, tab, "c3"), text_reply(["C again."]))
@@ -113,9 +119,17 @@ def test_a_card_survives_a_reload_and_ask_user_is_a_form(
         thread_id = panel.evaluate("panelot.threadId")
         panel.reload()
         connected(panel)
-        panel.get_by_role("navigation", name="Threads").get_by_role("button", name="Order it").click()
+        _open_thread(panel, "Order it")
         assert panel.evaluate("panelot.threadId") == thread_id
+        # a second panel on the same thread shows the same card; answered in the first,
+        # it disappears from the second
+        other = browser.open_panel()
+        connected(other)
+        _open_thread(other, "Order it")
+        expect(_card(other)).to_have_count(1)
         _card(panel).get_by_role("button", name="Allow once").click()
+        expect(_card(other)).to_have_count(0)
+        other.close()
         question = log(panel).get_by_role("listitem").filter(has_text="Which size?")
         both_schemes(panel, "question")
         question.get_by_role("button", name="Large").click()

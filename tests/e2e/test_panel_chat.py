@@ -7,7 +7,8 @@ from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic, text_reply, tool_use_reply
 from .harness import Browser
-from .panel_kit import both_schemes, connected, log, send, snapshot
+from .pages import serve_pages
+from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
 
 HOSTILE = '<script>window.__pwned = 1</script> and <img src=x onerror="window.__pwned = 2">'
 
@@ -66,12 +67,12 @@ def test_markdown_code_copy_tool_cards_and_html_shown_as_text(
     both_schemes(panel, "chat")
 
 
-def test_unknown_price_is_shown_as_unknown_never_zero(browser: Browser, model: FakeAnthropic) -> None:
+def test_unknown_price_is_shown_as_unknown_never_zero(
+    browser: Browser, model: FakeAnthropic
+) -> None:
     panel = browser.open_panel()
     connected(panel)
-    panel.evaluate(
-        "() => panelot.client.request('settings.update', {commandId: 'm1', model: 'my-local-model'})"
-    )
+    rpc(panel, "settings.update", {"commandId": "m1", "model": "my-local-model"})
     send(panel, "hello")
     expect(log(panel).get_by_role("listitem").nth(1)).to_have_text("Echo: hello")
     stored = snapshot(panel)
@@ -80,3 +81,35 @@ def test_unknown_price_is_shown_as_unknown_never_zero(browser: Browser, model: F
     threads = panel.get_by_role("navigation", name="Threads")
     expect(threads.get_by_role("button", name="hello")).to_contain_text("cost unknown")
     assert "$0.0000" not in (panel.locator("body").text_content() or "")
+
+
+def test_a_screenshot_result_is_a_thumbnail_that_opens_full_size(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    with serve_pages() as site:
+        page = browser.context.new_page()
+        page.goto(f"{site}/shot")
+        tab = browser.worker().evaluate(
+            "async (s) => (await chrome.tabs.query({url: s + '/*'}))[0].id", site
+        )
+        model.plan(
+            tool_use_reply("toolu_s", "browser_screenshot", {"tabId": tab}),
+            text_reply(["I see the page."]),
+        )
+        panel = browser.open_panel()
+        connected(panel)
+        page.bring_to_front()  # a screenshot is of the visible tab
+        panel.get_by_role("textbox", name="Message").fill("Look at my page")
+        panel.get_by_role("button", name="Send", exact=True).press("Enter")
+        expect(log(panel).get_by_role("listitem").last).to_have_text("I see the page.")
+        card = log(panel).get_by_role("listitem").filter(has_text="browser_screenshot")
+        card.locator("summary").click()
+        thumb = card.get_by_role("button", name="image 1 full size")
+        expect(thumb).to_be_visible()
+        thumb.click()
+        viewer = panel.get_by_role("dialog")
+        expect(viewer.get_by_role("img")).to_be_visible()
+        size = viewer.get_by_role("img").evaluate("i => [i.naturalWidth, i.naturalHeight]")
+        assert size[0] >= 300 and size[1] >= 300  # the full capture, not a thumbnail copy
+        viewer.get_by_role("button", name="Close").click()
+        expect(viewer).to_be_hidden()

@@ -50,9 +50,8 @@ def test_steer_queue_edit_remove_and_escape_stops(browser: Browser, model: FakeA
     # Esc stops: the turn ends interrupted, then the queued message runs as the next turn
     first_turn = snapshot(panel)["turn"]["id"]
     box.press("Escape")
-    expect(log(panel).get_by_role("listitem").filter(has_text="Echo: queued one, edited")).to_be_visible(
-        timeout=15_000
-    )
+    queued_answer = log(panel).get_by_role("listitem").filter(has_text="Echo: queued one, edited")
+    expect(queued_answer).to_be_visible(timeout=15_000)
     turns = [i for i in snapshot(panel)["items"] if i["turnId"] == first_turn]
     assert any(i["kind"] == "assistant" and i.get("interrupted") for i in turns)
     assert "queued two" not in str(model.bodies)

@@ -56,7 +56,9 @@ def test_settings_are_stored_and_the_key_is_never_shown(browser: Browser) -> Non
     settings.get_by_role("textbox", name="Tool").fill("browser_click")
     settings.get_by_role("textbox", name="Site").fill("https://bank.example")
     settings.get_by_role("button", name="Add rule").click()
-    remove = settings.get_by_role("button", name="Remove rule: deny browser_click on https://bank.example")
+    remove = settings.get_by_role(
+        "button", name="Remove rule: deny browser_click on https://bank.example"
+    )
     expect(remove).to_be_visible()
     rules = rpc(panel, "settings.get", {})["settings"]["policyRules"]
     assert [(r["decision"], r.get("tool"), r.get("origin")) for r in rules] == [

@@ -46,7 +46,7 @@ def test_search_rename_delete(browser: Browser, model: FakeAnthropic) -> None:
     dialog.get_by_role("button", name="Rename").click()
     expect(panel.get_by_role("heading", name="Metric recipe")).to_be_visible()
     listed = rpc(panel, "thread.list", {})["threads"]
-    assert [t["title"] for t in listed][0] == "Metric recipe"
+    assert listed[0]["title"] == "Metric recipe"
     # delete it, after a confirmation (cancel first: nothing happens)
     panel.get_by_role("button", name="Delete thread").click()
     panel.get_by_role("dialog").get_by_role("button", name="Cancel").click()
@@ -57,7 +57,8 @@ def test_search_rename_delete(browser: Browser, model: FakeAnthropic) -> None:
     both_schemes(panel, "delete-dialog")
     confirm.get_by_role("button", name="Delete").click()
     expect(threads.get_by_role("listitem")).to_have_count(1)
-    assert [t["title"] for t in rpc(panel, "thread.list", {})["threads"]] == ["Plan a trip to Kyoto"]
+    remaining = rpc(panel, "thread.list", {})["threads"]
+    assert [t["title"] for t in remaining] == ["Plan a trip to Kyoto"]
 
 
 def test_fork_from_a_message_and_switch_branches(browser: Browser, model: FakeAnthropic) -> None:
