@@ -23,10 +23,8 @@ import tempfile
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
-from tests.e2e.fake_model import FakeAnthropic
-from tests.e2e.harness import Profile
 
-from _browser import median, percentile
+from _browser import FakeAnthropic, Profile, median, percentile  # (puts tests/ on the path)
 from _common import figure, header, seed_long_thread
 from bench_shim_stream import OBSERVE, TimedStream, host_alone
 from panelot_host.store.db import Database
