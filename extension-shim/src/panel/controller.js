@@ -361,7 +361,14 @@ export class Controller {
       }
       case "item.delta": {
         const item = s.items.get(params.itemId);
-        if (!item) break;
+        if (!item) {
+          // (re)opened mid-answer: the snapshot holds stored items only; show what follows
+          if (typeof params.delta?.text === "string") {
+            s.items.set(params.itemId, { id: params.itemId, kind: "assistant", turnId: params.turnId, createdAt: "", text: params.delta.text });
+            store.emit("item", params.itemId);
+          }
+          break;
+        }
         if (typeof params.delta?.text === "string" && item.kind === "assistant") {
           s.items.set(item.id, { ...item, text: (item.text ?? "") + params.delta.text });
           store.emit("delta", item.id);

@@ -5,7 +5,7 @@ const SVG = "http://www.w3.org/2000/svg";
 /** Icon paths (24x24, stroked). */
 const ICONS = /** @type {Record<string, string>} */ ({
   copy: "M9 9h10v10H9z M5 15V5h10",
-  fork: "M6 3v6a3 3 0 0 0 3 3h6a3 3 0 0 1 3 3v6 M6 21v-9",
+  fork: "M6 3v12 M6 21a3 3 0 1 0 0-6 3 3 0 0 0 0 6z M18 9a3 3 0 1 0 0-6 3 3 0 0 0 0 6z M18 9a9 9 0 0 1-9 9",
   branch: "M9 14 4 9l5-5 M4 9h10a6 6 0 0 1 0 12h-3",
   rename: "M4 20h4L19 9l-4-4L4 16z",
   delete: "M4 7h16 M9 7V4h6v3 M6 7l1 13h10l1-13",
