@@ -3,13 +3,16 @@ model and tool text with HTML shown as text and never run; item 6: usage."""
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import expect
 
-from .fake_model import FakeAnthropic, text_reply, tool_use_reply
+from .fake_model import FakeAnthropic, Reply, text_reply, tool_use_reply
 from .harness import Browser
 from .pages import serve_pages
 from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
 
+TOO_LONG = {"type": "invalid_request_error", "message": "prompt is too long"}
 HOSTILE = '<script>window.__pwned = 1</script> and <img src=x onerror="window.__pwned = 2">'
 
 
@@ -73,9 +76,16 @@ def test_unknown_price_is_shown_as_unknown_never_zero(
     panel = browser.open_panel()
     connected(panel)
     rpc(panel, "settings.update", {"commandId": "m1", "model": "my-local-model"})
-    send(panel, "hello")
-    expect(log(panel).get_by_role("listitem").nth(1)).to_have_text("Echo: hello")
+    # the keyboard: Shift+Enter adds a line, Enter sends
+    box = panel.get_by_role("textbox", name="Message")
+    box.press_sequentially("hello")
+    box.press("Shift+Enter")
+    box.press_sequentially("world")
+    box.press("Enter")
+    expect(log(panel).get_by_role("listitem").nth(1)).to_have_text("Echo: hello\nworld")
+    expect(box).to_have_value("")
     stored = snapshot(panel)
+    assert stored["items"][0]["text"] == "hello\nworld"
     assert stored["thread"]["stats"]["costUsd"] is None
     expect(panel.locator("#thread-usage")).to_contain_text("cost unknown")
     threads = panel.get_by_role("navigation", name="Threads")
@@ -113,3 +123,37 @@ def test_a_screenshot_result_is_a_thumbnail_that_opens_full_size(
         assert size[0] >= 300 and size[1] >= 300  # the full capture, not a thumbnail copy
         viewer.get_by_role("button", name="Close").click()
         expect(viewer).to_be_hidden()
+
+
+def test_notices_and_errors_look_unlike_answers(browser: Browser, model: FakeAnthropic) -> None:
+    # three failed tool calls in a row (a tool outside the catalog): the engine's
+    # failure-streak notice; then a provider error ends the next turn as failed
+    model.plan(
+        *(tool_use_reply(f"toolu_{n}", "no_such_tool", {}) for n in range(3)),
+        text_reply(["I will try something else."]),
+    )
+    panel = browser.open_panel()
+    connected(panel)
+    send(panel, "Try it")
+    notice = log(panel).get_by_role("listitem").filter(has_text="Repeated failures")
+    expect(notice).to_be_visible()
+    expect(log(panel).get_by_role("listitem").last).to_have_text("I will try something else.")
+    stored = [i for i in snapshot(panel)["items"] if i["kind"] == "notice"]
+    assert [n["code"] for n in stored] == ["change_approach"]
+    expect(notice).to_contain_text(stored[0]["text"])
+    answer = log(panel).get_by_role("listitem").last
+    colours = [e.evaluate("e => getComputedStyle(e).backgroundColor") for e in (notice, answer)]
+    assert colours[0] != colours[1]  # a notice is set apart from an answer
+    model.plan(
+        Reply(
+            status=400,
+            body=[json.dumps({"type": "error", "error": TOO_LONG}).encode()],
+            content_type="application/json",
+        )
+    )
+    send(panel, "And now?")
+    failed = panel.get_by_role("status").filter(has_text="This turn failed")
+    expect(failed).to_be_visible()
+    expect(failed).to_contain_text("prompt is too long")
+    assert snapshot(panel)["turn"]["status"] == "failed"
+    both_schemes(panel, "notices")
