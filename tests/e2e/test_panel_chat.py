@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 from playwright.sync_api import expect
+from tests.providers.streams import anthropic_sse
 
-from .fake_model import FakeAnthropic, Reply, text_reply, tool_use_reply
+from .fake_model import FakeAnthropic, Reply, text_events, text_reply, tool_use_reply
 from .harness import Browser
 from .pages import serve_pages
 from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
@@ -157,3 +158,72 @@ def test_notices_and_errors_look_unlike_answers(browser: Browser, model: FakeAnt
     expect(failed).to_contain_text("prompt is too long")
     assert snapshot(panel)["turn"]["status"] == "failed"
     both_schemes(panel, "notices")
+
+
+def _thinking_then_text(thinking: str, text: str) -> Reply:
+    start, *_ = text_events([])
+    events = [
+        start,
+        anthropic_sse(
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "thinking", "thinking": ""},
+            }
+        ),
+        anthropic_sse(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "thinking_delta", "thinking": thinking},
+            }
+        ),
+        anthropic_sse(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "signature_delta", "signature": "c2lnbmF0dXJl"},
+            }
+        ),
+        anthropic_sse({"type": "content_block_stop", "index": 0}),
+        anthropic_sse(
+            {
+                "type": "content_block_start",
+                "index": 1,
+                "content_block": {"type": "text", "text": ""},
+            }
+        ),
+        anthropic_sse(
+            {
+                "type": "content_block_delta",
+                "index": 1,
+                "delta": {"type": "text_delta", "text": text},
+            }
+        ),
+        anthropic_sse({"type": "content_block_stop", "index": 1}),
+        anthropic_sse(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": 12},
+            }
+        ),
+        anthropic_sse({"type": "message_stop"}),
+    ]
+    return Reply(body=list(events))
+
+
+def test_thinking_is_folded_apart_from_the_answer(browser: Browser, model: FakeAnthropic) -> None:
+    model.plan(_thinking_then_text("The user wants <b>two</b> facts.", "Two facts."))
+    panel = browser.open_panel()
+    connected(panel)
+    send(panel, "Think first")
+    answer = log(panel).get_by_role("listitem").filter(has_text="Two facts.")
+    expect(answer.locator(".md")).to_have_text("Two facts.")
+    thinking = answer.get_by_role("group").filter(has_text="Thinking")
+    expect(thinking).to_be_visible()
+    thinking.locator("summary").click()
+    expect(thinking).to_contain_text("The user wants <b>two</b> facts.")  # text, not HTML
+    assert answer.locator("b").count() == 0
+    stored = next(i for i in snapshot(panel)["items"] if i["kind"] == "assistant")
+    assert stored.get("thinking") == "The user wants <b>two</b> facts."

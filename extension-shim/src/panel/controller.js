@@ -372,6 +372,9 @@ export class Controller {
         if (typeof params.delta?.text === "string" && item.kind === "assistant") {
           s.items.set(item.id, { ...item, text: (item.text ?? "") + params.delta.text });
           store.emit("delta", item.id);
+        } else if (typeof params.delta?.thinking === "string" && item.kind === "assistant") {
+          s.items.set(item.id, { ...item, thinking: (item.thinking ?? "") + params.delta.thinking });
+          store.emit("delta", item.id);
         } else if (params.delta && "progress" in params.delta) {
           s.progress.set(item.id, params.delta.progress);
           store.emit("delta", item.id);

@@ -164,7 +164,8 @@ export function mountChat(store, controller) {
         const body = el("div", "md");
         renderMarkdown(body, item.text ?? "");
         li.replaceChildren(body, messageActions(item));
-        li.hidden = (item.text ?? "") === ""; // an answer that starts with a tool call has no text
+        if (item.thinking) li.prepend(thinkingBox(item.thinking));
+        li.hidden = !item.text && !item.thinking; // an answer that starts with a tool call has no text
         if (item.interrupted) li.dataset.interrupted = "true";
         break;
       }
@@ -175,6 +176,12 @@ export function mountChat(store, controller) {
         li.replaceChildren(el("span", "notice-label", noticeLabel(item.code)), el("span", "", item.text));
         break;
     }
+  }
+
+  /** The model's reasoning, folded: text only, never Markdown. @param {string} text */
+  function thinkingBox(text) {
+    const box = el("details", "thinking", el("summary", "", "Thinking"), el("div", "thinking-text", text));
+    return box;
   }
 
   /** @param {string} code */
@@ -314,7 +321,12 @@ export function mountChat(store, controller) {
       if (!item || !li || item.kind !== "assistant") continue;
       const body = /** @type {HTMLElement | null} */ (li.querySelector(":scope > .md"));
       if (body) streamInto(id, body, item.text ?? "");
-      li.hidden = (item.text ?? "") === "";
+      if (item.thinking) {
+        const shown = li.querySelector(":scope > .thinking > .thinking-text");
+        if (shown) shown.textContent = item.thinking;
+        else li.prepend(thinkingBox(item.thinking));
+      }
+      li.hidden = !item.text && !item.thinking;
     }
     dirty.clear();
     followNewest();
