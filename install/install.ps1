@@ -28,5 +28,15 @@ if (-not (Test-Path ".venv\Scripts\python.exe")) {
 }
 & .venv\Scripts\python.exe -m pip install --quiet --disable-pip-version-check -e .
 if ($LASTEXITCODE -ne 0) { throw "pip could not install the host into .venv" }
+# the side panel's libraries from npm (lockfile) into extension-shim\vendor\
+if (-not (Get-Command npm -ErrorAction SilentlyContinue)) {
+    throw "Panelot's side panel needs npm to copy its libraries: install Node.js from nodejs.org"
+}
+Push-Location extension-shim
+npm ci --omit=dev --no-audit --no-fund --loglevel=error
+if ($LASTEXITCODE -ne 0) { Pop-Location; throw "npm ci failed in extension-shim" }
+node scripts/vendor.mjs
+if ($LASTEXITCODE -ne 0) { Pop-Location; throw "could not copy the side panel's libraries" }
+Pop-Location
 & .venv\Scripts\panelot-host.exe install --doctor @args
 exit $LASTEXITCODE

@@ -5,6 +5,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 npm ci --no-audit --no-fund --loglevel=error
+node scripts/vendor.mjs  # the panel's Markdown + sanitiser, from the lockfile into vendor/
 node scripts/gen-protocol-types.mjs --check
 npx --no-install tsc --noEmit -p tsconfig.json
 node --test --test-reporter=dot test/

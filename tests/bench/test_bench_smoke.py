@@ -25,6 +25,7 @@ SCRIPTS = {
         "prefix shared with the previous request",
         "build a request's context, next request",
     ],
+    "bench_panel.py": ["-item thread: last item in the DOM", "frame interval p95", "deltas: delta"],
 }
 ROWS = {
     "bench_codec.py": ["encode framed events/s", "decode op requests/s", "decode vs params alone"],

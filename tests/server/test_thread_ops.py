@@ -197,6 +197,15 @@ async def test_list_paginates_and_searches(client: DirectTransport) -> None:
     assert len(page["threads"]) == 4 and len(rest["threads"]) == 2
     found = await client.send("thread.list", {"query": "grocer"})
     assert [t["title"] for t in found["threads"]] == ["Groceries"]
+    assert found["matches"] == [
+        {
+            "threadId": found["threads"][0]["id"],
+            "source": "title",
+            "text": "Groceries",
+            "highlights": [{"start": 0, "end": 9}],
+        }
+    ]
+    assert "matches" not in page  # only a search says why a thread is listed
 
 
 async def test_reopening_shows_every_change_made_since_the_last_open(

@@ -65,6 +65,23 @@ def test_search_matches_titles_and_message_text_ranked(tmp_path: Path) -> None:
     assert [t.id for t in page] == [body_hit.id]
 
 
+def test_search_snippets_mark_the_hits_in_utf16_units(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    with db.transaction() as conn:
+        titled = threads.create(conn, title="Kyoto itinerary")
+        body = threads.create(conn, title="Misc")
+    _message(db, body.id, "👋 we might visit kyoto in spring, then Kyoto again")
+    found = threads.search_snippets(db.conn, "kyo", [titled.id, body.id])
+    assert (found[0].thread_id, found[0].source) == (titled.id, "title")
+    assert found[0].text == "Kyoto itinerary" and found[0].highlights == [(0, 5)]
+    snippet = found[1]
+    assert snippet.source.startswith("itm") and "\ue000" not in snippet.text
+    utf16 = snippet.text.encode("utf-16-le")
+    marked = [utf16[2 * a : 2 * b].decode("utf-16-le") for a, b in snippet.highlights]
+    assert marked == ["kyoto", "Kyoto"]
+    assert threads.search_snippets(db.conn, "((", [body.id]) == []
+
+
 def test_search_survives_fts_syntax_in_the_query(tmp_path: Path) -> None:
     db = _db(tmp_path)
     with db.transaction() as conn:

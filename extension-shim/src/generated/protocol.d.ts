@@ -67,6 +67,7 @@ export interface ProtocolDefinitions {
   ItemDelta?: ItemDelta;
   ItemDeltaEvent?: ItemDeltaEvent;
   ItemStartedEvent?: ItemStartedEvent;
+  MatchSpan?: MatchSpan;
   McpServer?: McpServer;
   ModelCapabilities?: ModelCapabilities;
   ModelLimit?: ModelLimit;
@@ -95,6 +96,7 @@ export interface ProtocolDefinitions {
   ThreadForkParams?: ThreadForkParams;
   ThreadListParams?: ThreadListParams;
   ThreadListResult?: ThreadListResult;
+  ThreadMatch?: ThreadMatch;
   ThreadOpenParams?: ThreadOpenParams;
   ThreadRenameParams?: ThreadRenameParams;
   ThreadResult?: ThreadResult;
@@ -663,6 +665,13 @@ export interface ItemStartedEvent {
   item: UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem | CompactionItem;
 }
 /**
+ * A highlighted part of a snippet: ``text[start:end]`` (UTF-16 code units, as in JS).
+ */
+export interface MatchSpan {
+  start: number;
+  end: number;
+}
+/**
  * An entry of ``mcpServers``: ``{command, args?, env?}`` (stdio) or ``{url, headers?}``
  * (HTTP), as in the ``mcp.json`` other MCP clients keep. ``type`` is an extension.
  */
@@ -945,10 +954,26 @@ export interface ThreadListParams {
 }
 /**
  * Most recently updated first; ``nextCursor`` is null on the last page.
+ *
+ * With a ``query``, ``matches`` (extension) holds one snippet per listed thread.
  */
 export interface ThreadListResult {
   threads: Thread[];
   nextCursor: string | null;
+  matches?: ThreadMatch[] | null;
+}
+/**
+ * Why a thread matched a search: its best-ranked text, cut around the hits.
+ *
+ * ``source`` is ``title`` or ``message`` (then ``itemId`` names the message); ``text`` is a
+ * plain-text excerpt (``…`` marks a cut) and ``highlights`` the matched terms in it.
+ */
+export interface ThreadMatch {
+  threadId: string;
+  source: "message" | "title";
+  text: string;
+  highlights: MatchSpan[];
+  itemId?: string | null;
 }
 export interface ThreadOpenParams {
   threadId: string;

@@ -60,8 +60,12 @@ class ThreadService:
         records, cursor = threads.list_threads(
             self._db.conn, limit=params.limit, cursor=params.cursor, query=params.query
         )
+        matches = None
+        if params.query:
+            found = threads.search_snippets(self._db.conn, params.query, [r.id for r in records])
+            matches = [_match_view(s) for s in found]
         return ops.ThreadListResult(
-            threads=[views.thread_view(r) for r in records], next_cursor=cursor
+            threads=[views.thread_view(r) for r in records], next_cursor=cursor, matches=matches
         )
 
     def open(self, thread_id: str) -> entities.ThreadSnapshot:
@@ -173,3 +177,18 @@ def branch_wire(db: Database, thread_id: str, head: str | None) -> list[Item]:
         rendered.update(fresh)
     # Raw JSON stands in for the Item structs: msgspec writes it out as it is.
     return cast(list[Item], [msgspec.Raw(rendered[item_id]) for item_id in ids])
+
+
+def _match_view(found: threads.SearchSnippet) -> ops.ThreadMatch:
+    spans = [ops.MatchSpan(start=start, end=end) for start, end in found.highlights]
+    if found.source == "title":
+        return ops.ThreadMatch(
+            thread_id=found.thread_id, source="title", text=found.text, highlights=spans
+        )
+    return ops.ThreadMatch(
+        thread_id=found.thread_id,
+        source="message",
+        text=found.text,
+        highlights=spans,
+        item_id=found.source,
+    )

@@ -210,6 +210,61 @@ def _search_page(
     return threads, _encode_cursor(ListCursor(offset=offset + limit))
 
 
+class SearchSnippet(msgspec.Struct, frozen=True):
+    """A thread's best-ranked matching text cut around the hits, with the hits' spans
+    (offsets in UTF-16 code units, as clients index strings)."""
+
+    thread_id: str
+    source: str  # 'title' or an item id
+    text: str
+    highlights: list[tuple[int, int]]
+
+
+_HIT_OPEN, _HIT_CLOSE = "\ue000", "\ue001"
+_SNIPPET_TOKENS = 16
+
+
+def search_snippets(
+    conn: sqlite3.Connection, query: str, thread_ids: list[str]
+) -> list[SearchSnippet]:
+    """One snippet per thread of ``thread_ids`` that matches ``query`` (same terms as
+    ``list_threads``), in the order of ``thread_ids``."""
+    match = _match_expression(query)
+    if not match:
+        return []
+    found = []
+    for thread_id in thread_ids:
+        row = conn.execute(
+            "SELECT source, snippet(search_text, 0, ?, ?, '…', ?) FROM search_text "
+            "WHERE search_text MATCH ? AND thread_id = ? "
+            "ORDER BY CASE source WHEN 'title' THEN rank * 2.0 ELSE rank END LIMIT 1",
+            (_HIT_OPEN, _HIT_CLOSE, _SNIPPET_TOKENS, match, thread_id),
+        ).fetchone()
+        if row is not None:
+            text, spans = _split_marks(str(row[1]))
+            found.append(SearchSnippet(thread_id, str(row[0]), text, spans))
+    return found
+
+
+def _split_marks(marked: str) -> tuple[str, list[tuple[int, int]]]:
+    """Remove the hit markers; return the plain text and the marked spans in UTF-16 units."""
+    text: list[str] = []
+    spans: list[tuple[int, int]] = []
+    units = 0
+    start = -1
+    for char in marked:
+        if char == _HIT_OPEN:
+            start = units
+        elif char == _HIT_CLOSE:
+            if start >= 0 and units > start:
+                spans.append((start, units))
+            start = -1
+        else:
+            text.append(char)
+            units += 2 if ord(char) > 0xFFFF else 1
+    return "".join(text), spans
+
+
 def _match_expression(query: str) -> str:
     """Turn free text into a safe FTS5 expression: every term, each as a quoted prefix."""
     terms = _TERM.findall(query)

@@ -49,6 +49,7 @@ from panelot_host.protocol.ops.session import (
     InitializeResult,
 )
 from panelot_host.protocol.ops.threads import (
+    MatchSpan,
     ThreadCreateParams,
     ThreadCreateResult,
     ThreadDeleteParams,
@@ -57,6 +58,7 @@ from panelot_host.protocol.ops.threads import (
     ThreadForkResult,
     ThreadListParams,
     ThreadListResult,
+    ThreadMatch,
     ThreadOpenParams,
     ThreadOpenResult,
     ThreadRenameParams,
@@ -113,6 +115,7 @@ __all__ = [
     "InitializeResult",
     "InteractionResponseParams",
     "InteractionResponseResult",
+    "MatchSpan",
     "McpServer",
     "ModelCapabilities",
     "Params",
@@ -145,6 +148,7 @@ __all__ = [
     "ThreadForkResult",
     "ThreadListParams",
     "ThreadListResult",
+    "ThreadMatch",
     "ThreadOpenParams",
     "ThreadOpenResult",
     "ThreadRenameParams",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from msgspec import Meta
 
@@ -31,11 +31,36 @@ class ThreadListParams(Params, kw_only=True):
     query: Annotated[str, Meta(max_length=1000)] | None = None
 
 
-class ThreadListResult(Result, kw_only=True):
-    """Most recently updated first; ``nextCursor`` is null on the last page."""
+class MatchSpan(Result, kw_only=True):
+    """A highlighted part of a snippet: ``text[start:end]`` (UTF-16 code units, as in JS)."""
+
+    start: Annotated[int, Meta(ge=0)]
+    end: Annotated[int, Meta(ge=0)]
+
+
+class ThreadMatch(Result, omit_defaults=True, kw_only=True):
+    """Why a thread matched a search: its best-ranked text, cut around the hits.
+
+    ``source`` is ``title`` or ``message`` (then ``itemId`` names the message); ``text`` is a
+    plain-text excerpt (``…`` marks a cut) and ``highlights`` the matched terms in it.
+    """
+
+    thread_id: Id
+    source: Literal["title", "message"]
+    text: str
+    highlights: list[MatchSpan]
+    item_id: Id | None = None
+
+
+class ThreadListResult(Result, omit_defaults=True, kw_only=True):
+    """Most recently updated first; ``nextCursor`` is null on the last page.
+
+    With a ``query``, ``matches`` (extension) holds one snippet per listed thread.
+    """
 
     threads: list[Thread]
     next_cursor: str | None
+    matches: list[ThreadMatch] | None = None
 
 
 class ThreadOpenParams(Params, kw_only=True):

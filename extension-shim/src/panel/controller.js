@@ -1,0 +1,437 @@
+// The panel's controller: user actions -> ops (each with a fresh commandId), and the host's
+// events -> the store. Events of the shown thread are applied in `seq` order; a gap takes a
+// fresh `thread.open` snapshot. Failures become notices, never silent spinners.
+
+import { PanelRpcError } from "./client.js";
+
+/** @typedef {import("./client.js").PanelClient} PanelClient */
+/** @typedef {import("./store.js").Store} Store */
+/** @typedef {import("./store.js").Item} Item */
+/** @typedef {import("../types").HostStatus} HostStatus */
+
+const newCommandId = () => crypto.randomUUID();
+
+export class Controller {
+  /** @param {Store} store @param {PanelClient} client */
+  constructor(store, client) {
+    this.store = store;
+    this.client = client;
+    /** Every disconnect cause shown, oldest first (tests read it). @type {string[]} */
+    this.causesShown = [];
+    /** The worker's connection counter when this panel last saw the host connected. */
+    this.connectedOn = 0;
+    /** @type {{confirm: (title: string, body: string, action: string) => Promise<boolean>, prompt: (title: string, label: string, value: string) => Promise<string | null>}} */
+    this.dialogs = { confirm: async () => false, prompt: async () => null };
+  }
+
+  get threadId() {
+    return this.store.state.threadId;
+  }
+
+  /**
+   * Run an op; a failure becomes a visible notice and the result `undefined`.
+   * @template T @param {() => Promise<T>} action @returns {Promise<T | undefined>}
+   */
+  async attempt(action) {
+    try {
+      return await action();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof PanelRpcError && error.rpc.data?.kind === "host_unavailable")) this.store.notify("error", message);
+      return undefined;
+    }
+  }
+
+  // ---- threads ----
+
+  async refreshThreads() {
+    const s = this.store.state;
+    const query = s.query.trim();
+    const result = await this.attempt(() => this.client.request("thread.list", query ? { limit: 50, query } : { limit: 50 }));
+    if (!result || this.store.state.query.trim() !== query) return;
+    s.threads = result.threads;
+    s.matches = new Map((result.matches ?? []).map((m) => [m.threadId, m]));
+    this.store.emit("threads");
+  }
+
+  /** @param {string} query */
+  search(query) {
+    this.store.state.query = query;
+    return this.refreshThreads();
+  }
+
+  async newThread() {
+    const result = await this.attempt(() => this.client.request("thread.create", { commandId: newCommandId() }));
+    if (!result) return false;
+    this.store.state.threads = [result.thread, ...this.store.state.threads.filter((t) => t.id !== result.thread.id)];
+    await this.open(result.thread.id);
+    document.getElementById("message")?.focus();
+    return true;
+  }
+
+  /** @param {string} threadId */
+  async open(threadId) {
+    const s = this.store.state;
+    if (s.threadId && s.threadId !== threadId) {
+      this.client.notify("$/unsubscribe", { threadId: s.threadId });
+      s.previousHead = null;
+    }
+    s.threadId = threadId;
+    if (s.view !== "chat") this.showView("chat");
+    const snapshot = await this.attempt(() => this.client.request("thread.open", { threadId }));
+    if (!snapshot || this.store.state.threadId !== threadId) return;
+    this.store.load(snapshot);
+  }
+
+  /** After a reconnect (new worker or new host): list again and re-open what was shown. */
+  async reopen() {
+    await this.refreshThreads();
+    if (this.threadId) await this.open(this.threadId);
+  }
+
+  async renameThread() {
+    const thread = this.store.state.thread;
+    if (!thread) return;
+    const title = await this.dialogs.prompt("Rename thread", "Title", thread.title);
+    if (!title || !title.trim() || title.trim() === thread.title) return;
+    const result = await this.attempt(() => this.client.request("thread.rename", { commandId: newCommandId(), threadId: thread.id, title: title.trim().slice(0, 200) }));
+    if (result) this.onThreadUpdated(result.thread);
+  }
+
+  async deleteThread() {
+    const thread = this.store.state.thread;
+    if (!thread) return;
+    const sure = await this.dialogs.confirm("Delete this thread?", `“${thread.title}” and all its messages will be deleted. This cannot be undone.`, "Delete");
+    if (!sure) return;
+    const done = await this.attempt(() => this.client.request("thread.delete", { commandId: newCommandId(), threadId: thread.id }));
+    if (!done) return;
+    this.store.state.threads = this.store.state.threads.filter((t) => t.id !== thread.id);
+    this.store.clearThread();
+    this.store.notify("info", `Deleted “${thread.title}”.`);
+  }
+
+  /** Fork the shown thread at an item (null: the whole selected branch). @param {string | null} itemId */
+  async fork(itemId) {
+    const s = this.store.state;
+    if (!s.threadId) return;
+    const last = [...s.items.keys()].pop();
+    const atItemId = itemId ?? last;
+    const params = atItemId ? { commandId: newCommandId(), threadId: s.threadId, atItemId } : { commandId: newCommandId(), threadId: s.threadId };
+    const result = await this.attempt(() => this.client.request("thread.fork", params));
+    if (!result) return;
+    s.threads = [result.thread, ...s.threads];
+    await this.open(result.thread.id);
+  }
+
+  /**
+   * Make the branch end just before a user message, so the next message starts a sibling
+   * branch there; remember the current end to come back to it.
+   * @param {string} _itemId @param {string} parentId
+   */
+  async branchBefore(_itemId, parentId) {
+    const s = this.store.state;
+    if (!s.threadId) return;
+    const head = [...s.items.keys()].pop() ?? null;
+    const ok = await this.selectBranch(parentId);
+    if (ok) {
+      this.store.state.previousHead = head;
+      this.store.emit("thread");
+      document.getElementById("message")?.focus();
+    }
+  }
+
+  async backToPreviousBranch() {
+    const head = this.store.state.previousHead;
+    if (!head) return;
+    if (await this.selectBranch(head)) {
+      this.store.state.previousHead = null;
+      this.store.emit("thread");
+    }
+  }
+
+  /** @param {string} itemId */
+  async selectBranch(itemId) {
+    const threadId = this.threadId;
+    if (!threadId) return false;
+    const snapshot = await this.attempt(() => this.client.request("thread.selectBranch", { commandId: newCommandId(), threadId, itemId }));
+    if (!snapshot) return false;
+    const keep = this.store.state.previousHead;
+    this.store.load(snapshot);
+    this.store.state.previousHead = keep;
+    return true;
+  }
+
+  // ---- turns ----
+
+  /** Send: a new turn when idle, a steering message while a turn runs. @param {string} text */
+  async send(text) {
+    if (!this.threadId && !(await this.newThread())) return false;
+    const threadId = /** @type {string} */ (this.threadId);
+    const s = this.store.state;
+    if (this.store.turnLive && s.turn) {
+      const turnId = s.turn.id;
+      const result = await this.attempt(() => this.client.request("turn.steer", { commandId: newCommandId(), threadId, expectedTurnId: turnId, text }));
+      if (!result) return false;
+      if (!s.items.has(result.itemId)) s.pendingSteering.set(result.itemId, { text, admitted: false });
+      this.store.emit("steering");
+      return true;
+    }
+    try {
+      await this.client.request("turn.submit", { commandId: newCommandId(), threadId, text });
+      return true;
+    } catch (error) {
+      // the turn started elsewhere a moment ago: queue it rather than lose it
+      if (error instanceof PanelRpcError && error.rpc.data?.kind === "turn_active") return this.enqueue(text);
+      this.store.notify("error", error instanceof Error ? error.message : String(error));
+      return false;
+    }
+  }
+
+  /** @param {string} text */
+  async enqueue(text) {
+    if (!this.threadId && !(await this.newThread())) return false;
+    const threadId = /** @type {string} */ (this.threadId);
+    const result = await this.attempt(() => this.client.request("turn.enqueue", { commandId: newCommandId(), threadId, text }));
+    return result !== undefined;
+  }
+
+  /** @param {string} entryId @param {string} text */
+  async updateQueued(entryId, text) {
+    const threadId = this.threadId;
+    if (!threadId || !text.trim()) return;
+    const result = await this.attempt(() => this.client.request("queue.update", { commandId: newCommandId(), threadId, entryId, text }));
+    if (result) this.setQueue(result.queue);
+  }
+
+  /** @param {string} entryId */
+  async removeQueued(entryId) {
+    const threadId = this.threadId;
+    if (!threadId) return;
+    const result = await this.attempt(() => this.client.request("queue.remove", { commandId: newCommandId(), threadId, entryId }));
+    if (result) this.setQueue(result.queue);
+  }
+
+  /** @param {import("./store.js").QueueEntry[]} queue */
+  setQueue(queue) {
+    this.store.state.queue = queue;
+    this.store.emit("queue");
+  }
+
+  async stop() {
+    const threadId = this.threadId;
+    const turnId = this.store.state.turn?.id;
+    if (!threadId) return;
+    await this.attempt(() => this.client.request("turn.interrupt", turnId ? { threadId, turnId } : { threadId }, 65_000));
+  }
+
+  /** @param {number} [extraTokens] */
+  async resume(extraTokens) {
+    const s = this.store.state;
+    const threadId = s.threadId;
+    const runId = s.run?.id ?? s.turn?.runId;
+    if (!threadId || !runId) return;
+    const params = extraTokens ? { commandId: newCommandId(), threadId, runId, tokenBudget: extraTokens } : { commandId: newCommandId(), threadId, runId };
+    const done = await this.attempt(() => this.client.request("run.resume", params));
+    if (done && s.run) {
+      s.run = { ...s.run, state: "streaming" };
+      if (s.turn) s.turn = { ...s.turn, status: "running" };
+      this.store.emit("run");
+    }
+  }
+
+  /** @param {string} requestId @param {"allow" | "deny"} decision @param {"once" | "thread" | "origin"} scope */
+  async approve(requestId, decision, scope) {
+    await this.attempt(() => this.client.request("approval.response", { commandId: newCommandId(), requestId, decision, scope }));
+  }
+
+  /** @param {string} interactionId @param {Record<string, unknown>} values @param {"accept" | "decline"} action */
+  async answer(interactionId, values, action) {
+    await this.attempt(() => this.client.request("interaction.response", { commandId: newCommandId(), interactionId, values, action }));
+  }
+
+  /** @param {string} toolCallId @param {"succeeded" | "failed" | "retry"} outcome */
+  async resolveUncertain(toolCallId, outcome) {
+    await this.attempt(() => this.client.request("recovery.resolve", { commandId: newCommandId(), toolCallId, outcome }));
+  }
+
+  // ---- settings ----
+
+  /** @param {"chat" | "settings"} view */
+  showView(view) {
+    this.store.state.view = view;
+    this.store.emit("view");
+  }
+
+  async getSettings() {
+    return (await this.attempt(() => this.client.request("settings.get", {})))?.settings;
+  }
+
+  /** @param {Record<string, unknown>} update */
+  async updateSettings(update) {
+    const params = /** @type {import("../generated/protocol").SettingsUpdateParams} */ ({ commandId: newCommandId(), ...update });
+    return (await this.attempt(() => this.client.request("settings.update", params, 65_000)))?.settings;
+  }
+
+  /**
+   * Store the provider key in the host (never in the page or chrome.storage); point the
+   * settings at its reference when none was set. Returns its fingerprint.
+   * @param {string} ref @param {string} secret @param {boolean} pointSettings
+   */
+  async setKey(ref, secret, pointSettings) {
+    const result = await this.attempt(() => this.client.request("credentials.set", { commandId: newCommandId(), ref, secret }));
+    if (!result) return null;
+    if (pointSettings) await this.updateSettings({ apiKeyRef: ref });
+    return result.fingerprint;
+  }
+
+  async listGrants() {
+    return (await this.attempt(() => this.client.request("permissions.list", {})))?.grants;
+  }
+
+  /** @param {string} grantId */
+  async revokeGrant(grantId) {
+    return (await this.attempt(() => this.client.request("permissions.revoke", { commandId: newCommandId(), grantId })))?.grants;
+  }
+
+  reconnect() {
+    this.client.notify("$/reconnect", {});
+  }
+
+  // ---- events ----
+
+  /** @param {string} method @param {any} params */
+  onNotification(method, params) {
+    if (method === "$/host.status") return this.onStatus(params);
+    if (method === "thread.updated") this.onThreadUpdated(params.thread); // and it counts in seq
+    if (method === "authority.widened") {
+      for (const change of params?.changes ?? []) this.store.notify("authority", String(change.summary ?? change.kind));
+      return;
+    }
+    if (method === "$/error") return this.store.notify("error", `The host could not read a message: ${params?.message ?? "unknown problem"}`);
+    const s = this.store.state;
+    if (!params || params.threadId !== s.threadId || typeof params.seq !== "number") return;
+    if (params.seq <= s.lastSeq) return; // already in the snapshot
+    if (params.seq > s.lastSeq + 1) {
+      this.attempt(() => this.reopen()); // a gap: take a fresh snapshot
+      return;
+    }
+    s.lastSeq = params.seq;
+    this.onThreadEvent(method, params);
+  }
+
+  /** @param {import("./store.js").Thread} thread */
+  onThreadUpdated(thread) {
+    const s = this.store.state;
+    const at = s.threads.findIndex((t) => t.id === thread.id);
+    if (at >= 0) s.threads.splice(at, 1);
+    if (!s.query) s.threads.unshift(thread);
+    else if (at >= 0) s.threads.splice(at, 0, thread);
+    if (thread.id === s.threadId) s.thread = thread;
+    this.store.emit("thread");
+  }
+
+  /** @param {string} method @param {any} params */
+  onThreadEvent(method, params) {
+    const s = this.store.state;
+    const store = this.store;
+    switch (method) {
+      case "turn.started":
+        s.turn = { id: params.turnId, status: "running", runId: params.runId };
+        s.run = { id: params.runId, state: "streaming" };
+        store.emit("run");
+        break;
+      case "item.started":
+      case "item.completed": {
+        /** @type {Item} */
+        const item = params.item;
+        const times = s.toolTimes.get(item.id);
+        if (item.kind === "toolCall") {
+          if (!times) s.toolTimes.set(item.id, { startedAt: performance.now() });
+          else if (item.result && !times.endedAt) times.endedAt = performance.now();
+        }
+        const known = s.items.get(item.id);
+        // a completed event carries the whole item; keep streamed text if started had none
+        s.items.set(item.id, known && item.kind === "assistant" && known.kind === "assistant" && method === "item.started" ? { ...item, text: known.text } : item);
+        store.emit("item", item.id);
+        if (s.pendingSteering.has(item.id)) {
+          s.pendingSteering.delete(item.id);
+          store.emit("steering");
+        }
+        break;
+      }
+      case "item.delta": {
+        const item = s.items.get(params.itemId);
+        if (!item) {
+          // (re)opened mid-answer: the snapshot holds stored items only; show what follows
+          if (typeof params.delta?.text === "string") {
+            s.items.set(params.itemId, { id: params.itemId, kind: "assistant", turnId: params.turnId, createdAt: "", text: params.delta.text });
+            store.emit("item", params.itemId);
+          }
+          break;
+        }
+        if (typeof params.delta?.text === "string" && item.kind === "assistant") {
+          s.items.set(item.id, { ...item, text: (item.text ?? "") + params.delta.text });
+          store.emit("delta", item.id);
+        } else if (typeof params.delta?.thinking === "string" && item.kind === "assistant") {
+          s.items.set(item.id, { ...item, thinking: (item.thinking ?? "") + params.delta.thinking });
+          store.emit("delta", item.id);
+        } else if (params.delta && "progress" in params.delta) {
+          s.progress.set(item.id, params.delta.progress);
+          store.emit("delta", item.id);
+        }
+        break;
+      }
+      case "run.updated":
+        s.run = { id: params.runId, state: params.state };
+        if (s.turn && params.state !== "budget_paused" && params.state !== "paused_uncertain" && s.turn.status === "paused") s.turn = { ...s.turn, status: "running" };
+        store.emit("run");
+        break;
+      case "turn.paused":
+        if (s.turn) s.turn = { ...s.turn, status: "paused", pauseReason: params.reason, runId: params.runId ?? s.turn.runId };
+        if (params.runId) s.run = { id: params.runId, state: params.reason === "budget" ? "budget_paused" : "paused_uncertain" };
+        store.emit("run");
+        break;
+      case "turn.complete":
+        s.turn = { id: params.turnId, status: params.status, error: params.error };
+        if (s.run && params.status !== "failed") s.run = { ...s.run, state: params.status === "completed" ? "completed" : "interrupted" };
+        s.turnUsage.set(params.turnId, { usage: params.usage, costUsd: params.costUsd });
+        store.emit("run");
+        break;
+      case "approval.request":
+        s.approvals.set(params.requestId, params);
+        store.emit("cards");
+        break;
+      case "approval.resolved":
+        s.approvals.delete(params.requestId);
+        store.emit("cards");
+        break;
+      case "interaction.request":
+        s.interactions.set(params.interactionId, params);
+        store.emit("cards");
+        break;
+      case "interaction.resolved":
+        s.interactions.delete(params.interactionId);
+        store.emit("cards");
+        break;
+      case "queue.updated":
+        this.setQueue(params.queue);
+        break;
+    }
+  }
+
+  /** @param {HostStatus} status */
+  onStatus(status) {
+    const s = this.store.state;
+    const previous = s.host;
+    if (status.state === "disconnected" && status.cause) this.causesShown.push(status.cause.message);
+    if (previous.state === "connected" && status.state !== "connected") s.hostWasConnected = true;
+    s.host = status;
+    this.store.emit("host");
+    if (status.state === "connected") {
+      // a new native Port since the last one this panel saw connected: a new host process
+      const reconnected = this.connectedOn !== 0 && status.connection !== this.connectedOn;
+      this.connectedOn = status.connection;
+      if (reconnected) this.attempt(() => this.reopen());
+    }
+  }
+}

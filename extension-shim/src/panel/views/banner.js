@@ -1,0 +1,50 @@
+// Connection state and notices: the status line, the banner that says why the host is
+// unreachable and what to do (from the worker's cause), and notices that are not answers
+// (a settings change that widened what the agent may do, an action that failed).
+
+import { el, iconButton } from "../dom.js";
+
+/** @typedef {import("../store.js").Store} Store */
+/** @typedef {import("../controller.js").Controller} Controller */
+
+/** @param {Store} store @param {Controller} controller */
+export function mountBanner(store, controller) {
+  const connection = /** @type {HTMLElement} */ (document.getElementById("connection"));
+  const banner = /** @type {HTMLElement} */ (document.getElementById("banner"));
+  const title = /** @type {HTMLElement} */ (document.getElementById("banner-title"));
+  const cause = /** @type {HTMLElement} */ (document.getElementById("banner-cause"));
+  const fix = /** @type {HTMLElement} */ (document.getElementById("banner-fix"));
+  const notices = /** @type {HTMLElement} */ (document.getElementById("notices"));
+  /** @type {HTMLButtonElement} */ (document.getElementById("retry")).addEventListener("click", () => controller.reconnect());
+
+  function renderHost() {
+    const { host, hostWasConnected } = store.state;
+    connection.dataset.state = host.state;
+    if (host.state === "connected") connection.textContent = "Connected";
+    else if (host.state === "connecting") connection.textContent = hostWasConnected ? "Reconnecting…" : "Connecting to the host…";
+    else connection.textContent = "Offline";
+    if (host.state === "disconnected" && host.cause) {
+      banner.hidden = false;
+      title.textContent = host.cause.code === "host_not_found" ? "The Panelot host is not installed" : host.cause.code === "forbidden" ? "The host does not allow this extension" : "The host is unreachable";
+      cause.textContent = host.cause.message;
+      const retry = host.retryInMs ? ` Retrying in ${Math.ceil(host.retryInMs / 1000)} s.` : "";
+      fix.textContent = host.cause.fix + retry;
+    } else if (host.state === "connected") {
+      banner.hidden = true;
+    }
+  }
+
+  function renderNotices() {
+    notices.replaceChildren(...store.state.notices.map((notice) => {
+      const close = iconButton("close", "Dismiss notice");
+      close.addEventListener("click", () => store.dismiss(notice.id));
+      const label = notice.kind === "authority" ? "Permissions widened" : notice.kind === "error" ? "Error" : "Note";
+      const item = el("div", `notice ${notice.kind}`, el("strong", "", `${label}: `), el("span", "", notice.text), close);
+      return item;
+    }));
+  }
+
+  store.on("host", renderHost);
+  store.on("notices", renderNotices);
+  renderHost();
+}

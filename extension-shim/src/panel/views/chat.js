@@ -1,0 +1,523 @@
+// The conversation view: messages (user and steering as text, answers as sanitised
+// Markdown), tool-call cards, notices and errors, and the cards that wait for the user
+// (approvals, questions, uncertain writes) — all as items of one list, in the order the
+// engine stored them. Streams into the DOM once per animation frame and keeps the newest
+// text in view unless the user scrolled up.
+
+import { el, button, iconButton, dollars, usageWords } from "../dom.js";
+import { renderMarkdown } from "../markdown.js";
+
+/** @typedef {import("../store.js").Store} Store */
+/** @typedef {import("../store.js").Item} Item */
+/** @typedef {import("../controller.js").Controller} Controller */
+/** @typedef {import("../store.js").ApprovalRequest} ApprovalRequest */
+/** @typedef {import("../store.js").InteractionRequest} InteractionRequest */
+
+const STICK_PX = 48;
+/** Items rendered when a thread opens; older ones are added in batches as the user scrolls up. */
+const WINDOW = 60;
+/** Streaming: a full Markdown render at most once per this many times its own cost. */
+const RENDER_COST_FACTOR = 8;
+const MIN_RENDER_GAP_MS = 50;
+/** A full render that took longer than this is not repeated while the answer streams (the
+ * text keeps arriving as plain text; the Markdown is rendered once the item completes). */
+const STREAM_RENDER_BUDGET_MS = 12;
+/** Older items added per batch when scrolling up (small enough to stay within a frame). */
+const EARLIER_BATCH = 20;
+
+const STATUS_WORDS = /** @type {Record<string, string>} */ ({
+  pending: "pending",
+  awaiting_approval: "waiting for approval",
+  running: "running",
+  succeeded: "succeeded",
+  failed: "failed",
+  denied: "denied",
+  uncertain: "outcome unknown",
+  interrupted: "interrupted",
+});
+
+/** @param {Store} store @param {Controller} controller */
+export function mountChat(store, controller) {
+  const log = /** @type {HTMLOListElement} */ (document.getElementById("log"));
+  const scroller = /** @type {HTMLElement} */ (document.getElementById("scroller"));
+  const latest = /** @type {HTMLButtonElement} */ (document.getElementById("jump-latest"));
+  const viewer = /** @type {HTMLDialogElement} */ (document.getElementById("image-viewer"));
+  /** @type {Map<string, HTMLLIElement>} */
+  const rows = new Map();
+  /** @type {Set<string>} */
+  const dirty = new Set();
+  let frame = 0;
+  let stick = true;
+  /** Index (in the thread's items) of the oldest rendered item. */
+  let shownFrom = 0;
+  /** Counts full renders: a batch of older items started before one is dropped. */
+  let shownGeneration = 0;
+  let loading = false;
+  /** Streaming answers: when and at what cost the last full Markdown render ran, and how much text it showed. @type {Map<string, {at: number, cost: number, shown: number, tail: Text | null}>} */
+  const streaming = new Map();
+  const earlier = /** @type {HTMLButtonElement} */ (document.getElementById("earlier"));
+  earlier.addEventListener("click", () => showEarlier());
+  new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) showEarlier();
+  }, { root: scroller, rootMargin: "400px 0px 0px 0px" }).observe(earlier);
+
+  scroller.addEventListener("scroll", () => {
+    stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < STICK_PX;
+    if (stick) latest.hidden = true;
+  });
+  latest.addEventListener("click", () => {
+    stick = true;
+    latest.hidden = true;
+    scroller.scrollTop = scroller.scrollHeight;
+  });
+  viewer.addEventListener("click", (event) => {
+    if (event.target === viewer) viewer.close();
+  });
+
+  function followNewest() {
+    if (stick) scroller.scrollTop = scroller.scrollHeight;
+    else latest.hidden = false;
+  }
+
+  function renderAll() {
+    rows.clear();
+    dirty.clear();
+    const s = store.state;
+    streaming.clear();
+    const items = [...s.items.values()];
+    shownFrom = Math.max(0, items.length - WINDOW);
+    shownGeneration += 1;
+    log.replaceChildren(...items.slice(shownFrom).map(row));
+    updateEarlier();
+    renderCards();
+    renderSteering();
+    renderUsage();
+    stick = true;
+    latest.hidden = true;
+    scroller.scrollTop = scroller.scrollHeight;
+  }
+
+  function updateEarlier() {
+    earlier.hidden = shownFrom === 0;
+    earlier.textContent = `Show ${shownFrom} earlier ${shownFrom === 1 ? "item" : "items"}`;
+  }
+
+  /**
+   * Render older items above the shown ones, in idle time (as many per idle period as fit,
+   * so scrolling keeps its frames), keeping the view still; go on while the button that
+   * marks the top is near the view.
+   */
+  function showEarlier() {
+    if (loading || shownFrom === 0) return;
+    loading = true;
+    const generation = shownGeneration;
+    let wanted = EARLIER_BATCH;
+    /** @param {IdleDeadline} deadline */
+    const step = (deadline) => {
+      if (generation !== shownGeneration) {
+        loading = false;
+        return;
+      }
+      const items = [...store.state.items.values()];
+      /** @type {HTMLLIElement[]} */
+      const batch = [];
+      while (wanted > 0 && shownFrom > 0 && (batch.length === 0 || deadline.timeRemaining() > 3)) {
+        shownFrom -= 1;
+        wanted -= 1;
+        batch.unshift(row(items[shownFrom]));
+      }
+      const before = scroller.scrollHeight;
+      log.prepend(...batch);
+      scroller.scrollTop += scroller.scrollHeight - before;
+      updateEarlier();
+      if (wanted > 0 && shownFrom > 0) {
+        requestIdleCallback(step, { timeout: 200 });
+        return;
+      }
+      loading = false;
+      const near = earlier.getBoundingClientRect().bottom > scroller.getBoundingClientRect().top - 400;
+      if (!earlier.hidden && near) showEarlier();
+    };
+    requestIdleCallback(step, { timeout: 200 });
+  }
+
+  /** @param {Item} item */
+  function row(item) {
+    const li = el("li");
+    li.dataset.kind = item.kind;
+    rows.set(item.id, li);
+    fill(li, item);
+    return li;
+  }
+
+  /** @param {HTMLLIElement} li @param {Item} item */
+  function fill(li, item) {
+    const s = store.state;
+    li.dataset.turn = item.turnId;
+    switch (item.kind) {
+      case "user":
+      case "steering": {
+        li.replaceChildren(el("div", "text", item.text), messageActions(item));
+        break;
+      }
+      case "assistant": {
+        const body = el("div", "md");
+        renderMarkdown(body, item.text ?? "");
+        li.replaceChildren(body, messageActions(item));
+        if (item.thinking) li.prepend(thinkingBox(item.thinking));
+        li.hidden = !item.text && !item.thinking; // an answer that starts with a tool call has no text
+        if (item.interrupted) li.dataset.interrupted = "true";
+        break;
+      }
+      case "toolCall":
+        li.replaceChildren(toolCard(item, s.progress.get(item.id), s.toolTimes.get(item.id)));
+        break;
+      case "notice":
+        li.replaceChildren(el("span", "notice-label", noticeLabel(item.code)), el("span", "", item.text));
+        break;
+    }
+  }
+
+  /** The model's reasoning, folded: text only, never Markdown. @param {string} text */
+  function thinkingBox(text) {
+    const box = el("details", "thinking", el("summary", "", "Thinking"), el("div", "thinking-text", text));
+    return box;
+  }
+
+  /** @param {string} code */
+  function noticeLabel(code) {
+    return code === "tools_disabled" ? "Tools disabled" : code === "change_approach" ? "Repeated failures" : code === "provider_retry" ? "Retrying" : "Notice";
+  }
+
+  /** Fork and branch buttons of a message (icons, so they add no text to the item). @param {Item} item */
+  function messageActions(item) {
+    const bar = el("div", "item-actions");
+    const fork = iconButton("fork", "Fork from here");
+    fork.addEventListener("click", () => controller.fork(item.id));
+    bar.append(fork);
+    const parent = /** @type {{parentId?: string}} */ (item).parentId;
+    if (item.kind === "user" && parent) {
+      const branch = iconButton("branch", "Branch from here");
+      branch.addEventListener("click", () => controller.branchBefore(item.id, parent));
+      bar.append(branch);
+    }
+    return bar;
+  }
+
+  /**
+   * @param {Extract<Item, {kind: "toolCall"}>} item @param {unknown} progress
+   * @param {{startedAt: number, endedAt?: number} | undefined} times
+   */
+  function toolCard(item, progress, times) {
+    const card = el("details", "tool");
+    const status = shownStatus(item);
+    card.dataset.status = status;
+    const label = /** @type {{label?: string}} */ (item).label ?? item.name;
+    const summary = el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
+    if (times?.endedAt) summary.append(el("span", "tool-time", `${((times.endedAt - times.startedAt) / 1000).toFixed(1)} s`));
+    card.append(summary);
+    card.append(el("p", "tool-name", item.name));
+    card.append(scrollable(el("pre", "tool-args", JSON.stringify(item.args, null, 2)), "Arguments"));
+    if (progress !== undefined && !item.result) {
+      card.append(el("p", "tool-progress", typeof progress === "string" ? progress : JSON.stringify(progress)));
+    }
+    if (item.result) {
+      const content = item.result.content;
+      const text = typeof content === "string" ? content : content.filter((b) => b.type === "text").map((b) => /** @type {{text: string}} */ (b).text).join("\n");
+      const result = el("pre", item.result.isError ? "tool-result error" : "tool-result", text);
+      result.tabIndex = 0; // it may scroll: keyboard users must reach it
+      result.setAttribute("aria-label", "Result");
+      card.append(result);
+      const images = findImages([content, item.result.details]);
+      if (images.length) card.append(el("div", "thumbs", ...images.map((image, n) => thumbnail(image, `${label}: image ${n + 1}`))));
+    }
+    if (item.status === "uncertain") {
+      card.open = true;
+      card.append(uncertainCard(item));
+    }
+    if (item.status === "running" || item.status === "awaiting_approval") card.open = false;
+    return card;
+  }
+
+  /**
+   * The host stores `running` when a call starts but sends no event for it: an unsettled
+   * call is shown waiting for approval while its card is open, running while the run
+   * executes a tool.
+   * @param {Extract<Item, {kind: "toolCall"}>} item
+   */
+  function shownStatus(item) {
+    if (item.result || (item.status !== "pending" && item.status !== "awaiting_approval")) return item.status;
+    const s = store.state;
+    for (const approval of s.approvals.values()) if (approval.toolCallId === item.id) return "awaiting_approval";
+    return s.run?.state === "executing_tool" ? "running" : item.status;
+  }
+
+  /** Re-draw the cards of unsettled calls (their shown status follows the run). */
+  function refreshUnsettled() {
+    for (const item of store.state.items.values()) {
+      if (item.kind === "toolCall" && !item.result) {
+        const li = rows.get(item.id);
+        if (li) fill(li, item);
+      }
+    }
+  }
+
+  /** @param {{mediaType: string, data: string}} image @param {string} label */
+  function thumbnail(image, label) {
+    const open = el("button", "thumb");
+    open.type = "button";
+    open.setAttribute("aria-label", `Open ${label} full size`);
+    const img = el("img");
+    img.src = `data:${image.mediaType};base64,${image.data}`;
+    img.alt = "";
+    open.append(img);
+    open.addEventListener("click", () => {
+      const full = el("img");
+      full.src = img.src;
+      full.alt = label;
+      viewer.replaceChildren(full, button("Close", () => viewer.close()));
+      viewer.showModal();
+    });
+    return open;
+  }
+
+  /** @param {Extract<Item, {kind: "toolCall"}>} item */
+  function uncertainCard(item) {
+    const box = el("div", "card uncertain");
+    const evidence = /** @type {{evidence?: {attempted?: unknown, target?: {url?: string, origin?: string}, lastKnown?: {url?: string, title?: string}}}} */ (item).evidence;
+    box.append(el("p", "card-title", "Did this happen? The host stopped while this action ran, so its outcome is unknown."));
+    if (evidence?.target?.url) box.append(el("p", "", `It ran on ${evidence.target.url}.`));
+    if (evidence?.lastKnown?.url) box.append(el("p", "", `The tab now shows ${evidence.lastKnown.title ?? ""} (${evidence.lastKnown.url}).`));
+    box.append(el("p", "muted", "Check the page, then tell Panelot what happened; the turn continues by itself."));
+    const choices = el("div", "choices");
+    for (const [name, outcome] of /** @type {const} */ ([["It happened", "succeeded"], ["It did not happen", "failed"], ["Retry", "retry"]])) {
+      choices.append(button(name, () => controller.resolveUncertain(item.id, outcome)));
+    }
+    box.append(choices);
+    return box;
+  }
+
+  /** @param {string} id */
+  function upsert(id) {
+    const item = store.state.items.get(id);
+    if (!item) return;
+    const known = rows.get(id);
+    streaming.delete(id);
+    if (known) fill(known, item);
+    else {
+      const li = row(item);
+      const firstCard = log.querySelector(":scope > li[data-card]");
+      log.insertBefore(li, firstCard);
+    }
+    if (store.state.pendingSteering.has(id)) renderSteering();
+    followNewest();
+  }
+
+  function flush() {
+    frame = 0;
+    for (const id of dirty) {
+      const item = store.state.items.get(id);
+      const li = rows.get(id);
+      if (!item || !li || item.kind !== "assistant") continue;
+      const body = /** @type {HTMLElement | null} */ (li.querySelector(":scope > .md"));
+      if (body) streamInto(id, body, item.text ?? "");
+      if (item.thinking) {
+        const shown = li.querySelector(":scope > .thinking > .thinking-text");
+        if (shown) shown.textContent = item.thinking;
+        else li.prepend(thinkingBox(item.thinking));
+      }
+      li.hidden = !item.text && !item.thinking;
+    }
+    dirty.clear();
+    followNewest();
+  }
+
+  /**
+   * Show streamed text at once: the new text is appended as plain text after the last
+   * render, and the whole answer is rendered as Markdown again only when that is cheap
+   * enough (at most once per RENDER_COST_FACTOR times its own cost), and always when the
+   * item completes.
+   * @param {string} id @param {HTMLElement} body @param {string} text
+   */
+  function streamInto(id, body, text) {
+    const now = performance.now();
+    const state = streaming.get(id);
+    const due = state && state.cost <= STREAM_RENDER_BUDGET_MS && now - state.at >= Math.max(MIN_RENDER_GAP_MS, state.cost * RENDER_COST_FACTOR);
+    if (!state || due) {
+      renderMarkdown(body, text);
+      void body.offsetHeight; // the cost of a render includes its layout
+      streaming.set(id, { at: performance.now(), cost: performance.now() - now, shown: text.length, tail: null });
+      return;
+    }
+    if (text.length <= state.shown) return;
+    const added = text.slice(state.shown);
+    state.shown = text.length;
+    if (state.tail?.isConnected) state.tail.appendData(added);
+    else {
+      state.tail = document.createTextNode(added);
+      const block = body.lastElementChild;
+      (block && !block.classList.contains("code") ? block : body).append(state.tail);
+    }
+  }
+
+  /** @param {string | undefined} id */
+  function onDelta(id) {
+    if (!id) return;
+    const item = store.state.items.get(id);
+    if (item?.kind === "toolCall") return upsert(id);
+    if (!rows.has(id)) return upsert(id);
+    dirty.add(id);
+    if (!frame) frame = requestAnimationFrame(flush);
+  }
+
+  /** Approvals and questions at the end of the list, in arrival order. */
+  function renderCards() {
+    for (const old of log.querySelectorAll(":scope > li[data-card]")) old.remove();
+    const s = store.state;
+    for (const approval of s.approvals.values()) log.append(approvalCard(approval));
+    for (const interaction of s.interactions.values()) log.append(questionCard(interaction));
+    followNewest();
+  }
+
+  /** @param {ApprovalRequest} approval */
+  function approvalCard(approval) {
+    const li = el("li", "card approval");
+    li.dataset.card = "approval";
+    li.dataset.kind = "approval";
+    const origin = approval.target?.origin;
+    const headingId = `approval-${approval.requestId}`;
+    const heading = el("p", "card-title", `Allow “${approval.tool.label}”${origin ? ` on ${origin}` : ""}?`);
+    heading.id = headingId;
+    li.setAttribute("aria-labelledby", headingId);
+    li.append(heading);
+    li.append(el("p", "muted", `${approval.tool.name} · level ${approval.tool.level} · ${(approval.tool.effects ?? []).join(", ") || "no effects"}`));
+    li.append(scrollable(el("pre", "tool-args", JSON.stringify(approval.args, null, 2)), "Arguments"));
+    const choices = el("div", "choices");
+    /** @type {[string, "allow" | "deny", "once" | "thread" | "origin", string][]} */
+    const options = [
+      ["Allow once", "allow", "once", "Just this call; ask again next time."],
+      ["Allow for this thread", "allow", "thread", `Don't ask again for ${approval.tool.name} in this conversation.`],
+      ["Allow for this site", "allow", "origin", `Don't ask again for ${approval.tool.name} on ${origin ?? "this site"}, in any conversation.`],
+      ["Deny", "deny", "once", "Don't run it; the model is told you said no."],
+    ];
+    for (const [name, decision, scope, meaning] of options) {
+      if (scope === "origin" && !origin) continue;
+      const id = `${headingId}-${scope}-${decision}`;
+      const choice = button(name, () => controller.approve(approval.requestId, decision, scope), decision === "deny" ? "deny" : "allow");
+      choice.setAttribute("aria-describedby", id);
+      const help = el("span", "choice-help", meaning);
+      help.id = id;
+      choices.append(el("div", "choice", choice, help));
+    }
+    li.append(choices);
+    return li;
+  }
+
+  /** @param {InteractionRequest} interaction */
+  function questionCard(interaction) {
+    const li = el("li", "card question");
+    li.dataset.card = "question";
+    li.dataset.kind = "question";
+    const headingId = `question-${interaction.interactionId}`;
+    const heading = el("p", "card-title", interaction.prompt);
+    heading.id = headingId;
+    li.setAttribute("aria-labelledby", headingId);
+    li.append(heading);
+    const props = /** @type {Record<string, {enum?: unknown[], description?: string}>} */ (/** @type {{properties?: object}} */ (interaction.schema ?? {}).properties ?? {});
+    const names = Object.keys(props);
+    const choices = el("div", "choices");
+    if (names.length === 1 && Array.isArray(props[names[0]].enum)) {
+      for (const option of /** @type {unknown[]} */ (props[names[0]].enum)) {
+        choices.append(button(String(option), () => controller.answer(interaction.interactionId, { [names[0]]: option }, "accept")));
+      }
+    } else {
+      const form = el("form", "answer");
+      /** @type {[string, HTMLTextAreaElement][]} */
+      const fields = [];
+      for (const name of names.length ? names : ["answer"]) {
+        const input = el("textarea");
+        input.rows = 2;
+        input.setAttribute("aria-label", names.length > 1 ? `Your answer: ${name}` : "Your answer");
+        fields.push([name, input]);
+        form.append(input);
+      }
+      const submit = el("button", "primary", "Answer");
+      submit.type = "submit";
+      form.append(submit);
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        controller.answer(interaction.interactionId, Object.fromEntries(fields.map(([n, f]) => [n, f.value])), "accept");
+      });
+      li.append(form);
+    }
+    choices.append(button("Decline", () => controller.answer(interaction.interactionId, {}, "decline")));
+    li.append(choices);
+    return li;
+  }
+
+  /** Steering messages acknowledged but not yet read by the model, after the items. */
+  function renderSteering() {
+    for (const old of log.querySelectorAll(":scope > li[data-pending]")) old.remove();
+    const s = store.state;
+    for (const [id, steer] of s.pendingSteering) {
+      if (s.items.has(id)) continue; // admitted: it is in the list where the engine put it
+      const li = el("li", "", el("div", "text", steer.text), el("span", "badge", "pending"));
+      li.dataset.kind = "steering";
+      li.dataset.pending = "true";
+      log.insertBefore(li, log.querySelector(":scope > li[data-card]"));
+    }
+    followNewest();
+  }
+
+  /** Each finished turn's tokens and dollars after its last item (CSS, not item text). */
+  function renderUsage() {
+    const s = store.state;
+    for (const [turnId, usage] of s.turnUsage) {
+      const last = [...log.querySelectorAll(`:scope > li[data-turn="${CSS.escape(turnId)}"]`)].filter((li) => !(/** @type {HTMLElement} */ (li).hidden)).pop();
+      if (!last) continue;
+      /** @type {HTMLElement} */ (last).dataset.usage = `This turn: ${usageWords(usage.usage)} · ${dollars(usage.costUsd)}`;
+    }
+  }
+
+  store.on("snapshot", renderAll);
+  store.on("item", (id) => id && upsert(id));
+  store.on("delta", onDelta);
+  store.on("cards", () => {
+    renderCards();
+    refreshUnsettled();
+  });
+  store.on("steering", renderSteering);
+  store.on("run", () => {
+    renderUsage();
+    refreshUnsettled();
+  });
+}
+
+/** A region that may scroll, reachable by keyboard. @param {HTMLElement} node @param {string} label */
+function scrollable(node, label) {
+  node.tabIndex = 0;
+  node.setAttribute("aria-label", label);
+  return node;
+}
+
+/**
+ * Images anywhere in a tool result's content or details: objects with a base64 `data` and
+ * an image `mediaType`.
+ * @param {unknown[]} roots @returns {{mediaType: string, data: string}[]}
+ */
+function findImages(roots) {
+  /** @type {{mediaType: string, data: string}[]} */
+  const found = [];
+  /** @param {unknown} node @param {number} depth */
+  const visit = (node, depth) => {
+    if (!node || typeof node !== "object" || depth > 4 || found.length >= 8) return;
+    const value = /** @type {Record<string, unknown>} */ (node);
+    if (typeof value.data === "string" && typeof value.mediaType === "string" && /^image\/(png|jpeg|gif|webp)$/.test(value.mediaType)) {
+      found.push({ mediaType: value.mediaType, data: value.data });
+      return;
+    }
+    for (const child of Array.isArray(node) ? node : Object.values(value)) visit(child, depth + 1);
+  };
+  for (const root of roots) visit(root, 0);
+  return found;
+}

@@ -1,0 +1,129 @@
+// Control while a turn runs: the run line (state in words, Resume with an optional extra
+// budget), the queue (edit, remove; up to 8) and the composer (Enter sends — a steering
+// message while a turn runs —, Shift+Enter is a new line, Queue, Stop; Esc stops).
+
+import { el, button, iconButton } from "../dom.js";
+
+/** @typedef {import("../store.js").Store} Store */
+/** @typedef {import("../controller.js").Controller} Controller */
+
+export const QUEUE_LIMIT = 8;
+
+const RUN_WORDS = /** @type {Record<string, string>} */ ({
+  queued: "Queued…",
+  streaming: "Answering…",
+  awaiting_approval: "Waiting for your approval.",
+  awaiting_interaction: "Waiting for your answer.",
+  executing_tool: "Using a tool…",
+  paused_uncertain: "Paused: a browser action may or may not have happened (the host stopped during it). Check the page, then say what happened above.",
+  budget_paused: "Paused: this turn used its token budget. Resume to give it the same budget again, or add tokens.",
+  interrupted: "This turn was interrupted: the host stopped while it ran. Resume it, or send a new message.",
+  failed: "This turn failed.",
+});
+const RESUMABLE = new Set(["interrupted", "budget_paused"]);
+
+/** @param {Store} store @param {Controller} controller */
+export function mountControls(store, controller) {
+  const run = /** @type {HTMLElement} */ (document.getElementById("run"));
+  const runState = /** @type {HTMLElement} */ (document.getElementById("run-state"));
+  const resume = /** @type {HTMLButtonElement} */ (document.getElementById("resume"));
+  const budget = /** @type {HTMLElement} */ (document.getElementById("extra-budget"));
+  const budgetInput = /** @type {HTMLInputElement} */ (document.getElementById("extra-tokens"));
+  const queue = /** @type {HTMLElement} */ (document.getElementById("queue"));
+  const queueList = /** @type {HTMLOListElement} */ (document.getElementById("queue-list"));
+  const queueTitle = /** @type {HTMLElement} */ (document.getElementById("queue-title"));
+  const composer = /** @type {HTMLFormElement} */ (document.getElementById("composer"));
+  const message = /** @type {HTMLTextAreaElement} */ (document.getElementById("message"));
+  const enqueue = /** @type {HTMLButtonElement} */ (document.getElementById("enqueue"));
+  const stop = /** @type {HTMLButtonElement} */ (document.getElementById("stop"));
+  const hint = /** @type {HTMLElement} */ (document.getElementById("composer-hint"));
+
+  resume.addEventListener("click", () => {
+    const extra = Number.parseInt(budgetInput.value, 10);
+    controller.resume(Number.isFinite(extra) && extra > 0 ? extra : undefined);
+  });
+  composer.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = message.value;
+    if (!text.trim()) return;
+    controller.send(text).then((sent) => {
+      if (sent && message.value === text) message.value = "";
+    });
+  });
+  message.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      composer.requestSubmit();
+    }
+  });
+  enqueue.addEventListener("click", () => {
+    const text = message.value;
+    if (!text.trim()) return;
+    controller.enqueue(text).then((sent) => {
+      if (sent && message.value === text) message.value = "";
+    });
+  });
+  stop.addEventListener("click", () => controller.stop());
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && store.turnLive && !document.querySelector("dialog[open]")) {
+      event.preventDefault();
+      controller.stop();
+    }
+  });
+
+  function renderRun() {
+    const s = store.state;
+    const live = store.turnLive;
+    stop.hidden = !live;
+    enqueue.hidden = !live;
+    hint.textContent = live ? "Send steers · Queue runs next · Esc stops" : "Enter sends, Shift+Enter adds a line.";
+    message.placeholder = live ? "Steer the running turn…" : "Ask Panelot…";
+    const state = s.run?.state;
+    let text = "";
+    if (s.turn?.status === "interrupted" && (!state || state === "interrupted")) text = "Stopped.";
+    if (state && (live || state === "failed" || state === "interrupted")) text = RUN_WORDS[state] ?? state;
+    if (s.turn?.status === "failed" && s.turn.error) text = `This turn failed: ${s.turn.error.message}`;
+    if (s.turn?.status === "completed") text = "";
+    const resumable = !!state && RESUMABLE.has(state) && s.turn?.status !== "completed" && s.turn?.status !== "failed";
+    run.hidden = text === "";
+    runState.textContent = text;
+    resume.hidden = !resumable;
+    budget.hidden = state !== "budget_paused";
+    run.dataset.state = state ?? "";
+  }
+
+  function renderQueue() {
+    const entries = store.state.queue;
+    queue.hidden = entries.length === 0;
+    queueTitle.textContent = `Queued messages (${entries.length} of ${QUEUE_LIMIT})`;
+    queueList.replaceChildren(...entries.map((entry, n) => {
+      const li = el("li");
+      const text = el("span", "queue-text", entry.text);
+      const edit = iconButton("rename", `Edit queued message ${n + 1}`);
+      const remove = iconButton("close", `Remove queued message ${n + 1}`);
+      edit.addEventListener("click", () => {
+        const input = el("input");
+        input.value = entry.text;
+        input.setAttribute("aria-label", `Queued message ${n + 1}`);
+        const save = button("Save", () => controller.updateQueued(entry.id, input.value));
+        const form = el("form", "queue-edit", input, save);
+        form.addEventListener("submit", (event) => {
+          event.preventDefault();
+          controller.updateQueued(entry.id, input.value);
+        });
+        save.type = "submit";
+        li.replaceChildren(form);
+        input.focus();
+      });
+      remove.addEventListener("click", () => controller.removeQueued(entry.id));
+      li.append(text, edit, remove);
+      return li;
+    }));
+  }
+
+  store.on("run", renderRun);
+  store.on("snapshot", renderRun);
+  store.on("queue", renderQueue);
+  renderRun();
+  renderQueue();
+}

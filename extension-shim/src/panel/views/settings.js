@@ -1,0 +1,275 @@
+// The settings view: provider (Anthropic, OpenAI, an OpenAI-compatible server by base URL),
+// model and task model, the API key (sent with credentials.set, never shown back: only
+// "set" and its fingerprint), the default token budget, policy rules, the grant ledger with
+// revoke, and MCP servers with their status.
+
+import { el, button } from "../dom.js";
+
+/** @typedef {import("../store.js").Store} Store */
+/** @typedef {import("../controller.js").Controller} Controller */
+/** @typedef {import("../../generated/protocol").Settings} Settings */
+/** @typedef {import("../../generated/protocol").Grant} Grant */
+
+/**
+ * @param {Store} store @param {Controller} controller
+ */
+export function mountSettings(store, controller) {
+  const root = /** @type {HTMLElement} */ (document.getElementById("settings-body"));
+  /** @type {{settings: Settings | null, grants: Grant[], keyFingerprint: string | null, status: string}} */
+  const view = { settings: null, grants: [], keyFingerprint: null, status: "" };
+
+  async function load() {
+    const [settings, grants] = await Promise.all([controller.getSettings(), controller.listGrants()]);
+    if (!settings) return;
+    view.settings = settings;
+    view.grants = grants ?? [];
+    render();
+  }
+
+  /** @param {string} text */
+  function say(text) {
+    view.status = text;
+    const line = root.querySelector("#settings-status");
+    if (line) line.textContent = text;
+  }
+
+  function render() {
+    const settings = view.settings;
+    if (!settings) {
+      root.replaceChildren(el("p", "muted", "Loading settings…"));
+      return;
+    }
+    root.replaceChildren(modelSection(settings), keySection(settings), policySection(settings), grantsSection(), mcpSection(settings));
+    const status = el("p", "settings-status", view.status);
+    status.id = "settings-status";
+    status.setAttribute("role", "status");
+    root.prepend(status);
+  }
+
+  /** @param {string} label @param {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} input @param {string} [help] */
+  function field(label, input, help) {
+    const id = `setting-${label.toLowerCase().replace(/[^a-z]+/g, "-")}`;
+    input.id = id;
+    const lab = el("label", "", label);
+    lab.htmlFor = id;
+    const box = el("div", "field", lab, input);
+    if (help) {
+      const h = el("p", "help", help);
+      h.id = `${id}-help`;
+      input.setAttribute("aria-describedby", h.id);
+      box.append(h);
+    }
+    return box;
+  }
+
+  /** @param {string} value */
+  function text(value) {
+    const input = el("input");
+    input.type = "text";
+    input.value = value;
+    input.autocomplete = "off";
+    input.spellcheck = false;
+    return input;
+  }
+
+  /** @param {Settings} settings */
+  function modelSection(settings) {
+    const provider = el("select");
+    const kind = settings.provider === "openai" && settings.baseUrl ? "compatible" : settings.provider ?? "";
+    for (const [value, label] of [["", "From the environment"], ["anthropic", "Anthropic"], ["openai", "OpenAI"], ["compatible", "OpenAI-compatible (local or other server)"]]) {
+      const option = el("option", "", label);
+      option.value = value;
+      option.selected = value === kind;
+      provider.append(option);
+    }
+    const baseUrl = text(settings.baseUrl ?? "");
+    baseUrl.placeholder = "http://127.0.0.1:11434/v1";
+    const model = text(settings.model ?? "");
+    const taskModel = text(settings.taskModel ?? "");
+    const budget = el("input");
+    budget.type = "number";
+    budget.min = "1";
+    budget.value = settings.defaultTokenBudget ? String(settings.defaultTokenBudget) : "";
+    const baseField = field("Base URL", baseUrl, "The server's OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, llama.cpp).");
+    const showBase = () => { baseField.hidden = provider.value !== "compatible"; };
+    provider.addEventListener("change", showBase);
+    showBase();
+    const form = el("form", "settings-form");
+    const save = el("button", "primary", "Save model settings");
+    save.type = "submit";
+    form.append(
+      field("Provider", provider),
+      baseField,
+      field("Model", model, "The model that answers, e.g. claude-sonnet-4-5 or gpt-4.1."),
+      field("Task model", taskModel, "A small model for thread titles; empty keeps the first line."),
+      field("Default token budget", budget, "Tokens a turn may use before it pauses; empty means no limit."),
+      save,
+    );
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const choice = provider.value;
+      const tokens = Number.parseInt(budget.value, 10);
+      /** @type {Record<string, unknown>} */
+      const update = {
+        provider: choice === "" ? null : choice === "compatible" ? "openai" : choice,
+        baseUrl: choice === "compatible" ? baseUrl.value.trim() || null : null,
+        model: model.value.trim() || null,
+        taskModel: taskModel.value.trim() || null,
+        defaultTokenBudget: Number.isFinite(tokens) && tokens > 0 ? tokens : null,
+      };
+      const saved = await controller.updateSettings(update);
+      if (saved) {
+        view.settings = saved;
+        view.status = "Model settings saved.";
+        render();
+      }
+    });
+    return section("Model", form);
+  }
+
+  /** @param {Settings} settings */
+  function keySection(settings) {
+    const key = el("input");
+    key.type = "password";
+    key.autocomplete = "off";
+    const state = el("p", "key-state");
+    state.id = "key-state";
+    state.textContent = view.keyFingerprint
+      ? `API key: set (fingerprint ${view.keyFingerprint}).`
+      : settings.apiKeyRef ? `API key: stored under “${settings.apiKeyRef}”.` : "API key: not set here (the environment's key is used, if any).";
+    const form = el("form", "settings-form");
+    const save = el("button", "primary", "Save API key");
+    save.type = "submit";
+    form.append(field("API key", key, "Sent once to the host's credential store; it is never shown again."), save, state);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const secret = key.value;
+      key.value = ""; // never kept in the page
+      if (!secret) return;
+      const provider = view.settings?.provider ?? "anthropic";
+      const ref = view.settings?.apiKeyRef ?? `${provider}-api-key`;
+      const fingerprint = await controller.setKey(ref, secret, !view.settings?.apiKeyRef);
+      if (fingerprint) {
+        view.keyFingerprint = fingerprint;
+        if (view.settings) view.settings = { ...view.settings, apiKeyRef: ref };
+        view.status = "API key saved.";
+        render();
+      }
+    });
+    return section("API key", form);
+  }
+
+  /** @param {Settings} settings */
+  function policySection(settings) {
+    const rules = /** @type {{decision: string, tool?: string, origin?: string, effect?: string, id?: string}[]} */ (settings.policyRules ?? []);
+    const list = el("ul", "rules");
+    rules.forEach((rule, n) => {
+      const words = `${rule.decision} ${rule.tool ?? "any tool"}${rule.origin ? ` on ${rule.origin}` : ""}${rule.effect ? ` (${rule.effect})` : ""}`;
+      const remove = button("Remove", () => saveRules(rules.filter((_, i) => i !== n)));
+      remove.setAttribute("aria-label", `Remove rule: ${words}`);
+      list.append(el("li", "", el("span", "", words), remove));
+    });
+    if (!rules.length) list.append(el("li", "muted", "No rules: every action that changes a page asks first."));
+    const decision = el("select");
+    for (const d of ["ask", "allow", "deny"]) {
+      const option = el("option", "", d);
+      option.value = d;
+      decision.append(option);
+    }
+    const tool = text("");
+    tool.placeholder = "browser_click or browser_*";
+    const origin = text("");
+    origin.placeholder = "https://example.com";
+    const form = el("form", "settings-form");
+    const add = el("button", "", "Add rule");
+    add.type = "submit";
+    form.append(field("Decision", decision), field("Tool", tool), field("Site", origin), add);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      /** @type {Record<string, string>} */
+      const rule = { decision: decision.value };
+      if (tool.value.trim()) rule.tool = tool.value.trim();
+      if (origin.value.trim()) rule.origin = origin.value.trim();
+      saveRules([...rules, rule]);
+    });
+    return section("Policy rules", list, form);
+  }
+
+  /** @param {object[]} rules */
+  async function saveRules(rules) {
+    const saved = await controller.updateSettings({ policyRules: rules });
+    if (saved) {
+      view.settings = saved;
+      view.status = "Policy rules saved.";
+      render();
+    }
+  }
+
+  function grantsSection() {
+    const list = el("ul", "grants");
+    for (const grant of view.grants) {
+      const where = grant.scope === "origin" ? `on ${grant.origin}` : grant.scope === "thread" ? "in one thread" : "everywhere";
+      const words = `${grant.decision} ${grant.tool} ${where}`;
+      const revoke = button("Revoke", async () => {
+        const grants = await controller.revokeGrant(grant.id);
+        if (grants) {
+          view.grants = grants;
+          view.status = `Revoked: ${words}.`;
+          render();
+        }
+      });
+      revoke.setAttribute("aria-label", `Revoke ${words}`);
+      list.append(el("li", "", el("span", "", words), revoke));
+    }
+    if (!view.grants.length) list.append(el("li", "muted", "No grants yet. “Allow for this thread” and “Allow for this site” add them here."));
+    return section("Grants", list);
+  }
+
+  /** @param {Settings} settings */
+  function mcpSection(settings) {
+    const status = el("ul", "mcp");
+    const states = /** @type {{name: string, state: string, toolCount?: number, reason?: string}[]} */ (settings.mcpStatus ?? []);
+    for (const server of states) {
+      status.append(el("li", "", el("strong", "", server.name), ` ${server.state}${server.toolCount !== undefined ? ` · ${server.toolCount} tools` : ""}${server.reason ? ` · ${server.reason}` : ""}`));
+    }
+    if (!states.length) status.append(el("li", "muted", "No MCP servers."));
+    const editor = el("textarea", "mono");
+    editor.rows = 6;
+    editor.spellcheck = false;
+    editor.value = JSON.stringify({ mcpServers: settings.mcpServers ?? {} }, null, 2);
+    const form = el("form", "settings-form");
+    const save = el("button", "", "Save MCP servers");
+    save.type = "submit";
+    form.append(field("MCP servers (mcp.json)", editor, "The format other MCP clients use; secrets stay masked."), save);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      let parsed;
+      try {
+        parsed = JSON.parse(editor.value);
+      } catch (error) {
+        say(`The MCP servers are not valid JSON: ${error instanceof Error ? error.message : error}`);
+        return;
+      }
+      const saved = await controller.updateSettings({ mcpServers: parsed?.mcpServers ?? parsed });
+      if (saved) {
+        view.settings = saved;
+        view.status = "MCP servers saved.";
+        render();
+      }
+    });
+    return section("MCP servers", status, form);
+  }
+
+  /** @param {string} name @param {...Node} children */
+  function section(name, ...children) {
+    const heading = el("h3", "", name);
+    return el("section", "settings-section", heading, ...children);
+  }
+
+  store.on("view", () => {
+    if (store.state.view === "settings") {
+      render();
+      load();
+    }
+  });
+}

@@ -1,0 +1,158 @@
+"""Approvals and questions (issue 13, item 4): the four choices and what the engine stores
+for each (a grant for the site is reused in another thread, one for the thread is not),
+a card still answerable after the panel reloads, `ask_user` as a form; and the
+connection-level `authority.widened` notice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from .fake_model import FakeAnthropic, text_reply, tool_use_reply
+from .harness import Browser
+from .pages import serve_pages
+from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
+
+
+def _site_tab(browser: Browser, site: str) -> int:
+    """A loopback page in its own tab: the target (and origin) of the navigations."""
+    page = browser.context.new_page()
+    page.goto(f"{site}/start")
+    tab_id: int = browser.worker().evaluate(
+        "async (site) => (await chrome.tabs.query({url: site + '/*'}))[0].id", site
+    )
+    return tab_id
+
+
+def _navigate(site: str, tab: int, name: str) -> Any:
+    return tool_use_reply(
+        f"toolu_{name}", "browser_navigate", {"url": f"{site}/{name}", "tabId": tab}
+    )
+
+
+def _card(panel: Page) -> Any:
+    return log(panel).get_by_role("listitem").filter(has_text="Allow “")
+
+
+def _open_thread(panel: Page, title: str) -> None:
+    panel.get_by_role("navigation", name="Threads").get_by_role("button", name=title).click()
+
+
+def _tool_statuses(panel: Page) -> list[str]:
+    return [i["status"] for i in snapshot(panel)["items"] if i["kind"] == "toolCall"]
+
+
+def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> None:
+    with serve_pages() as site:
+        tab = _site_tab(browser, site)
+        panel = browser.open_panel()
+        connected(panel)
+        # thread A: "Allow for this thread" — the second call in A is not asked
+        model.plan(_navigate(site, tab, "a1"), _navigate(site, tab, "a2"), text_reply(["A done."]))
+        send(panel, "Thread A")
+        card = _card(panel)
+        expect(card).to_contain_text(f"on {site}")
+        site_choice = card.get_by_role("button", name="Allow for this site")
+        expect(site_choice).to_have_accessible_description(
+            f"Don't ask again for browser_navigate on {site}, in any conversation."
+        )
+        both_schemes(panel, "approval")
+        card.get_by_role("button", name="Allow for this thread").click()
+        expect(log(panel).get_by_role("listitem").last).to_have_text("A done.")
+        assert _tool_statuses(panel) == ["succeeded", "succeeded"]
+        thread_a = panel.evaluate("panelot.threadId")
+        grants = rpc(panel, "permissions.list", {})["grants"]
+        assert [(g["scope"], g.get("threadId")) for g in grants] == [("thread", thread_a)]
+
+        # thread B: the thread grant of A is not reused; "Allow for this site"
+        panel.get_by_role("button", name="New thread").click()
+        model.plan(_navigate(site, tab, "b1"), text_reply(["B done."]))
+        send(panel, "Thread B")
+        _card(panel).get_by_role("button", name="Allow for this site").click()
+        expect(log(panel).get_by_role("listitem").last).to_have_text("B done.")
+        grants = rpc(panel, "permissions.list", {})["grants"]
+        assert sorted(g["scope"] for g in grants) == ["origin", "thread"]
+        assert [g["origin"] for g in grants if g["scope"] == "origin"] == [site]
+
+        # thread C: the site grant is reused (no card); then a read of another kind
+        panel.get_by_role("button", name="New thread").click()
+        model.plan(_navigate(site, tab, "c1"), text_reply(["C done."]))
+        send(panel, "Thread C")
+        expect(log(panel).get_by_role("listitem").last).to_have_text("C done.")
+        assert _tool_statuses(panel) == ["succeeded"]
+
+        # revoke the site grant from settings, then "Deny" and "Allow once"
+        panel.get_by_role("button", name="Settings").click()
+        revoke = panel.get_by_role("button", name=f"Revoke allow browser_navigate on {site}")
+        revoke.click()
+        expect(revoke).to_have_count(0)
+        assert [g["scope"] for g in rpc(panel, "permissions.list", {})["grants"]] == ["thread"]
+        panel.get_by_role("button", name="Back to chat").click()
+        model.plan(_navigate(site, tab, "c2"), _navigate(site, tab, "c3"), text_reply(["C again."]))
+        send(panel, "Once more")
+        _card(panel).get_by_role("button", name="Deny").click()
+        expect(_card(panel)).to_have_count(1)  # asked again for the next call
+        _card(panel).get_by_role("button", name="Allow once").click()
+        expect(log(panel).get_by_role("listitem").last).to_have_text("C again.")
+        assert _tool_statuses(panel) == ["succeeded", "denied", "succeeded"]
+        assert [g["scope"] for g in rpc(panel, "permissions.list", {})["grants"]] == ["thread"]
+
+
+def test_a_card_survives_a_reload_and_ask_user_is_a_form(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    with serve_pages() as site:
+        tab = _site_tab(browser, site)
+        model.plan(
+            _navigate(site, tab, "r1"),
+            tool_use_reply(
+                "toolu_q1", "ask_user", {"question": "Which size?", "options": ["Small", "Large"]}
+            ),
+            tool_use_reply("toolu_q2", "ask_user", {"question": "Any note for the shop?"}),
+            text_reply(["Ordered."]),
+        )
+        panel = browser.open_panel()
+        connected(panel)
+        send(panel, "Order it")
+        expect(_card(panel)).to_have_count(1)
+        thread_id = panel.evaluate("panelot.threadId")
+        panel.reload()
+        connected(panel)
+        _open_thread(panel, "Order it")
+        assert panel.evaluate("panelot.threadId") == thread_id
+        # a second panel on the same thread shows the same card; answered in the first,
+        # it disappears from the second
+        other = browser.open_panel()
+        connected(other)
+        _open_thread(other, "Order it")
+        expect(_card(other)).to_have_count(1)
+        _card(panel).get_by_role("button", name="Allow once").click()
+        expect(_card(other)).to_have_count(0)
+        other.close()
+        question = log(panel).get_by_role("listitem").filter(has_text="Which size?")
+        both_schemes(panel, "question")
+        question.get_by_role("button", name="Large").click()
+        free = log(panel).get_by_role("listitem").filter(has_text="Any note for the shop?")
+        free.get_by_role("textbox", name="Your answer").fill("Ring twice")
+        free.get_by_role("button", name="Answer").click()
+        expect(log(panel).get_by_role("listitem").last).to_have_text("Ordered.")
+        results = [
+            i["result"]["content"] for i in snapshot(panel)["items"] if i["kind"] == "toolCall"
+        ]
+        assert results[1:] == ["The user answered: Large", "The user answered: Ring twice"]
+
+
+def test_authority_widened_is_a_visible_notice(browser: Browser) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    # the host's connection-level event, as the worker relays it to every panel
+    browser.worker().evaluate(
+        "() => panelot.relay.fromHost('authority.widened', {commandId: 'c1', changes:"
+        " [{kind: 'base_url', summary: 'Model requests now go to http://10.0.0.5:8000.'}]})"
+    )
+    notice = panel.get_by_text("Model requests now go to http://10.0.0.5:8000.")
+    expect(notice).to_be_visible()
+    expect(panel.locator("#notices")).to_contain_text("Permissions widened")
+    panel.get_by_role("button", name="Dismiss notice").click()
+    expect(notice).to_have_count(0)

@@ -1,0 +1,229 @@
+"""Chat (issue 13, item 2): Markdown answers sanitised, code blocks with copy, tool cards,
+model and tool text with HTML shown as text and never run; item 6: usage."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+from tests.providers.streams import anthropic_sse
+
+from .fake_model import FakeAnthropic, Reply, text_events, text_reply, tool_use_reply
+from .harness import Browser
+from .pages import serve_pages
+from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
+
+TOO_LONG = {"type": "invalid_request_error", "message": "prompt is too long"}
+HOSTILE = '<script>window.__pwned = 1</script> and <img src=x onerror="window.__pwned = 2">'
+
+
+def test_markdown_code_copy_tool_cards_and_html_shown_as_text(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    # a page whose title carries HTML reaches the panel in a tool result
+    page = browser.context.new_page()
+    page.goto("about:blank")
+    page.evaluate("t => { document.title = t }", HOSTILE)
+    answer = (
+        "Here is **bold** and a list:\n\n- one\n- two\n\n"
+        "```python\nprint('hi')\n```\n\n" + HOSTILE + "\n"
+    )
+    model.plan(
+        tool_use_reply("toolu_1", "browser_tabs_list", {}),
+        text_reply([answer[:20], answer[20:60], answer[60:]], delay_s=0.05),
+    )
+    panel = browser.open_panel()
+    connected(panel)
+    send(panel, "List my tabs")
+    conversation = log(panel)
+    answer_item = conversation.get_by_role("listitem").filter(has_text="Here is bold").first
+    expect(answer_item).to_contain_text("print('hi')")
+    expect(answer_item.locator("strong")).to_have_text("bold")
+    expect(answer_item.get_by_role("listitem")).to_have_count(2)
+    # the HTML in the model's text is shown as text and nothing ran
+    expect(answer_item).to_contain_text("<script>window.__pwned = 1</script>")
+    expect(answer_item).to_contain_text('<img src=x onerror="window.__pwned = 2">')
+    # the tool card: label, status, and the page title (HTML) as text in its result
+    card = conversation.get_by_role("listitem").filter(has_text="browser_tabs_list")
+    expect(card).to_contain_text("succeeded")
+    card.locator("summary").click()
+    expect(card).to_contain_text("<img src=x onerror=")
+    assert panel.evaluate("window.__pwned") is None
+    assert panel.locator("#log img").count() == 0
+    assert panel.locator("#log script").count() == 0
+    # code block with a working copy button
+    panel.evaluate(
+        "() => { const write = navigator.clipboard.writeText.bind(navigator.clipboard);"
+        " navigator.clipboard.writeText = t => { window.__copied = t; return write(t); }; }"
+    )
+    answer_item.hover()
+    answer_item.get_by_role("button", name="Copy code").click()
+    expect(answer_item.get_by_role("button", name="Copied")).to_be_visible()
+    assert panel.evaluate("window.__copied") == "print('hi')\n"
+    # usage: per turn (after its last item) and per thread, with the stored figures
+    stored = snapshot(panel)
+    assert stored["turn"]["status"] == "completed"
+    usage = answer_item.get_attribute("data-usage") or ""
+    assert "This turn:" in usage and str(stored["turn"]["usage"]["inputTokens"]) in usage
+    expect(panel.locator("#thread-usage")).to_contain_text("This thread:")
+    kinds = [i["kind"] for i in stored["items"]]
+    assert kinds == ["user", "assistant", "toolCall", "assistant"] or kinds[-1] == "assistant"
+    both_schemes(panel, "chat")
+
+
+def test_unknown_price_is_shown_as_unknown_never_zero(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    rpc(panel, "settings.update", {"commandId": "m1", "model": "my-local-model"})
+    # the keyboard: Shift+Enter adds a line, Enter sends
+    box = panel.get_by_role("textbox", name="Message")
+    box.press_sequentially("hello")
+    box.press("Shift+Enter")
+    box.press_sequentially("world")
+    box.press("Enter")
+    expect(log(panel).get_by_role("listitem").nth(1)).to_have_text("Echo: hello\nworld")
+    expect(box).to_have_value("")
+    stored = snapshot(panel)
+    assert stored["items"][0]["text"] == "hello\nworld"
+    assert stored["thread"]["stats"]["costUsd"] is None
+    expect(panel.locator("#thread-usage")).to_contain_text("cost unknown")
+    threads = panel.get_by_role("navigation", name="Threads")
+    expect(threads.get_by_role("button", name="hello")).to_contain_text("cost unknown")
+    assert "$0.0000" not in (panel.locator("body").text_content() or "")
+
+
+def test_a_screenshot_result_is_a_thumbnail_that_opens_full_size(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    with serve_pages() as site:
+        page = browser.context.new_page()
+        page.goto(f"{site}/shot")
+        tab = browser.worker().evaluate(
+            "async (s) => (await chrome.tabs.query({url: s + '/*'}))[0].id", site
+        )
+        model.plan(
+            tool_use_reply("toolu_s", "browser_screenshot", {"tabId": tab}),
+            text_reply(["I see the page."]),
+        )
+        panel = browser.open_panel()
+        connected(panel)
+        page.bring_to_front()  # a screenshot is of the visible tab
+        panel.get_by_role("textbox", name="Message").fill("Look at my page")
+        panel.get_by_role("button", name="Send", exact=True).press("Enter")
+        expect(log(panel).get_by_role("listitem").last).to_have_text("I see the page.")
+        card = log(panel).get_by_role("listitem").filter(has_text="browser_screenshot")
+        card.locator("summary").click()
+        thumb = card.get_by_role("button", name="image 1 full size")
+        expect(thumb).to_be_visible()
+        thumb.click()
+        viewer = panel.get_by_role("dialog")
+        expect(viewer.get_by_role("img")).to_be_visible()
+        size = viewer.get_by_role("img").evaluate("i => [i.naturalWidth, i.naturalHeight]")
+        assert size[0] >= 300 and size[1] >= 300  # the full capture, not a thumbnail copy
+        viewer.get_by_role("button", name="Close").click()
+        expect(viewer).to_be_hidden()
+
+
+def test_notices_and_errors_look_unlike_answers(browser: Browser, model: FakeAnthropic) -> None:
+    # three failed tool calls in a row (a tool outside the catalog): the engine's
+    # failure-streak notice; then a provider error ends the next turn as failed
+    model.plan(
+        *(tool_use_reply(f"toolu_{n}", "no_such_tool", {}) for n in range(3)),
+        text_reply(["I will try something else."]),
+    )
+    panel = browser.open_panel()
+    connected(panel)
+    send(panel, "Try it")
+    notice = log(panel).get_by_role("listitem").filter(has_text="Repeated failures")
+    expect(notice).to_be_visible()
+    expect(log(panel).get_by_role("listitem").last).to_have_text("I will try something else.")
+    stored = [i for i in snapshot(panel)["items"] if i["kind"] == "notice"]
+    assert [n["code"] for n in stored] == ["change_approach"]
+    expect(notice).to_contain_text(stored[0]["text"])
+    answer = log(panel).get_by_role("listitem").last
+    colours = [e.evaluate("e => getComputedStyle(e).backgroundColor") for e in (notice, answer)]
+    assert colours[0] != colours[1]  # a notice is set apart from an answer
+    model.plan(
+        Reply(
+            status=400,
+            body=[json.dumps({"type": "error", "error": TOO_LONG}).encode()],
+            content_type="application/json",
+        )
+    )
+    send(panel, "And now?")
+    failed = panel.get_by_role("status").filter(has_text="This turn failed")
+    expect(failed).to_be_visible()
+    expect(failed).to_contain_text("prompt is too long")
+    assert snapshot(panel)["turn"]["status"] == "failed"
+    both_schemes(panel, "notices")
+
+
+def _thinking_then_text(thinking: str, text: str) -> Reply:
+    start, *_ = text_events([])
+    events = [
+        start,
+        anthropic_sse(
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "thinking", "thinking": ""},
+            }
+        ),
+        anthropic_sse(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "thinking_delta", "thinking": thinking},
+            }
+        ),
+        anthropic_sse(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "signature_delta", "signature": "c2lnbmF0dXJl"},
+            }
+        ),
+        anthropic_sse({"type": "content_block_stop", "index": 0}),
+        anthropic_sse(
+            {
+                "type": "content_block_start",
+                "index": 1,
+                "content_block": {"type": "text", "text": ""},
+            }
+        ),
+        anthropic_sse(
+            {
+                "type": "content_block_delta",
+                "index": 1,
+                "delta": {"type": "text_delta", "text": text},
+            }
+        ),
+        anthropic_sse({"type": "content_block_stop", "index": 1}),
+        anthropic_sse(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": 12},
+            }
+        ),
+        anthropic_sse({"type": "message_stop"}),
+    ]
+    return Reply(body=list(events))
+
+
+def test_thinking_is_folded_apart_from_the_answer(browser: Browser, model: FakeAnthropic) -> None:
+    model.plan(_thinking_then_text("The user wants <b>two</b> facts.", "Two facts."))
+    panel = browser.open_panel()
+    connected(panel)
+    send(panel, "Think first")
+    answer = log(panel).get_by_role("listitem").filter(has_text="Two facts.")
+    expect(answer.locator(".md")).to_have_text("Two facts.")
+    thinking = answer.get_by_role("group").filter(has_text="Thinking")
+    expect(thinking).to_be_visible()
+    thinking.locator("summary").click()
+    expect(thinking).to_contain_text("The user wants <b>two</b> facts.")  # text, not HTML
+    assert answer.locator("b").count() == 0
+    stored = next(i for i in snapshot(panel)["items"] if i["kind"] == "assistant")
+    assert stored.get("thinking") == "The user wants <b>two</b> facts."

@@ -1,0 +1,104 @@
+"""Pauses and recovery (issue 13, item 5): a budget pause resumed from the panel with an
+extra budget set in settings' default; a write cut off by the host's death resolved from
+the panel with one of recovery.resolve's answers. (A recovered, interrupted turn offered
+for resume: tests/e2e/test_recovery.py drives the same panel.)"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from playwright.sync_api import expect
+
+from .fake_model import FakeAnthropic, text_reply, tool_use_reply
+from .harness import Browser
+from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
+
+
+def test_budget_pause_then_resume_with_extra_tokens(browser: Browser, model: FakeAnthropic) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    panel.get_by_role("button", name="Settings").click()
+    panel.get_by_role("spinbutton", name="Default token budget").fill("10")
+    panel.get_by_role("button", name="Save model settings").click()
+    expect(panel.get_by_role("status").filter(has_text="Model settings saved.")).to_be_visible()
+    assert rpc(panel, "settings.get", {})["settings"]["defaultTokenBudget"] == 10
+    panel.get_by_role("button", name="Back to chat").click()
+    model.plan(tool_use_reply("toolu_1", "browser_tabs_list", {}), text_reply(["All tabs read."]))
+    send(panel, "Read my tabs")
+    expect(panel.get_by_role("status").filter(has_text="used its token budget")).to_be_visible()
+    stored = snapshot(panel)
+    assert stored["run"]["state"] == "budget_paused" and stored["turn"]["status"] == "paused"
+    assert len(model.bodies) == 1  # paused before the next model call
+    both_schemes(panel, "budget-paused")
+    panel.get_by_role("spinbutton", name="Extra tokens (optional)").fill("5000")
+    panel.get_by_role("button", name="Resume").click()
+    expect(log(panel).get_by_role("listitem").last).to_have_text("All tabs read.")
+    stored = snapshot(panel)
+    assert stored["turn"]["status"] == "completed" and len(model.bodies) == 2
+    expect(panel.get_by_role("button", name="Resume")).to_be_hidden()
+
+
+class _Hang(BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path.startswith("/hang"):
+            time.sleep(30)  # the page never loads while the test runs
+        body = b"<!doctype html><title>Shop</title><h1>Shop</h1>"
+        self.send_response(200)
+        self.send_header("content-type", "text/html")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@contextmanager
+def _hanging_site() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hang)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_uncertain_write_is_resolved_from_the_panel(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    with _hanging_site() as site:
+        page = browser.context.new_page()
+        page.goto(f"{site}/cart")
+        tab = browser.worker().evaluate(
+            "async (s) => (await chrome.tabs.query({url: s + '/*'}))[0].id", site
+        )
+        model.plan(
+            tool_use_reply("toolu_1", "browser_navigate", {"url": f"{site}/hang", "tabId": tab}),
+            text_reply(["The order page is open."]),
+        )
+        panel = browser.open_panel()
+        connected(panel)
+        send(panel, "Open the order page")
+        log(panel).get_by_role("button", name="Allow once").click()
+        card = log(panel).get_by_role("listitem").filter(has_text="browser_navigate").first
+        expect(card).to_contain_text("running")
+        browser.kill_host()  # the navigation's outcome is now unknown
+        expect(panel.get_by_role("button", name="It happened")).to_be_visible(timeout=20_000)
+        expect(card).to_contain_text("outcome unknown")
+        expect(card).to_contain_text(f"It ran on {site}/cart")
+        stored = snapshot(panel)
+        assert stored["run"]["state"] == "paused_uncertain"
+        call = next(i for i in stored["items"] if i["kind"] == "toolCall")
+        assert call["status"] == "uncertain"
+        both_schemes(panel, "uncertain")
+        panel.get_by_role("button", name="It happened").click()
+        expect(log(panel).get_by_role("listitem").last).to_have_text("The order page is open.")
+        call = next(i for i in snapshot(panel)["items"] if i["kind"] == "toolCall")
+        assert call["status"] == "succeeded"
+        assert not call["result"]["isError"]

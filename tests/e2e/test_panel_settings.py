@@ -1,0 +1,77 @@
+"""Settings (issue 13, item 7): provider, base URL and models stored by the host; the API
+key goes to credentials.set and never appears in the page, its DOM or chrome.storage (only
+"set" and a fingerprint); policy rules added and removed; MCP servers listed; item 8: the
+connection state."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .harness import Browser
+from .panel_kit import both_schemes, connected, rpc
+
+SECRET = "sk-panel-test-9f8e7d6c5b4a3921"
+
+
+def test_settings_are_stored_and_the_key_is_never_shown(browser: Browser) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    panel.get_by_role("button", name="Settings").click()
+    settings = panel.get_by_role("region", name="Settings")
+    expect(settings.get_by_role("heading", name="Model")).to_be_visible()
+    # an OpenAI-compatible local server: provider, base URL, model, task model
+    settings.get_by_role("combobox", name="Provider").select_option("compatible")
+    settings.get_by_role("textbox", name="Base URL").fill("http://127.0.0.1:11434/v1")
+    settings.get_by_role("textbox", name="Model", exact=True).fill("llama3.1")
+    settings.get_by_role("textbox", name="Task model").fill("llama3.2:1b")
+    settings.get_by_role("button", name="Save model settings").click()
+    expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
+    stored = rpc(panel, "settings.get", {})["settings"]
+    assert (stored["provider"], stored["baseUrl"], stored["model"], stored["taskModel"]) == (
+        "openai",
+        "http://127.0.0.1:11434/v1",
+        "llama3.1",
+        "llama3.2:1b",
+    )
+    # the API key: sent once, never shown back
+    key = settings.get_by_label("API key", exact=True)
+    key.fill(SECRET)
+    settings.get_by_role("button", name="Save API key").click()
+    expect(settings.get_by_text("API key: set (fingerprint")).to_be_visible()
+    assert settings.get_by_label("API key", exact=True).input_value() == ""
+    assert SECRET not in panel.content()
+    assert not panel.evaluate(
+        "s => [...document.querySelectorAll('input, textarea')].some(e => e.value.includes(s))",
+        SECRET,
+    )
+    storage = browser.worker().evaluate(
+        "async () => JSON.stringify([await chrome.storage.local.get(null),"
+        " await chrome.storage.session.get(null), await chrome.storage.sync.get(null)])"
+    )
+    assert SECRET not in storage
+    stored = rpc(panel, "settings.get", {})["settings"]
+    assert stored["apiKeyRef"] == "openai-api-key" and SECRET not in str(stored)
+    # policy rules: add one, then remove it
+    settings.get_by_role("combobox", name="Decision").select_option("deny")
+    settings.get_by_role("textbox", name="Tool").fill("browser_click")
+    settings.get_by_role("textbox", name="Site").fill("https://bank.example")
+    settings.get_by_role("button", name="Add rule").click()
+    remove = settings.get_by_role(
+        "button", name="Remove rule: deny browser_click on https://bank.example"
+    )
+    expect(remove).to_be_visible()
+    rules = rpc(panel, "settings.get", {})["settings"]["policyRules"]
+    assert [(r["decision"], r.get("tool"), r.get("origin")) for r in rules] == [
+        ("deny", "browser_click", "https://bank.example")
+    ]
+    # MCP servers: listed with their status, editable as mcp.json
+    expect(settings.get_by_role("heading", name="MCP servers")).to_be_visible()
+    expect(settings.get_by_role("textbox", name="MCP servers (mcp.json)")).to_have_value(
+        '{\n  "mcpServers": {}\n}'
+    )
+    both_schemes(panel, "settings")
+    remove.click()
+    expect(remove).to_have_count(0)
+    assert rpc(panel, "settings.get", {})["settings"]["policyRules"] == []
+    panel.get_by_role("button", name="Back to chat").click()
+    expect(panel.get_by_role("textbox", name="Message")).to_be_focused()
