@@ -13,7 +13,8 @@ from .harness import Browser
 from .pages import serve_pages
 from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
 
-TOO_LONG = {"type": "invalid_request_error", "message": "prompt is too long"}
+# not "prompt is too long": the engine compacts and retries that one (context window)
+BAD_REQUEST = {"type": "invalid_request_error", "message": "max_tokens: must be positive"}
 HOSTILE = '<script>window.__pwned = 1</script> and <img src=x onerror="window.__pwned = 2">'
 
 
@@ -148,14 +149,14 @@ def test_notices_and_errors_look_unlike_answers(browser: Browser, model: FakeAnt
     model.plan(
         Reply(
             status=400,
-            body=[json.dumps({"type": "error", "error": TOO_LONG}).encode()],
+            body=[json.dumps({"type": "error", "error": BAD_REQUEST}).encode()],
             content_type="application/json",
         )
     )
     send(panel, "And now?")
     failed = panel.get_by_role("status").filter(has_text="This turn failed")
     expect(failed).to_be_visible()
-    expect(failed).to_contain_text("prompt is too long")
+    expect(failed).to_contain_text("max_tokens: must be positive")
     assert snapshot(panel)["turn"]["status"] == "failed"
     both_schemes(panel, "notices")
 
