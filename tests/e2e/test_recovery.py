@@ -88,7 +88,7 @@ def test_a_host_that_is_not_installed_is_explained_in_words(
     panel = browser.open_panel()
     alert = panel.get_by_role("alert")
     expect(alert).to_contain_text("The Panelot host is not installed for this browser")
-    expect(alert).to_contain_text("Install the host (see the README)")
+    expect(alert).to_contain_text("Install the host: bash install/install.sh")
     # a request the panel makes meanwhile fails at once with the same cause
     error = panel.evaluate(
         "panelot.client.request('thread.list', {}).then(() => null, (e) => e.rpc)"
