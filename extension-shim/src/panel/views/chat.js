@@ -175,7 +175,24 @@ export function mountChat(store, controller) {
       case "notice":
         li.replaceChildren(el("span", "notice-label", noticeLabel(item.code)), el("span", "", item.text));
         break;
+      case "compaction":
+        li.replaceChildren(compactionDivider(item));
+        break;
     }
+  }
+
+  /**
+   * Older turns the engine summarized for the model (the items stay stored and shown above):
+   * a divider that expands to the summary, rendered as sanitised Markdown like an answer.
+   * @param {Extract<Item, {kind: "compaction"}>} item
+   */
+  function compactionDivider(item) {
+    const n = item.coveredItems;
+    const covered = n ? `${n} item${n === 1 ? "" : "s"}` : "older turns";
+    const tokens = item.tokensBefore && item.tokensAfter ? ` · ${item.tokensBefore} → ${item.tokensAfter} tokens` : "";
+    const body = el("div", "md");
+    renderMarkdown(body, item.summary);
+    return el("details", "compaction", el("summary", "", `Earlier conversation summarized (${covered}${tokens})`), body);
   }
 
   /** The model's reasoning, folded: text only, never Markdown. @param {string} text */
