@@ -1,0 +1,30 @@
+// Key combinations as the model writes them (`Enter`, `Control+A`, `Shift+Tab`), shared by
+// the page agent (scripted key events) and the worker (trusted key events).
+
+/**
+ * @typedef {object} KeyPress
+ * @property {string} key
+ * @property {boolean} ctrlKey
+ * @property {boolean} shiftKey
+ * @property {boolean} altKey
+ * @property {boolean} metaKey
+ */
+
+/**
+ * Parse `Control+Shift+A` into a key and modifiers; a string saying what is wrong otherwise.
+ * @param {string} combo @returns {KeyPress | string}
+ */
+export function parseKey(combo) {
+  const parts = combo.split("+");
+  const key = parts.pop() || "+";
+  const mods = new Set(parts.map((p) => p.toLowerCase()));
+  const unknown = [...mods].filter((m) => !["control", "ctrl", "shift", "alt", "meta", "cmd"].includes(m));
+  if (unknown.length) return `unknown modifier ${unknown.join(", ")} in ${JSON.stringify(combo)} (use Control, Shift, Alt, Meta)`;
+  return {
+    key: key === "Space" ? " " : key,
+    ctrlKey: mods.has("control") || mods.has("ctrl"),
+    shiftKey: mods.has("shift"),
+    altKey: mods.has("alt"),
+    metaKey: mods.has("meta") || mods.has("cmd"),
+  };
+}
