@@ -6,6 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 npm ci --no-audit --no-fund --loglevel=error
 node scripts/gen-protocol-types.mjs --check
+node scripts/bundle-page.mjs --check
 npx --no-install tsc --noEmit -p tsconfig.json
 node --test --test-reporter=dot test/
 echo "extension-shim: types current, tsc clean, unit tests pass" >&2
