@@ -41,7 +41,8 @@ def tool_results(body: dict[str, Any]) -> list[str]:
 
 def ref_of(outline: str, role: str, name: str) -> str:
     """The ref of the outline line ``- role "name" ... [eN ...]``."""
-    found = re.search(rf'- {re.escape(role)} "{re.escape(name)}"[^\n]*?\[(e\d+)', outline)
+    named = rf' "{re.escape(name)}"' if name else ""
+    found = re.search(rf"- {re.escape(role)}{named}[^\n]*?\[(e\d+)", outline)
     assert found, f'no {role} "{name}" in the snapshot:\n{outline}'
     return found.group(1)
 
