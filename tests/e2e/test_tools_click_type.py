@@ -47,7 +47,7 @@ def test_type_and_click_sign_in_then_submit_navigates(
         # the second snapshot saw the typed value and the check box, and said what changed
         second = results[3]
         assert 'textbox "Email" = "ann@example.com"' in second
-        assert "checkbox \"Remember me\" [e" in second and "checked" in second
+        assert 'checkbox "Remember me" [e' in second and "checked" in second
         assert "Since the previous snapshot" in second
         assert 'textbox(password) "Password" [' in second  # a password is never shown
         # each action reports where the tab is after it (evidence for recovery)

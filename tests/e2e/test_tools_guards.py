@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 from .fake_model import FakeAnthropic
 from .harness import Browser
 from .tool_driver import (
-    allow_until_done,
     invoke,
     last_snapshot,
     plan_calls,
@@ -34,9 +33,16 @@ def test_click_is_not_done_when_the_tab_moved_to_another_origin(browser: Browser
         other = site.replace("127.0.0.1", "localhost")
         page.goto(f"{other}/form")
         moved = invoke(
-            browser, "browser_click", {"tabId": tab, "ref": ref_of(outline, "button", "Save")}, decided
+            browser,
+            "browser_click",
+            {"tabId": tab, "ref": ref_of(outline, "button", "Save")},
+            decided,
         )
-        assert moved["isError"] and "moved" in moved["content"] and "nothing was done" in moved["content"]
+        assert (
+            moved["isError"]
+            and "moved" in moved["content"]
+            and "nothing was done" in moved["content"]
+        )
         assert moved["target"]["origin"] == other
         pressed = invoke(browser, "browser_press_key", {"tabId": tab, "key": "Enter"}, decided)
         assert pressed["isError"] and "moved" in pressed["content"]
@@ -103,9 +109,7 @@ def test_wait_for_is_cancelled_by_an_interrupt(browser: Browser, model: FakeAnth
             assert time.monotonic() < deadline, "the wait never started"
             panel.wait_for_timeout(50)
         started = time.monotonic()
-        panel.evaluate(
-            "panelot.client.request('turn.interrupt', {threadId: panelot.threadId})"
-        )
+        panel.evaluate("panelot.client.request('turn.interrupt', {threadId: panelot.threadId})")
         while browser.stats()["running"]:
             assert time.monotonic() - started < 5, "the wait was not cancelled"
             panel.wait_for_timeout(50)

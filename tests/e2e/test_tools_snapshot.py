@@ -50,9 +50,12 @@ def test_snapshot_refs_reach_into_an_iframe_and_a_shadow_root(
         # the page the model acted on: the frame really got the text and the click ...
         shadow = page  # navigated by the model in the same tab
         expect(shadow).to_have_title("Total 10")  # ... and the shadow widget two clicks of 5
-        assert shadow.locator("fancy-counter").evaluate(
-            "el => el.shadowRoot.getElementById('step').value"
-        ) == "5"
+        assert (
+            shadow.locator("fancy-counter").evaluate(
+                "el => el.shadowRoot.getElementById('step').value"
+            )
+            == "5"
+        )
         assert "Applied XYZ" not in frame_outline  # the text came later, from the click:
         assert "clicked" in results[2].lower() and "Inner form" not in results[2]
 
@@ -76,13 +79,16 @@ def test_snapshot_stale_and_unknown_refs_tell_the_model_to_snapshot_again(
         # a reload: the refs belong to a document that is gone
         page.reload()
         reloaded = invoke(browser, "browser_click", {"tabId": tab, "ref": save})
-        assert reloaded["isError"] and "reloaded or navigated since the snapshot" in (
-            reloaded["content"]
+        assert (
+            reloaded["isError"]
+            and "reloaded or navigated since the snapshot" in (reloaded["content"])
         )
         expect(page).to_have_title("Every input")  # nothing was clicked
         # a new snapshot gives refs that work again
         fresh = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
-        clicked = invoke(browser, "browser_click", {"tabId": tab, "ref": ref_of(fresh, "button", "Save")})
+        clicked = invoke(
+            browser, "browser_click", {"tabId": tab, "ref": ref_of(fresh, "button", "Save")}
+        )
         assert not clicked["isError"], clicked["content"]
         expect(page).to_have_title("Saved")
         # a ref of an older snapshot is not valid after a newer one (here: of a region)
@@ -123,6 +129,8 @@ def test_snapshot_of_10000_elements_stays_within_budget_with_the_viewport(
         assert after["details"]["diff"]["addedCount"] > 0
         # a region by ref: only that region
         search = invoke(
-            browser, "browser_snapshot", {"tabId": tab, "ref": ref_of(outline, "search", "Catalog search")}
+            browser,
+            "browser_snapshot",
+            {"tabId": tab, "ref": ref_of(outline, "search", "Catalog search")},
         )
         assert 'searchbox "Find"' in search["content"] and "Item 1" not in search["content"]

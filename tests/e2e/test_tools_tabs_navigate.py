@@ -53,9 +53,12 @@ def test_tab_new_list_select_navigate_back_close(browser: Browser, model: FakeAn
         # what the browser really has: the new tab is gone, the first one is unchanged
         urls = [p.url for p in browser.context.pages if p.url.startswith(site)]
         assert urls == [f"{site}/login"]
-        assert browser.worker().evaluate(
-            "async (id) => (await chrome.tabs.query({})).some((t) => t.id === id)", opened
-        ) is False
+        assert (
+            browser.worker().evaluate(
+                "async (id) => (await chrome.tabs.query({})).some((t) => t.id === id)", opened
+            )
+            is False
+        )
 
 
 def test_navigate_refuses_restricted_and_non_web_urls(browser: Browser) -> None:

@@ -32,8 +32,7 @@ def tool_results(body: dict[str, Any]) -> list[str]:
                 else:  # text and image blocks: the text, images as their JSON
                     found.append(
                         "\n".join(
-                            b["text"] if b.get("type") == "text" else json.dumps(b)
-                            for b in content
+                            b["text"] if b.get("type") == "text" else json.dumps(b) for b in content
                         )
                     )
     return found

@@ -150,7 +150,8 @@ def _article() -> str:
     return (
         "<!doctype html><title>Walking the ridge</title><nav><a href='/'>Home</a></nav>"
         "<article><h1>Walking the ridge</h1><p>By <a href='/ann'>Ann Lee</a></p>"
-        + para * 6
+        + para
+        * 6
         + "<h2>Stages</h2><table><thead><tr><th>Stage</th><th>Distance</th></tr></thead>"
         f"<tbody>{rows}</tbody></table><h2>Packing</h2><ul><li>Boots</li><li>Map</li></ul>"
         "<p>See the <a href='/map'>map of the ridge</a>.</p></article>"

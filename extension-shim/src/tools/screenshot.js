@@ -61,14 +61,16 @@ export function screenshotTool(debuggers) {
           const size = metrics.cssContentSize ?? metrics.contentSize;
           const width = Math.ceil(size.width);
           const height = Math.min(Math.ceil(size.height), FULL_PAGE_MAX_CSS_PX);
-          const scale = Math.min(1, LONG_SIDE_MAX / Math.max(width, height));
+          // the clip is in CSS pixels, the image in device pixels (contentSize is in those)
+          const ratio = metrics.cssContentSize && metrics.contentSize ? metrics.contentSize.width / metrics.cssContentSize.width : 1;
+          const scale = Math.min(1, LONG_SIDE_MAX / (Math.max(width, height) * ratio));
           const captured = await send("Page.captureScreenshot", {
             format: "jpeg",
             quality: Math.round(QUALITY * 100),
             captureBeyondViewport: true,
             clip: { x: 0, y: 0, width, height, scale },
           });
-          return { data: captured.data, width: Math.round(width * scale), height: Math.round(height * scale), cut: size.height > FULL_PAGE_MAX_CSS_PX, cssHeight: Math.ceil(size.height) };
+          return { data: captured.data, width: Math.round(width * scale * ratio), height: Math.round(height * scale * ratio), cut: size.height > FULL_PAGE_MAX_CSS_PX, cssHeight: Math.ceil(size.height) };
         });
         what = `the whole page (${shot.width}x${shot.height} px${shot.cut ? `, the first ${FULL_PAGE_MAX_CSS_PX} of ${shot.cssHeight} px of height` : ""})`;
       } else {

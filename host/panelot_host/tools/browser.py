@@ -115,8 +115,7 @@ _SPECS: tuple[_Spec, ...] = (
             "offset": {
                 "type": "integer",
                 "minimum": 0,
-                "description": "Where to start, in characters, when an earlier read was "
-                "truncated.",
+                "description": "Where to start, in characters, when an earlier read was truncated.",
             },
             **_TABID,
         },
