@@ -837,7 +837,7 @@
   }
 
   // src/page/snapshot.js
-  var DEFAULT_BUDGET_CHARS = 2e4;
+  var DEFAULT_BUDGET_CHARS = 15e3;
   var NAME_MAX = 80;
   var VALUE_MAX = 60;
   var OPTIONS_SHOWN = 8;

@@ -20,6 +20,11 @@ SCRIPTS = {
     "bench_shim_roundtrip.py": ["thread.list round trip, median"],
     "bench_shim_stream.py": ["delta latency to the panel DOM, p95", "longest panel main-thread"],
     "bench_shim_memory.py": ["worker JS heap after GC", "worker tables after the turns"],
+    "bench_snapshot.py": [
+        "browser_snapshot, 10,000-element page, median",
+        "browser_snapshot tokens, 10,000-element page",
+        "browser_snapshot vs aria_snapshot tokens",
+    ],
 }
 ROWS = {
     "bench_codec.py": ["encode framed events/s", "decode op requests/s", "decode vs params alone"],

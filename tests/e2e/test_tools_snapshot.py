@@ -110,7 +110,7 @@ def test_snapshot_of_10000_elements_stays_within_budget_with_the_viewport(
         tab = tab_of(browser, f"{site}/big")
         result = invoke(browser, "browser_snapshot", {"tabId": tab})
         outline = result["content"]
-        assert len(outline) < 22_000
+        assert len(outline) < 17_000
         assert "Left out to stay within the budget" in outline and "below the viewport" in outline
         # every interactive element the user can see is in it, with a ref
         visible = page.evaluate(
