@@ -29,10 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
-from tests.e2e.harness import Browser
-from tests.e2e.tool_pages import serve_tool_pages
 
-from _browser import REPO, FakeAnthropic, launched, median
+from _browser import REPO, Browser, FakeAnthropic, launched, median
 from _common import figure, header
 
 PAGES = ["/big", "/links", "/form", "/login", "/article"]
@@ -108,6 +106,9 @@ def main() -> None:
     options = parser.parse_args()
     runs = 3 if options.quick else options.runs
     header("browser_snapshot: time and tokens vs the full AX tree and aria_snapshot", options.quick)
+    # after _browser put the repository on sys.path (the e2e tests' pages live there)
+    from tests.e2e.tool_pages import serve_tool_pages
+
     model = FakeAnthropic()
     model.start()
     results: dict[str, dict[str, Any]] = {}
