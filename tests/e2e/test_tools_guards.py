@@ -164,3 +164,23 @@ def test_read_and_snapshot_of_an_injection_page_change_no_permission(
         expect(panel.get_by_text("Connected")).to_be_visible()
         assert panel.evaluate("panelot.client.request('permissions.list', {})") == before
         assert panel.evaluate("panelot.client.request('settings.get', {})") == settings
+
+
+def test_click_that_starts_a_download_is_a_tool_error_that_says_so(browser: Browser) -> None:
+    with serve_tool_pages() as site:
+        page = browser.context.new_page()
+        page.goto(f"{site}/download")
+        tab = tab_of(browser, f"{site}/download")
+        outline = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
+        result = invoke(
+            browser, "browser_click", {"tabId": tab, "ref": ref_of(outline, "link", "Export CSV")}
+        )
+        assert result["isError"] and "started a download" in result["content"]
+        assert f"{site}/export.csv" in result["content"] and "Tell the user" in result["content"]
+        assert result["details"]["downloads"][0]["url"] == f"{site}/export.csv"
+        # Chrome really started it, and the tab stayed where it was
+        started = browser.worker().evaluate(
+            "async () => (await chrome.downloads.search({})).map((d) => d.finalUrl || d.url)"
+        )
+        assert f"{site}/export.csv" in started
+        expect(page).to_have_url(f"{site}/download")

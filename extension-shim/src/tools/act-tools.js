@@ -72,6 +72,16 @@ async function acting(ctx, verb, action) {
   const navigated = watch.seen.loading ? " The page navigated." : "";
   /** @type {Record<string, unknown>} */
   const details = { action: answer.did, navigated: watch.seen.loading };
+  if (watch.downloads.length) {
+    details.downloads = watch.downloads;
+    const files = watch.downloads.map((d) => `${d.url}${d.mime ? ` (${d.mime})` : ""}`).join(", ");
+    return {
+      content: `${capital(answer.did ?? verb)}, and this started a download: ${files}. Chrome saves it to the user's downloads; Panelot cannot open it. Tell the user, who decides what to do with the file. ${where}`,
+      isError: true,
+      target,
+      details,
+    };
+  }
   if (dialogs.length) {
     details.dialogs = dialogs.map(([kind, message]) => ({ kind, message }));
     const said = dialogs.map(([kind, message]) => `${kind} ${JSON.stringify(message.slice(0, 300))}`).join("; ");

@@ -8,7 +8,7 @@ export function sleep(ms, signal) {
   return bounded(new Promise((resolve) => setTimeout(resolve, ms)), signal, ms + 1_000, "a timer");
 }
 
-/** What happens to a tab while an action runs: navigation, closing. @param {number} tabId */
+/** What happens to a tab while an action runs: navigation, closing, downloads. @param {number} tabId */
 export function watchTab(tabId) {
   const seen = { loading: false, complete: false, removed: false };
   /** @param {number} id @param {chrome.tabs.OnUpdatedInfo} change */
@@ -21,13 +21,20 @@ export function watchTab(tabId) {
   const onRemoved = (id) => {
     if (id === tabId) seen.removed = true;
   };
+  /** @type {{url: string, filename: string, mime: string}[]} downloads started meanwhile (they carry no tab id) */
+  const downloads = [];
+  /** @param {chrome.downloads.DownloadItem} item */
+  const onDownload = (item) => void downloads.push({ url: item.finalUrl || item.url, filename: item.filename, mime: item.mime });
   chrome.tabs.onUpdated.addListener(onUpdated);
   chrome.tabs.onRemoved.addListener(onRemoved);
+  chrome.downloads?.onCreated.addListener(onDownload);
   return {
     seen,
+    downloads,
     stop() {
       chrome.tabs.onUpdated.removeListener(onUpdated);
       chrome.tabs.onRemoved.removeListener(onRemoved);
+      chrome.downloads?.onCreated.removeListener(onDownload);
     },
   };
 }
