@@ -15,8 +15,10 @@
  * @param {string} combo @returns {KeyPress | string}
  */
 export function parseKey(combo) {
-  const parts = combo.split("+");
-  const key = parts.pop() || "+";
+  const plus = combo === "+" || combo.endsWith("++"); // the + key itself
+  const parts = plus ? combo.slice(0, -1).split("+").slice(0, -1) : combo.split("+");
+  const key = plus ? "+" : (parts.pop() ?? "");
+  if (key === "") return `no key in ${JSON.stringify(combo)} (e.g. Enter, Control+A)`;
   const mods = new Set(parts.map((p) => p.toLowerCase()));
   const unknown = [...mods].filter((m) => !["control", "ctrl", "shift", "alt", "meta", "cmd"].includes(m));
   if (unknown.length) return `unknown modifier ${unknown.join(", ")} in ${JSON.stringify(combo)} (use Control, Shift, Alt, Meta)`;
