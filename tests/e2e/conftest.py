@@ -22,8 +22,10 @@ from .harness import CHROMIUM, Browser, Profile, screenshot
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def playwright() -> Iterator[Playwright]:
+    """Per test: sync Playwright runs an asyncio loop in this thread while it is started,
+    and every anyio test after it would find that loop running."""
     if not (CHROMIUM.exists() and os.access(CHROMIUM, os.X_OK)):
         pytest.fail(
             f"{CHROMIUM} is missing: the end-to-end tests need Debian's chromium "
