@@ -15,6 +15,9 @@ from playwright.sync_api import Page, expect
 from .fake_model import FakeAnthropic, Reply, text_reply, tool_use_reply
 from .harness import Browser
 
+# Assertions wait for the page: 2 shared cores and a host that starts per Port need slack.
+expect.set_options(timeout=15_000)
+
 Args = dict[str, Any] | Callable[[list[str]], dict[str, Any]]
 
 
