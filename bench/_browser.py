@@ -19,8 +19,24 @@ sys.path.insert(0, str(REPO))  # the e2e harness lives in tests/
 os.environ.setdefault("DEBUG", "")
 
 from playwright.sync_api import CDPSession, Page, Playwright  # noqa: E402
-from tests.e2e.fake_model import FakeAnthropic  # noqa: E402
+from tests.e2e.fake_model import FakeAnthropic, Reply, text_events  # noqa: E402
 from tests.e2e.harness import Browser, Profile  # noqa: E402
+from tests.support.wire_client import HostProcess, initialize_params  # noqa: E402
+
+__all__ = [
+    "REPO",
+    "Browser",
+    "FakeAnthropic",
+    "HostProcess",
+    "Reply",
+    "WorkerHeap",
+    "connected_panel",
+    "initialize_params",
+    "launched",
+    "median",
+    "percentile",
+    "text_events",
+]
 
 
 @contextmanager

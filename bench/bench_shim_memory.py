@@ -17,9 +17,8 @@ from __future__ import annotations
 import argparse
 
 from playwright.sync_api import Page, sync_playwright
-from tests.e2e.fake_model import FakeAnthropic
 
-from _browser import WorkerHeap, connected_panel, launched
+from _browser import FakeAnthropic, WorkerHeap, connected_panel, launched
 from _common import figure, header
 
 DRIVE = """async ([threads, turns, offset]) => {

@@ -13,10 +13,21 @@ the echo's median.
 from __future__ import annotations
 
 import argparse
+import tempfile
+import time
+from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-from _browser import FakeAnthropic, connected_panel, launched, median, percentile
+from _browser import (
+    FakeAnthropic,
+    HostProcess,
+    connected_panel,
+    initialize_params,
+    launched,
+    median,
+    percentile,
+)
 from _common import figure, header
 
 TIMED = """async (n) => {
@@ -34,6 +45,26 @@ def _round_trips(panel: Page, runs: int) -> list[float]:
     panel.evaluate(TIMED, 50)  # warm-up: JIT, SQLite page cache
     times: list[float] = panel.evaluate(TIMED, runs)
     return times
+
+
+def host_alone(runs: int) -> list[float]:
+    """The same request to ``panelot-host serve`` over pipes from this process: the host's
+    own share of the round trip (no browser)."""
+    with tempfile.TemporaryDirectory(prefix="panelot-bench-") as home:
+        host = HostProcess(Path(home))
+        try:
+            host.call("initialize", initialize_params())
+            for i in range(20):
+                host.call("thread.create", {"commandId": f"c{i}", "title": f"Thread {i}"})
+            times = []
+            for i in range(50 + runs):
+                start = time.perf_counter()
+                host.call("thread.list", {"limit": 50})
+                if i >= 50:
+                    times.append((time.perf_counter() - start) * 1000)
+            return times
+        finally:
+            host.kill()
 
 
 def main() -> None:
@@ -59,6 +90,7 @@ def main() -> None:
                 echo = _round_trips(connected_panel(browser), runs)
     finally:
         model.stop()
+    alone = host_alone(runs)
     ratio = median(real) / median(echo)
     figure(
         "thread.list round trip, median",
@@ -76,6 +108,13 @@ def main() -> None:
         "ms",
         baseline=percentile(echo, 95),
         baseline_name="echo host",
+    )
+    figure(
+        "thread.list, host alone over pipes (no browser), median",
+        median(alone),
+        "ms",
+        baseline=median(echo),
+        baseline_name="echo host through the extension",
     )
 
 

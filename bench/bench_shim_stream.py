@@ -25,10 +25,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
-from tests.e2e.fake_model import FakeAnthropic, Reply, text_events
-from tests.support.wire_client import HostProcess, initialize_params
 
-from _browser import connected_panel, launched, median, percentile
+from _browser import (
+    FakeAnthropic,
+    HostProcess,
+    Reply,
+    connected_panel,
+    initialize_params,
+    launched,
+    median,
+    percentile,
+    text_events,
+)
 from _common import figure, header
 
 MARK = re.compile(r"<(\d+)>")
