@@ -184,3 +184,19 @@ def test_click_that_starts_a_download_is_a_tool_error_that_says_so(browser: Brow
         )
         assert f"{site}/export.csv" in started
         expect(page).to_have_url(f"{site}/download")
+
+
+def test_select_that_makes_the_page_navigate_is_a_tool_error(browser: Browser) -> None:
+    with serve_tool_pages() as site:
+        page = browser.context.new_page()
+        page.goto(f"{site}/jump")
+        tab = tab_of(browser, f"{site}/jump")
+        outline = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
+        result = invoke(
+            browser,
+            "browser_select_option",
+            {"tabId": tab, "ref": ref_of(outline, "combobox", "Section"), "values": ["News"]},
+        )
+        assert result["isError"] and "navigated away meanwhile" in result["content"]
+        assert f"is at {site}/page/news" in result["content"]
+        expect(page).to_have_url(f"{site}/page/news")

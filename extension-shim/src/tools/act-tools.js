@@ -27,9 +27,10 @@ const WAIT_POLL_MS = 200;
  * Run `action` on the tab of `ctx` and report the outcome.
  * @param {ToolContext} ctx @param {string} verb
  * @param {(tabId: number, expectOrigin: string) => Promise<{ok: boolean, did?: string, error?: string, kind?: string}>} action
+ * @param {boolean} navigationExpected  a click or a key may navigate; typing, selecting, scrolling do not
  * @returns {Promise<BrowserInvokeResult>}
  */
-async function acting(ctx, verb, action) {
+async function acting(ctx, verb, action, navigationExpected) {
   const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
   const tabId = /** @type {number} */ (tab.id);
   const expectOrigin = ctx.target?.origin ?? originOf(tab.url ?? "");
@@ -70,6 +71,14 @@ async function acting(ctx, verb, action) {
   const where = `Tab ${tabId} is at ${target.url} (origin ${target.origin}), title ${JSON.stringify(target.title)}${after.status === "loading" ? ", still loading" : ""}.`;
   if (!answer.ok) return { content: `${verb}: ${answer.error}. ${where}`, isError: true, target, details: { refused: answer.kind } };
   const navigated = watch.seen.loading ? " The page navigated." : "";
+  if (watch.seen.loading && !navigationExpected) {
+    return {
+      content: `${capital(answer.did ?? verb)}, but the page navigated away meanwhile, which ${verb} does not do by itself: what was entered may be lost. Take a new snapshot to see where the tab is. ${where}`,
+      isError: true,
+      target,
+      details: { action: answer.did, navigated: true },
+    };
+  }
   /** @type {Record<string, unknown>} */
   const details = { action: answer.did, navigated: watch.seen.loading };
   if (watch.downloads.length) {
@@ -137,7 +146,7 @@ export function actTools(records, debuggers) {
         if (!located.ok) return located;
         await debuggers.with(tabId, ctx.signal, (send) => trustedClick(send, located.at));
         return { ok: true, did: `clicked ${located.label} with trusted input (the debugger, detached again)` };
-      });
+      }, true);
     },
   };
 
@@ -161,7 +170,7 @@ export function actTools(records, debuggers) {
           if (submit) await trustedKey(send, { key: "Enter", ctrlKey: false, shiftKey: false, altKey: false, metaKey: false });
         });
         return { ok: true, did: `typed ${args.text.length} characters into ${located.label} with trusted input${submit ? " and pressed Enter" : ""}` };
-      });
+      }, submit);
     },
   };
 
@@ -175,7 +184,7 @@ export function actTools(records, debuggers) {
       if (!Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== "string")) {
         throw new ToolFailure("`values` must be a non-empty list of option values or labels");
       }
-      return acting(ctx, "browser_select_option", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "select", ref, values, expectOrigin }));
+      return acting(ctx, "browser_select_option", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "select", ref, values, expectOrigin }), false);
     },
   };
 
@@ -194,7 +203,7 @@ export function actTools(records, debuggers) {
         if (!check.ok) return check;
         await debuggers.with(tabId, ctx.signal, (send) => trustedKey(send, parsed));
         return { ok: true, did: `pressed ${key} with trusted input` };
-      });
+      }, true);
     },
   };
 
@@ -211,6 +220,7 @@ export function actTools(records, debuggers) {
         args.ref !== undefined
           ? byRef(ctx, tabId, { op: "scroll", ref: refOf(args), expectOrigin })
           : callPage(tabId, { op: "scroll", direction, expectOrigin }, ctx.signal).then((r) => r.answer),
+        false,
       );
     },
   };
