@@ -1359,13 +1359,25 @@
     return `the page is scrolled to y=${Math.round(page.scrollTop)} of ${page.scrollHeight} px (viewport ${window.innerHeight} px)${bottom ? ", at the bottom" : page.scrollTop === 0 ? ", at the top" : ""}`;
   }
   function pageText(doc = document) {
-    let text = doc.body?.innerText ?? "";
+    let text = (doc.body?.innerText ?? "") + shadowText(doc);
     for (const frame of doc.querySelectorAll("iframe")) {
       try {
         if (frame.contentDocument) text += `
 ${pageText(frame.contentDocument)}`;
       } catch {
       }
+    }
+    return text;
+  }
+  function shadowText(root) {
+    let text = "";
+    for (const host of root.querySelectorAll("*")) {
+      if (!host.shadowRoot) continue;
+      for (const child of host.shadowRoot.children) {
+        if (child.tagName !== "STYLE" && child.tagName !== "SCRIPT") text += `
+${isHTML(child) ? child.innerText : child.textContent}`;
+      }
+      text += shadowText(host.shadowRoot);
     }
     return text;
   }

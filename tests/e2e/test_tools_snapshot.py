@@ -56,6 +56,9 @@ def test_snapshot_refs_reach_into_an_iframe_and_a_shadow_root(
             )
             == "5"
         )
+        # text inside the shadow root is page text for browser_wait_for
+        waited = invoke(browser, "browser_wait_for", {"tabId": tab, "text": "10", "timeMs": 3000})
+        assert waited["isError"] is False, waited["content"]
         assert "Applied XYZ" not in frame_outline  # the text came later, from the click:
         assert "clicked" in results[2].lower() and "Inner form" not in results[2]
 

@@ -273,15 +273,28 @@ export function scroll(el, direction) {
   return `the page is scrolled to y=${Math.round(page.scrollTop)} of ${page.scrollHeight} px (viewport ${window.innerHeight} px)${bottom ? ", at the bottom" : page.scrollTop === 0 ? ", at the top" : ""}`;
 }
 
-/** The page's visible text, with same-origin frames. @param {Document} doc @returns {string} */
+/** The page's visible text, with open shadow roots and same-origin frames. @param {Document} doc @returns {string} */
 export function pageText(doc = document) {
-  let text = doc.body?.innerText ?? "";
+  let text = (doc.body?.innerText ?? "") + shadowText(doc);
   for (const frame of doc.querySelectorAll("iframe")) {
     try {
       if (frame.contentDocument) text += `\n${pageText(frame.contentDocument)}`;
     } catch {
       // another origin
     }
+  }
+  return text;
+}
+
+/** The text of the open shadow roots under `root` (innerText leaves them out). @param {Document | ShadowRoot} root @returns {string} */
+function shadowText(root) {
+  let text = "";
+  for (const host of root.querySelectorAll("*")) {
+    if (!host.shadowRoot) continue;
+    for (const child of host.shadowRoot.children) {
+      if (child.tagName !== "STYLE" && child.tagName !== "SCRIPT") text += `\n${isHTML(child) ? child.innerText : child.textContent}`;
+    }
+    text += shadowText(host.shadowRoot);
   }
   return text;
 }
