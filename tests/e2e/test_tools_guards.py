@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from .fake_model import FakeAnthropic
 from .harness import Browser
 from .tool_driver import (
+    allow_until_done,
     invoke,
     last_snapshot,
     plan_calls,
@@ -18,6 +19,7 @@ from .tool_driver import (
     run_tools,
     start_turn,
     tab_of,
+    tool_results,
 )
 from .tool_pages import serve_tool_pages
 
@@ -200,3 +202,37 @@ def test_select_that_makes_the_page_navigate_is_a_tool_error(browser: Browser) -
         assert result["isError"] and "navigated away meanwhile" in result["content"]
         assert f"is at {site}/page/news" in result["content"]
         expect(page).to_have_url(f"{site}/page/news")
+
+
+def test_click_approved_then_the_tab_moves_origin_is_not_done(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    with serve_tool_pages() as site:
+        page = browser.context.new_page()
+        page.goto(f"{site}/form")
+        tab = tab_of(browser, f"{site}/form")
+        plan_calls(
+            model,
+            [
+                ("browser_snapshot", {"tabId": tab}),
+                (
+                    "browser_click",
+                    lambda r: {"tabId": tab, "ref": ref_of(last_snapshot(r), "button", "Save")},
+                ),
+            ],
+            "Done.",
+        )
+        panel = start_turn(browser, "Save the form")
+        log = panel.get_by_role("list", name="Conversation")
+        allow = log.get_by_role("button", name="Allow")
+        expect(allow).to_have_count(1)  # the click is asked for 127.0.0.1
+        other = site.replace("127.0.0.1", "localhost")
+        page.goto(f"{other}/form")  # meanwhile the tab goes to another origin
+        allow.first.click()
+        asked_again = allow_until_done(panel, "Done.")
+        clicked = tool_results(model.bodies[-1])[-1]
+        # whether the host asked again for the new origin or not, nothing was clicked there
+        expect(page).to_have_title("Every input")
+        assert page.url == f"{other}/form"
+        assert asked_again <= 1
+        assert "take a new snapshot" in clicked or "moved" in clicked, clicked
