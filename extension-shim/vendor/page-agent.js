@@ -843,6 +843,7 @@
   var NAME_MAX = 80;
   var VALUE_MAX = 60;
   var OPTIONS_SHOWN = 8;
+  var REF = "ref";
   var CONTROL_TAGS = /* @__PURE__ */ new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"]);
   var CONTROL_ROLES = /* @__PURE__ */ new Set([
     "button",
@@ -892,19 +893,19 @@
     let misses = 0;
     for (const item of order) {
       if (budget - spent < 40 || misses > 50) break;
-      const line = describe(item, refs2);
+      const line = describe(item);
       const cost = line.length + 4;
       if (spent + cost > budget) {
         misses += 1;
         continue;
       }
       spent += cost;
-      item.line = line;
+      item.line = line.replace(REF, refs2.issue(item.el));
       item.kept = true;
     }
     for (const item of found) {
       for (let up = item.kept ? item.parent : null; up && !up.kept; up = up.parent) {
-        up.line = describe(up, refs2);
+        up.line = describe(up).replace(REF, refs2.issue(up.el));
         up.kept = true;
       }
     }
@@ -1036,9 +1037,9 @@
     if (item.kind === "landmark") return "regions";
     return "other elements";
   }
-  function describe(item, refs2) {
+  function describe(item) {
     const el = item.el;
-    const ref = refs2.issue(el);
+    const ref = REF;
     const role = roleOf(el);
     let name = clip(safe(() => computeAccessibleName(el)), NAME_MAX);
     if (!name && isInput(el) && el.placeholder) name = clip(el.placeholder, NAME_MAX);

@@ -16,6 +16,7 @@ export const DEFAULT_BUDGET_CHARS = 15_000; // outlines run ~2.1 characters a to
 const NAME_MAX = 80;
 const VALUE_MAX = 60;
 const OPTIONS_SHOWN = 8;
+const REF = "\u0001ref"; // in a line until it is kept (page text is JSON.stringify-ed: a control character is escaped, never raw)
 
 const CONTROL_TAGS = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"]);
 const CONTROL_ROLES = new Set([
@@ -74,20 +75,20 @@ export function takeSnapshot(refs, options = {}) {
   let misses = 0;
   for (const item of order) {
     if (budget - spent < 40 || misses > 50) break; // names are computed only for what may fit
-    const line = describe(item, refs);
-    const cost = line.length + 4;
+    const line = describe(item);
+    const cost = line.length + 4; // the ref placeholder stands for a ref of about its length
     if (spent + cost > budget) {
       misses += 1;
       continue;
     }
     spent += cost;
-    item.line = line;
+    item.line = line.replace(REF, refs.issue(item.el)); // refs only for what is shown
     item.kept = true;
   }
   // containers of kept items are kept too (the outline needs them), even over budget
   for (const item of found) {
     for (let up = item.kept ? item.parent : null; up && !up.kept; up = up.parent) {
-      up.line = describe(up, refs);
+      up.line = describe(up).replace(REF, refs.issue(up.el));
       up.kept = true;
     }
   }
@@ -243,10 +244,10 @@ function kindLabel(item) {
   return "other elements";
 }
 
-/** One outline line (without the indentation): `role "name" = "value" [ref state...]`. @param {Candidate} item @param {RefRegistry} refs */
-function describe(item, refs) {
+/** One outline line (without the indentation): `role "name" = "value" [ref state...]`, the ref a placeholder. @param {Candidate} item */
+function describe(item) {
   const el = item.el;
-  const ref = refs.issue(el);
+  const ref = REF;
   const role = roleOf(el);
   let name = clip(safe(() => computeAccessibleName(el)), NAME_MAX);
   if (!name && isInput(el) && el.placeholder) name = clip(el.placeholder, NAME_MAX);
