@@ -540,7 +540,7 @@
     var computedStyles = typeof Map === "undefined" ? void 0 : /* @__PURE__ */ new Map();
     var window2 = safeWindow(root);
     var _options$compute = options.compute, compute = _options$compute === void 0 ? "name" : _options$compute, _options$computedStyl = options.computedStyleSupportsPseudoElements, computedStyleSupportsPseudoElements = _options$computedStyl === void 0 ? options.getComputedStyle !== void 0 : _options$computedStyl, _options$getComputedS = options.getComputedStyle, uncachedGetComputedStyle = _options$getComputedS === void 0 ? window2.getComputedStyle.bind(window2) : _options$getComputedS, _options$hidden = options.hidden, hidden = _options$hidden === void 0 ? false : _options$hidden;
-    var getComputedStyle = function getComputedStyle2(el, pseudoElement) {
+    var getComputedStyle2 = function getComputedStyle3(el, pseudoElement) {
       if (pseudoElement !== void 0) {
         throw new Error("use uncachedGetComputedStyle directly for pseudo elements");
       }
@@ -569,7 +569,7 @@
           isReferenced: false,
           recursion: true
         });
-        var display = isElement(child) ? getComputedStyle(child).getPropertyValue("display") : "inline";
+        var display = isElement(child) ? getComputedStyle2(child).getPropertyValue("display") : "inline";
         var separator = display !== "inline" ? " " : "";
         accumulatedText += "".concat(separator).concat(result).concat(separator);
       });
@@ -696,7 +696,7 @@
       if (consultedNodes.has(current)) {
         return "";
       }
-      if (!hidden && isHidden(current, getComputedStyle) && !context.isReferenced) {
+      if (!hidden && isHidden(current, getComputedStyle2) && !context.isReferenced) {
         consultedNodes.add(current);
         return "";
       }
@@ -1353,7 +1353,16 @@
     } else {
       const dy = direction === "down" ? 0.85 : direction === "up" ? -0.85 : 0;
       const dx = direction === "right" ? 0.85 : direction === "left" ? -0.85 : 0;
+      const page2 = document.scrollingElement ?? document.documentElement;
+      const before = [page2.scrollLeft, page2.scrollTop];
       window.scrollBy({ left: dx * window.innerWidth, top: dy * window.innerHeight, behavior: "instant" });
+      if (page2.scrollLeft === before[0] && page2.scrollTop === before[1]) {
+        const inner = scrollableAt(window.innerWidth / 2, window.innerHeight / 2, dx !== 0);
+        if (inner) {
+          inner.scrollBy({ left: dx * inner.clientWidth, top: dy * inner.clientHeight, behavior: "instant" });
+          return `scrolled ${label(inner)} to y=${Math.round(inner.scrollTop)} of ${inner.scrollHeight} px (the page itself does not scroll)`;
+        }
+      }
     }
     const page = document.scrollingElement ?? document.documentElement;
     const bottom = page.scrollTop + window.innerHeight >= page.scrollHeight - 2;
@@ -1381,6 +1390,15 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       text += shadowText(host.shadowRoot);
     }
     return text;
+  }
+  function scrollableAt(x, y, sideways) {
+    for (let at = document.elementFromPoint(x, y); at && at !== document.documentElement; at = at.parentElement) {
+      const style = getComputedStyle(at);
+      const overflow = sideways ? style.overflowX : style.overflowY;
+      const room = sideways ? at.scrollWidth > at.clientWidth : at.scrollHeight > at.clientHeight;
+      if (room && (overflow === "auto" || overflow === "scroll")) return at;
+    }
+    return null;
   }
 
   // src/page/refs.js

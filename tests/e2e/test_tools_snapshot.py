@@ -137,3 +137,14 @@ def test_snapshot_of_10000_elements_stays_within_budget_with_the_viewport(
             {"tabId": tab, "ref": ref_of(outline, "search", "Catalog search")},
         )
         assert 'searchbox "Find"' in search["content"] and "Item 1" not in search["content"]
+
+
+def test_scroll_down_moves_the_pane_of_a_page_that_does_not_scroll(browser: Browser) -> None:
+    with serve_tool_pages() as site:
+        page = browser.context.new_page()
+        page.goto(f"{site}/app")
+        tab = tab_of(browser, f"{site}/app")
+        result = invoke(browser, "browser_scroll", {"tabId": tab, "direction": "down"})
+        assert result["isError"] is False and 'region "Messages"' in result["content"]
+        assert page.eval_on_selector("#pane", "p => p.scrollTop") > 300
+        assert page.evaluate("scrollY") == 0

@@ -114,6 +114,10 @@ document.getElementById("real").addEventListener("click", (e) => {
 DOWNLOAD = """<!doctype html><title>Reports</title><main><h1>Reports</h1>
 <a href="/export.csv">Export CSV</a></main>"""
 
+APP = """<!doctype html><title>App</title><style>html, body {height: 100%; margin: 0;
+overflow: hidden} #pane {height: 100%; overflow: auto}</style>
+<div id="pane" role="region" aria-label="Messages">{items}</div>"""
+
 JUMP = """<!doctype html><title>Jump</title><main><h1>Jump</h1>
 <label>Section <select id="section" onchange="location.href = '/page/' + this.value">
 <option value="">Choose</option><option value="news">News</option></select></label></main>"""
@@ -186,6 +190,9 @@ class _ToolPages(BaseHTTPRequestHandler):
             "/article": _article,
             "/download": lambda: DOWNLOAD,
             "/jump": lambda: JUMP,
+            "/app": lambda: APP.replace(
+                "{items}", "".join(f"<p>Message {i}</p>" for i in range(300))
+            ),
         }
         if url.path == "/export.csv":
             data = b"day,km\n1,3\n2,6\n"

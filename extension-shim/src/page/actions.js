@@ -266,7 +266,17 @@ export function scroll(el, direction) {
   } else {
     const dy = direction === "down" ? 0.85 : direction === "up" ? -0.85 : 0;
     const dx = direction === "right" ? 0.85 : direction === "left" ? -0.85 : 0;
+    const page = document.scrollingElement ?? document.documentElement;
+    const before = [page.scrollLeft, page.scrollTop];
     window.scrollBy({ left: dx * window.innerWidth, top: dy * window.innerHeight, behavior: "instant" });
+    if (page.scrollLeft === before[0] && page.scrollTop === before[1]) {
+      // the page itself does not scroll (an app layout): scroll the box under the middle of the viewport
+      const inner = scrollableAt(window.innerWidth / 2, window.innerHeight / 2, dx !== 0);
+      if (inner) {
+        inner.scrollBy({ left: dx * inner.clientWidth, top: dy * inner.clientHeight, behavior: "instant" });
+        return `scrolled ${label(inner)} to y=${Math.round(inner.scrollTop)} of ${inner.scrollHeight} px (the page itself does not scroll)`;
+      }
+    }
   }
   const page = document.scrollingElement ?? document.documentElement;
   const bottom = page.scrollTop + window.innerHeight >= page.scrollHeight - 2;
@@ -297,4 +307,15 @@ function shadowText(root) {
     text += shadowText(host.shadowRoot);
   }
   return text;
+}
+
+/** The nearest scrollable box at a point of the viewport. @param {number} x @param {number} y @param {boolean} sideways */
+function scrollableAt(x, y, sideways) {
+  for (let at = document.elementFromPoint(x, y); at && at !== document.documentElement; at = at.parentElement) {
+    const style = getComputedStyle(at);
+    const overflow = sideways ? style.overflowX : style.overflowY;
+    const room = sideways ? at.scrollWidth > at.clientWidth : at.scrollHeight > at.clientHeight;
+    if (room && (overflow === "auto" || overflow === "scroll")) return at;
+  }
+  return null;
 }
