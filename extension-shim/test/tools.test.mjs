@@ -62,3 +62,52 @@ test("trustedKey: key codes, text only for plain printable keys, modifiers as bi
   );
   await assert.rejects(trustedKey(send, { key: "Hyperspace", ctrlKey: false, shiftKey: false, altKey: false, metaKey: false }), /unknown key/);
 });
+
+/** A fake chrome.debugger that records attach/detach and can fail a command. */
+function fakeDebugger() {
+  /** @type {string[]} */
+  const calls = [];
+  globalThis.chrome = /** @type {any} */ ({
+    ...globalThis.chrome,
+    debugger: {
+      attach: async (/** @type {any} */ target) => void calls.push(`attach ${target.tabId}`),
+      detach: async (/** @type {any} */ target) => void calls.push(`detach ${target.tabId}`),
+      sendCommand: async (/** @type {any} */ target, /** @type {string} */ method) => {
+        calls.push(`${method} ${target.tabId}`);
+        if (method === "Boom") throw new Error("boom");
+        return {};
+      },
+    },
+  });
+  return calls;
+}
+
+test("DebuggerSessions: one attachment per call, detached after it even when it fails", async () => {
+  const { DebuggerSessions } = await import("../src/tools/debugger.js");
+  const calls = fakeDebugger();
+  const sessions = new DebuggerSessions();
+  const signal = new AbortController().signal;
+  await sessions.with(7, signal, (send) => send("Page.getLayoutMetrics"));
+  await assert.rejects(sessions.with(7, signal, (send) => send("Boom")), /Boom failed: boom/);
+  assert.deepEqual(calls, ["attach 7", "Page.getLayoutMetrics 7", "detach 7", "attach 7", "Boom 7", "detach 7"]);
+  assert.equal(sessions.attached.size, 0);
+});
+
+test("DebuggerSessions: browser.detach releases what a cancelled call still holds", async () => {
+  const { DebuggerSessions } = await import("../src/tools/debugger.js");
+  const calls = fakeDebugger();
+  const sessions = new DebuggerSessions();
+  const controller = new AbortController();
+  /** @type {() => void} */
+  let release = () => {};
+  const held = new Promise((resolve) => (release = () => resolve(undefined)));
+  const running = sessions.with(3, controller.signal, async () => held);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual([...sessions.attached], [3]);
+  await sessions.releaseAll(); // the host's browser.detach, while the call still runs
+  assert.deepEqual(calls, ["attach 3", "detach 3"]);
+  assert.equal(sessions.attached.size, 0);
+  release();
+  await running; // its own finally finds nothing left to detach
+  assert.deepEqual(calls, ["attach 3", "detach 3"]);
+});
