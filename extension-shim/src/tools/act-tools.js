@@ -53,7 +53,8 @@ async function acting(ctx, verb, action, navigationExpected) {
       answer = await action(tabId, expectOrigin);
       await settle(watch, ctx.signal, SETTLE_MS, NAVIGATION_BOUND_MS);
     } finally {
-      if (!watch.seen.removed && !watch.seen.loading) dialogs = await dialogsSeen(tabId);
+      // always: a same-document navigation keeps the page and its hooks (gone with a new document)
+      if (!watch.seen.removed) dialogs = await dialogsSeen(tabId);
     }
   } catch (error) {
     if (watch.seen.removed) throw new ToolFailure(`tab ${tabId} was closed during the action`);

@@ -173,12 +173,13 @@ async function guarded(tabId, signal, call) {
 }
 
 /**
- * The dialogs the page opened since `watchDialogs`, and the page's own functions restored.
+ * The dialogs the page opened since `watchDialogs`, and the page's own functions restored
+ * (bounded: a new document that is still loading has no hooks to restore anyway).
  * @param {number} tabId @returns {Promise<string[][]>}
  */
 export async function dialogsSeen(tabId) {
   try {
-    const [first] = await chrome.scripting.executeScript({
+    const [first] = await bounded(chrome.scripting.executeScript({
       target: { tabId, frameIds: [0] },
       world: "MAIN",
       func: () => {
@@ -189,7 +190,7 @@ export async function dialogsSeen(tabId) {
         delete page.__panelotDialogs;
         return hook.seen;
       },
-    });
+    }), new AbortController().signal, 2_000, `the page in tab ${tabId}`);
     return /** @type {string[][]} */ (first?.result ?? []);
   } catch {
     return []; // the page went away: its hooks went with it
