@@ -104,9 +104,9 @@ def test_a_runnable_block_runs_as_printed(block: Block, tmp_path: Path) -> None:
 
 def test_every_command_in_the_docs_runs_from_the_venv_or_says_to_activate_it() -> None:
     """A fresh clone has no ``panelot-host`` or ``python`` with the package on PATH: a
-    command line starts with ``.venv/bin/``, ``bash scripts/``, ``sh tests/``, ``cat`` or
-    a variable assignment before one of those."""
-    starts = (".venv/bin/", "bash scripts/", "sh tests/", "cat ", "printf ")
+    command line starts with ``.venv/bin/``, ``bash scripts/``, ``bash install/``,
+    ``sh tests/``, ``cat`` or a variable assignment before one of those."""
+    starts = (".venv/bin/", "bash scripts/", "bash install/", "sh tests/", "cat ", "printf ")
     for path in DOCS:
         for match in FENCE.finditer(path.read_text("utf-8")):
             if match.group("info").split()[:1] not in (["sh"], ["bash"]):

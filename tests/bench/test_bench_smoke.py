@@ -26,6 +26,11 @@ SCRIPTS = {
         "build a request's context, next request",
     ],
     "bench_panel.py": ["-item thread: last item in the DOM", "frame interval p95", "deltas: delta"],
+    "bench_snapshot.py": [
+        "browser_snapshot, 10,000-element page, median",
+        "browser_snapshot tokens, 10,000-element page",
+        "browser_snapshot vs aria_snapshot tokens",
+    ],
 }
 ROWS = {
     "bench_codec.py": ["encode framed events/s", "decode op requests/s", "decode vs params alone"],

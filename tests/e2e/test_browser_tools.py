@@ -63,7 +63,7 @@ def test_tab_new_and_navigate_open_a_loopback_page_and_report_its_origin(
         assert "Page /second" in second
         navigate_card = log.get_by_role("listitem").filter(has_text="browser_navigate").last
         expect(navigate_card).to_contain_text("succeeded")
-        # and the shim's screenshot of that (visible) tab is a PNG of it
+        # and the shim's screenshot of that (visible) tab is a JPEG of it
         pages[0].bring_to_front()
         shot = browser.worker().evaluate(
             "async () => panelot.table.invoke({callId: 'c9', tool: 'browser_screenshot',"
@@ -72,8 +72,8 @@ def test_tab_new_and_navigate_open_a_loopback_page_and_report_its_origin(
         assert shot["isError"] is False, shot["content"]
         text, image = shot["content"]
         assert f"{site}/second" in text["text"] and shot["target"]["origin"] == site
-        assert image["mediaType"] == "image/png"
-        assert base64.b64decode(image["data"]).startswith(b"\x89PNG\r\n\x1a\n")
+        assert image["mediaType"] == "image/jpeg"
+        assert base64.b64decode(image["data"]).startswith(b"\xff\xd8\xff")
 
 
 def test_restricted_pages_get_a_clear_tool_error(browser: Browser) -> None:

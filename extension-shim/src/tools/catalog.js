@@ -1,15 +1,30 @@
-// The browser tools this extension can run, in one table.
+// The browser tools this extension can run, in one table, with the state they share: the
+// latest snapshot of each tab (refs are only valid in the document they came from) and
+// the debugger attachments of L2 calls.
 
-import { screenshot } from "./screenshot.js";
-import { navigate, tabNew, tabSelect, tabsList } from "./tab-tools.js";
+import { actTools } from "./act-tools.js";
+import { DebuggerSessions } from "./debugger.js";
+import { SnapshotRecords } from "./page.js";
+import { pageTools } from "./page-tools.js";
+import { screenshotTool } from "./screenshot.js";
+import { navigate, navigateBack, tabCloseTool, tabNew, tabSelect, tabsList } from "./tab-tools.js";
 import { ToolTable } from "./table.js";
 
 /** @param {string} ownOrigin @returns {ToolTable} */
 export function createToolTable(ownOrigin) {
-  return new ToolTable(ownOrigin)
+  const records = new SnapshotRecords();
+  const debuggers = new DebuggerSessions();
+  chrome.tabs.onRemoved.addListener((tabId) => records.forget(tabId));
+  chrome.debugger.onDetach.addListener((source) => debuggers.lost(source));
+  const table = new ToolTable(ownOrigin)
     .register(tabsList)
     .register(tabNew)
     .register(tabSelect)
+    .register(tabCloseTool(records))
     .register(navigate)
-    .register(screenshot);
+    .register(navigateBack)
+    .register(screenshotTool(debuggers));
+  for (const tool of [...pageTools(records), ...actTools(records, debuggers)]) table.register(tool);
+  table.onDetach(() => void debuggers.releaseAll());
+  return table;
 }

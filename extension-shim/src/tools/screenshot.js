@@ -1,34 +1,95 @@
-// browser_screenshot of the visible tab (the viewport). A full-page capture needs the
-// debugger (level L2) and comes with the browser-tools issue.
+// browser_screenshot: the visible tab, or the whole page through the debugger (level L2,
+// `fullPage`), as a JPEG whose long side is at most 1,568 px (what vision models take
+// without scaling it down again). The host puts the image in the model's result and
+// references it in `details.images` for the panel.
 
 import { ToolFailure } from "./errors.js";
+import { bounded } from "./page.js";
 import { describeTab } from "./tabs.js";
 
 /** @typedef {import("./table.js").BrowserTool} BrowserTool */
+/** @typedef {import("./debugger.js").DebuggerSessions} DebuggerSessions */
 
-/** @type {BrowserTool} */
-export const screenshot = {
-  name: "browser_screenshot",
-  pageAccess: true,
-  async run(args, ctx) {
-    const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
-    if (args.fullPage === true) {
-      throw new ToolFailure("full-page screenshots are not available in this version; take one of the viewport (fullPage false)");
-    }
-    if (!tab.active) {
-      throw new ToolFailure(`tab ${tab.id} is not visible; select it first with browser_tab_select`);
-    }
-    const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, { format: "png" });
-    ctx.signal.throwIfAborted();
-    const data = dataUrl.slice(dataUrl.indexOf(",") + 1);
-    const target = describeTab(tab);
-    return {
-      content: [
-        { type: "text", text: `Screenshot of tab ${target.tabId} (${target.url}), the visible part of the page.` },
-        { type: "image", mediaType: "image/png", data },
-      ],
-      isError: false,
-      target,
-    };
-  },
-};
+export const LONG_SIDE_MAX = 1568;
+const FULL_PAGE_MAX_CSS_PX = 16_384;
+const QUALITY = 0.8;
+const CAPTURE_BOUND_MS = 15_000;
+
+/** @param {ArrayBuffer} buffer */
+function base64(buffer) {
+  const bytes = new Uint8Array(buffer);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/**
+ * Re-encode `dataUrl` as a JPEG whose long side is at most LONG_SIDE_MAX.
+ * @param {string} dataUrl @returns {Promise<{data: string, width: number, height: number}>}
+ */
+async function scaledJpeg(dataUrl) {
+  const blob = await (await fetch(dataUrl)).blob();
+  const bitmap = await createImageBitmap(blob);
+  const scale = Math.min(1, LONG_SIDE_MAX / Math.max(bitmap.width, bitmap.height));
+  const width = Math.max(1, Math.round(bitmap.width * scale));
+  const height = Math.max(1, Math.round(bitmap.height * scale));
+  if (scale === 1 && blob.type === "image/jpeg") {
+    bitmap.close();
+    return { data: dataUrl.slice(dataUrl.indexOf(",") + 1), width, height };
+  }
+  const canvas = new OffscreenCanvas(width, height);
+  const context = /** @type {OffscreenCanvasRenderingContext2D} */ (canvas.getContext("2d"));
+  context.drawImage(bitmap, 0, 0, width, height);
+  bitmap.close();
+  const jpeg = await canvas.convertToBlob({ type: "image/jpeg", quality: QUALITY });
+  return { data: base64(await jpeg.arrayBuffer()), width, height };
+}
+
+/** @param {DebuggerSessions} debuggers @returns {BrowserTool} */
+export function screenshotTool(debuggers) {
+  return {
+    name: "browser_screenshot",
+    pageAccess: true,
+    async run(args, ctx) {
+      const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
+      const tabId = /** @type {number} */ (tab.id);
+      let shot;
+      let what;
+      if (args.fullPage === true) {
+        shot = await debuggers.with(tabId, ctx.signal, async (send) => {
+          const metrics = await send("Page.getLayoutMetrics");
+          const size = metrics.cssContentSize ?? metrics.contentSize;
+          const width = Math.ceil(size.width);
+          const height = Math.min(Math.ceil(size.height), FULL_PAGE_MAX_CSS_PX);
+          // the clip is in CSS pixels, the image in device pixels (contentSize is in those)
+          const ratio = metrics.cssContentSize && metrics.contentSize ? metrics.contentSize.width / metrics.cssContentSize.width : 1;
+          const scale = Math.min(1, LONG_SIDE_MAX / (Math.max(width, height) * ratio));
+          const captured = await send("Page.captureScreenshot", {
+            format: "jpeg",
+            quality: Math.round(QUALITY * 100),
+            captureBeyondViewport: true,
+            clip: { x: 0, y: 0, width, height, scale },
+          });
+          return { data: captured.data, width: Math.round(width * scale * ratio), height: Math.round(height * scale * ratio), cut: size.height > FULL_PAGE_MAX_CSS_PX, cssHeight: Math.ceil(size.height) };
+        });
+        what = `the whole page (${shot.width}x${shot.height} px${shot.cut ? `, the first ${FULL_PAGE_MAX_CSS_PX} of ${shot.cssHeight} px of height` : ""})`;
+      } else {
+        if (!tab.active) throw new ToolFailure(`tab ${tabId} is not visible; select it first with browser_tab_select`);
+        const dataUrl = await bounded(chrome.tabs.captureVisibleTab(tab.windowId, { format: "png" }), ctx.signal, CAPTURE_BOUND_MS, `the screenshot of tab ${tabId}`);
+        shot = await scaledJpeg(dataUrl);
+        what = `the visible part of the page (${shot.width}x${shot.height} px)`;
+      }
+      ctx.signal.throwIfAborted();
+      const target = describeTab(await chrome.tabs.get(tabId));
+      return {
+        content: [
+          { type: "text", text: `Screenshot of tab ${target.tabId} (${target.url}), ${what}.` },
+          { type: "image", mediaType: "image/jpeg", data: shot.data },
+        ],
+        isError: false,
+        target,
+        details: { width: shot.width, height: shot.height, fullPage: args.fullPage === true },
+      };
+    },
+  };
+}

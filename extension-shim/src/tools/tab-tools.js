@@ -1,7 +1,11 @@
 // browser_tabs_list, browser_tab_new, browser_tab_select, browser_navigate.
 
 import { ToolFailure } from "./errors.js";
-import { describeTab, findTab, loadIn, webUrl } from "./tabs.js";
+import { bounded, PAGE_CALL_BOUND_MS } from "./page.js";
+import { describeTab, findTab, LOAD_TIMEOUT_MS, loadIn, webUrl } from "./tabs.js";
+import { settle, watchTab } from "./watch.js";
+
+const BACK_START_MS = 1_500; // no load started by then: there was no earlier page
 
 /** @typedef {import("./table.js").BrowserTool} BrowserTool */
 /** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
@@ -70,5 +74,65 @@ export const navigate = {
     const tabId = /** @type {number} */ (tab.id);
     const loaded = await loadIn(async () => (await chrome.tabs.update(tabId, { url })) ?? tab, ctx.signal);
     return loadedResult(loaded.tab, loaded.loaded, "Navigated");
+  },
+};
+
+/** @param {import("./page.js").SnapshotRecords} records @returns {BrowserTool} */
+export function tabCloseTool(records) {
+  return {
+    name: "browser_tab_close",
+    pageAccess: false,
+    async resolve(args) {
+      if (typeof args.tabId !== "number") throw new ToolFailure("`tabId` is required");
+      return describeTab(await findTab(args, undefined));
+    },
+    async run(args) {
+      if (typeof args.tabId !== "number") throw new ToolFailure("`tabId` is required");
+      const tab = await findTab(args, undefined);
+      const closed = describeTab(tab);
+      await chrome.tabs.remove(args.tabId);
+      records.forget(args.tabId);
+      const [active] = await chrome.tabs.query({ active: true, windowId: tab.windowId }).catch(() => []);
+      const now = active ? ` The active tab is now ${active.id}: ${active.url ?? active.pendingUrl ?? ""}.` : "";
+      return {
+        content: `Closed tab ${closed.tabId} (${closed.url}, origin ${closed.origin}).${now}`,
+        isError: false,
+        target: closed,
+        details: { closed: true },
+      };
+    },
+  };
+}
+
+/**
+ * browser_navigate_back. In a web page, through the page's own `history.back()`: Chrome's
+ * back button (and `chrome.tabs.goBack`) skips entries of pages that navigated without a
+ * user gesture, which is every page a tool navigated away from.
+ * @type {BrowserTool}
+ */
+export const navigateBack = {
+  name: "browser_navigate_back",
+  pageAccess: false,
+  async run(args, ctx) {
+    const tab = await findTab(args, ctx.target);
+    const tabId = /** @type {number} */ (tab.id);
+    const watch = watchTab(tabId);
+    let started;
+    try {
+      try {
+        await bounded(chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: () => history.back() }), ctx.signal, PAGE_CALL_BOUND_MS, `the page in tab ${tabId}`);
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        await chrome.tabs.goBack(tabId).catch(() => undefined); // a page scripts cannot reach
+      }
+      started = await settle(watch, ctx.signal, BACK_START_MS, LOAD_TIMEOUT_MS);
+    } finally {
+      watch.stop();
+    }
+    if (!started) throw new ToolFailure(`tab ${tabId} has no earlier page in its history (it stays at ${tab.url})`);
+    const after = await chrome.tabs.get(tabId).catch(() => {
+      throw new ToolFailure(`tab ${tabId} was closed`);
+    });
+    return loadedResult(after, after.status === "complete", "Went back in");
   },
 };

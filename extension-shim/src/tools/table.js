@@ -33,6 +33,14 @@ export class ToolTable {
     this.ownOrigin = ownOrigin;
     /** @type {Map<string, BrowserTool>} */
     this.tools = new Map();
+    /** @type {Array<(threadId: string, turnId: string) => void>} */
+    this.detachers = [];
+  }
+
+  /** Also run `release` on `browser.detach` (state shared by several tools). @param {(threadId: string, turnId: string) => void} release */
+  onDetach(release) {
+    this.detachers.push(release);
+    return this;
   }
 
   /** @param {BrowserTool} tool */
@@ -104,5 +112,6 @@ export class ToolTable {
   /** `browser.detach`: the user interrupted a Turn in which an L2 tool ran. @param {string} threadId @param {string} turnId */
   detach(threadId, turnId) {
     for (const tool of this.tools.values()) tool.detach?.(threadId, turnId);
+    for (const release of this.detachers) release(threadId, turnId);
   }
 }

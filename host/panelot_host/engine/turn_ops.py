@@ -178,8 +178,9 @@ class TurnService:
                 message=params.message,
                 command_id=cmd.command_id,
             )
-            if params.scope != "once":
-                record_approval_grants(self.ctx, record, params.scope)
+            # even "once" may create one: an allowed L2 call lets L2 attach to its origin
+            # in this thread (L2 asks once per origin; grants_from_approval decides)
+            record_approval_grants(self.ctx, record, params.scope)
             response = unit.respond(EmptyResult())
         self.ctx.publish.approval_resolved(record)
         self._continue(record.thread_id)

@@ -30,6 +30,15 @@ _TAB = {"type": "integer", "minimum": 0, "description": "The tab; default: the a
 _REF = {"type": "string", "minLength": 1, "description": "An element ref from browser_snapshot."}
 _URL = {"type": "string", "minLength": 1, "format": "uri", "description": "An absolute URL."}
 _TABID = {"tabId": _TAB}  # shared: _schema deep-copies each spec's properties
+_TRUSTED = {
+    "trusted": {
+        "type": "boolean",
+        "description": "Real input through the debugger (level L2, the user is asked once "
+        "per site), for pages that ignore scripted input; use it only when a plain "
+        "attempt had no effect.",
+    }
+}
+_TRUSTED_L2 = (LevelEscalation("trusted", True, "L2"),)
 
 
 class _Spec(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,30 +110,46 @@ _SPECS: tuple[_Spec, ...] = (
     _Spec(
         name="browser_read",
         label="Read the page",
-        properties=_TABID,
         effect="read",
         recovery="read",
-        description="Read the tab's main text content as plain text.",
+        properties={
+            "offset": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Where to start, in characters, when an earlier read was truncated.",
+            },
+            **_TABID,
+        },
+        description="Read the tab's main content as Markdown (headings, links, lists, "
+        "tables), bounded; a truncated read says the offset of the rest.",
     ),
     _Spec(
         name="browser_snapshot",
         label="Snapshot the page",
-        properties=_TABID,
+        properties={
+            "ref": {
+                **_REF,
+                "description": "Outline only this region (a ref of the latest snapshot).",
+            },
+            **_TABID,
+        },
         effect="read",
         recovery="read",
         description=(
             "A compact outline of the page's interactive and landmark elements, each "
             "with a `ref` that browser_click, browser_type and browser_select_option "
-            "accept. Take a new snapshot after the page changes."
+            "accept, and what was left out on a large page. Refs last until the next "
+            "snapshot or navigation of the tab."
         ),
     ),
     _Spec(
         name="browser_click",
         label="Click",
-        properties={"ref": _REF, **_TABID},
+        properties={"ref": _REF, **_TRUSTED, **_TABID},
         required=("ref",),
         effect="write",
         recovery="write",
+        escalations=_TRUSTED_L2,
         description="Click the element `ref` (from browser_snapshot).",
     ),
     _Spec(
@@ -134,12 +159,15 @@ _SPECS: tuple[_Spec, ...] = (
             "ref": _REF,
             "text": {"type": "string"},
             "submit": {"type": "boolean", "description": "Press Enter after."},
+            **_TRUSTED,
             **_TABID,
         },
         required=("ref", "text"),
         effect="write",
         recovery="write",
-        description="Type `text` into the field `ref`; `submit` presses Enter after.",
+        escalations=_TRUSTED_L2,
+        description="Replace the text of the field `ref` with `text`; `submit` presses "
+        "Enter after.",
     ),
     _Spec(
         name="browser_select_option",
@@ -157,10 +185,11 @@ _SPECS: tuple[_Spec, ...] = (
     _Spec(
         name="browser_press_key",
         label="Press a key",
-        properties={"key": {"type": "string", "minLength": 1}, **_TABID},
+        properties={"key": {"type": "string", "minLength": 1}, **_TRUSTED, **_TABID},
         required=("key",),
         effect="write",
         recovery="write",
+        escalations=_TRUSTED_L2,
         description="Press `key` (e.g. Enter, Escape, ArrowDown, Control+A) in the tab.",
     ),
     _Spec(

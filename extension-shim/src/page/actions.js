@@ -1,0 +1,321 @@
+// The acting tools, page side: click, type, select, press a key, scroll, by ref, with the
+// event sequences a user's input produces (pointer, mouse, focus, keyboard, input, change).
+// Synthetic events are untrusted: a page that checks `isTrusted` ignores them, and the
+// model can then repeat the action with `trusted: true` (the worker's debugger input).
+
+import { isInput, isTextArea, isSelect, isButton, isAnchor, isIFrame, isHTML } from "./dom.js";
+import { computeAccessibleName, isDisabled } from "dom-accessibility-api";
+import { parseKey } from "./keys.js";
+import { roleOf } from "./snapshot.js";
+
+export class ActionRefused extends Error {}
+
+/** @param {Element} el a short description for messages: `button "Sign in"` */
+export function label(el) {
+  let role = "";
+  let name = "";
+  try {
+    role = roleOf(el);
+    name = computeAccessibleName(el);
+  } catch {
+    // odd markup: the tag will do
+  }
+  const shown = name.length > 60 ? `${name.slice(0, 59)}…` : name;
+  return `${role || el.tagName.toLowerCase()}${shown ? ` ${JSON.stringify(shown)}` : ""}`;
+}
+
+/** The element's centre in the top window's viewport (through same-origin frames). @param {Element} el */
+export function centre(el) {
+  const rect = el.getBoundingClientRect();
+  let x = rect.left + rect.width / 2;
+  let y = rect.top + rect.height / 2;
+  /** @type {Window | null} */
+  let win = el.ownerDocument.defaultView;
+  while (win && win !== window.top && win.frameElement) {
+    const frame = win.frameElement.getBoundingClientRect();
+    x += frame.left + win.frameElement.clientLeft;
+    y += frame.top + win.frameElement.clientTop;
+    win = win.parent;
+  }
+  return { x: Math.round(x), y: Math.round(y), width: rect.width, height: rect.height };
+}
+
+/**
+ * Scroll `el` into view and check a user could act on it: shown, sized, enabled, and not
+ * covered by another element at its centre.
+ * @param {Element} el @param {string} ref
+ */
+export function prepare(el, ref) {
+  if (typeof el.checkVisibility === "function" && !el.checkVisibility({ visibilityProperty: true })) {
+    throw new ActionRefused(`${ref} (${label(el)}) is hidden on the page now; take a new snapshot`);
+  }
+  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const rect = el.getBoundingClientRect();
+  if (rect.width === 0 || rect.height === 0) {
+    throw new ActionRefused(`${ref} (${label(el)}) has no size on the page; take a new snapshot`);
+  }
+  if (isDisabled(el) || el.getAttribute("aria-disabled") === "true") {
+    throw new ActionRefused(`${ref} (${label(el)}) is disabled`);
+  }
+  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  const hit = root.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+  if (hit && hit !== el && !el.contains(hit) && !labels(hit, el)) {
+    throw new ActionRefused(
+      `${ref} (${label(el)}) is covered by ${label(hit)} at its centre: a user could not reach it either; close or move what covers it first`,
+    );
+  }
+}
+
+/** @param {Element} hit @param {Element} el */
+function labels(hit, el) {
+  const owner = hit.closest("label");
+  return owner !== null && (owner.control === el || owner.contains(el));
+}
+
+/** @param {Element} el */
+function mouseInit(el) {
+  const rect = el.getBoundingClientRect();
+  const clientX = rect.left + rect.width / 2;
+  const clientY = rect.top + rect.height / 2;
+  return { bubbles: true, cancelable: true, composed: true, view: el.ownerDocument.defaultView, clientX, clientY, button: 0 };
+}
+
+/** A user's click: pointer and mouse events, focus on mouse down, then the click. @param {Element} el */
+export function click(el) {
+  const init = mouseInit(el);
+  const pointer = { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true };
+  el.dispatchEvent(new PointerEvent("pointerover", pointer));
+  el.dispatchEvent(new MouseEvent("mouseover", init));
+  el.dispatchEvent(new PointerEvent("pointermove", pointer));
+  el.dispatchEvent(new MouseEvent("mousemove", init));
+  el.dispatchEvent(new PointerEvent("pointerdown", { ...pointer, buttons: 1 }));
+  const down = el.dispatchEvent(new MouseEvent("mousedown", { ...init, buttons: 1, detail: 1 }));
+  if (down && isHTML(el)) focusable(el)?.focus({ preventScroll: true });
+  el.dispatchEvent(new PointerEvent("pointerup", pointer));
+  el.dispatchEvent(new MouseEvent("mouseup", { ...init, detail: 1 }));
+  el.dispatchEvent(new MouseEvent("click", { ...init, detail: 1 }));
+}
+
+/** The element a click focuses: itself or its nearest focusable ancestor. @param {HTMLElement} el */
+function focusable(el) {
+  /** @type {HTMLElement | null} */
+  let at = el;
+  while (at && !(at.tabIndex >= 0 || at.isContentEditable)) at = at.parentElement;
+  return at;
+}
+
+/** @param {Element} el */
+function isTextField(el) {
+  if (isTextArea(el)) return true;
+  if (isInput(el)) {
+    return !["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"].includes(el.type);
+  }
+  return isHTML(el) && el.isContentEditable;
+}
+
+/** @param {string} key */
+function keyInit(key) {
+  const code = key.length === 1 ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /[0-9]/.test(key) ? `Digit${key}` : "") : key;
+  return { key, code, bubbles: true, cancelable: true, composed: true };
+}
+
+/**
+ * Replace the field's text with `text`, one key at a time (keydown, keypress, beforeinput,
+ * input, keyup), then `change`; `submit` presses Enter after.
+ * @param {Element} el @param {string} ref @param {string} text @param {boolean} submit
+ */
+export function type(el, ref, text, submit) {
+  if (!isTextField(el)) {
+    throw new ActionRefused(`${ref} is ${label(el)}, not a text field; use browser_click or browser_select_option for it`);
+  }
+  if (/** @type {HTMLInputElement} */ (el).readOnly) throw new ActionRefused(`${ref} (${label(el)}) is read-only`);
+  click(el);
+  const field = /** @type {HTMLElement} */ (el);
+  field.focus({ preventScroll: true });
+  if (isInput(field) || isTextArea(field)) {
+    setValue(field, "");
+    for (const char of text) {
+      const init = keyInit(char);
+      if (!field.dispatchEvent(new KeyboardEvent("keydown", init))) continue;
+      field.dispatchEvent(new KeyboardEvent("keypress", { ...init, charCode: char.codePointAt(0) }));
+      if (field.dispatchEvent(new InputEvent("beforeinput", { bubbles: true, cancelable: true, composed: true, inputType: "insertText", data: char }))) {
+        setValue(field, field.value + char);
+        field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText", data: char }));
+      }
+      field.dispatchEvent(new KeyboardEvent("keyup", init));
+    }
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+  } else {
+    const selection = field.ownerDocument.getSelection();
+    selection?.selectAllChildren(field);
+    field.ownerDocument.execCommand("insertText", false, text);
+  }
+  if (submit) return pressEnter(field);
+  return "";
+}
+
+/** The prototype's setter: frameworks that wrap `value` on the instance still see a change. @param {HTMLInputElement | HTMLTextAreaElement} field @param {string} value */
+function setValue(field, value) {
+  const proto = isTextArea(field) ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  const setter = Object.getOwnPropertyDescriptor(proto, "value")?.set;
+  if (setter) setter.call(field, value);
+  else field.value = value;
+}
+
+/** Enter in `el`: key events, then what a browser does for it. Returns what happened. @param {HTMLElement} el */
+function pressEnter(el) {
+  const init = keyInit("Enter");
+  const go = el.dispatchEvent(new KeyboardEvent("keydown", init));
+  el.dispatchEvent(new KeyboardEvent("keypress", { ...init, charCode: 13 }));
+  let done = "";
+  if (go) {
+    if (isInput(el) && el.form) {
+      const submitter = el.form.querySelector("button:not([type]), button[type=submit], input[type=submit]");
+      el.form.requestSubmit(submitter && (isButton(submitter) || isInput(submitter)) ? submitter : undefined);
+      done = "submitted the form";
+    } else if (isAnchor(el) || isButton(el)) {
+      click(el);
+      done = `activated ${label(el)}`;
+    }
+  }
+  el.dispatchEvent(new KeyboardEvent("keyup", init));
+  return done;
+}
+
+/**
+ * Select the options whose value or label is in `values` and fire input + change.
+ * @param {Element} el @param {string} ref @param {string[]} values
+ */
+export function selectOptions(el, ref, values) {
+  if (!(isSelect(el))) throw new ActionRefused(`${ref} is ${label(el)}, not a select; use browser_click for it`);
+  if (!el.multiple && values.length > 1) throw new ActionRefused(`${ref} (${label(el)}) takes one value, ${values.length} were given`);
+  const options = [...el.options];
+  const chosen = values.map((wanted) => {
+    const match = options.find((o) => o.value === wanted) ?? options.find((o) => o.label.trim() === wanted.trim());
+    if (!match) {
+      const known = options.slice(0, 20).map((o) => JSON.stringify(o.label.trim())).join(", ");
+      throw new ActionRefused(`${ref} has no option ${JSON.stringify(wanted)}; its options are ${known}`);
+    }
+    if (match.disabled) throw new ActionRefused(`the option ${JSON.stringify(wanted)} of ${ref} is disabled`);
+    return match;
+  });
+  click(el);
+  for (const option of options) option.selected = chosen.includes(option);
+  el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event("change", { bubbles: true }));
+  return chosen.map((o) => o.label.trim());
+}
+
+/** The focused element, through open shadow roots and same-origin frames. */
+export function deepActive() {
+  /** @type {Element | null} */
+  let active = document.activeElement;
+  for (;;) {
+    if (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    else if (active && isIFrame(active) && active.contentDocument?.activeElement) active = active.contentDocument.activeElement;
+    else break;
+  }
+  return active ?? document.body;
+}
+
+/**
+ * Press `combo` in the focused element: key events, and the browser's default for Enter,
+ * Space, Backspace and printable keys in fields, which synthetic events do not get.
+ * @param {string} combo
+ */
+export function pressKey(combo) {
+  const parsed = parseKey(combo);
+  if (typeof parsed === "string") throw new ActionRefused(parsed);
+  const target = /** @type {HTMLElement} */ (deepActive());
+  if (parsed.key === "Enter" && !parsed.ctrlKey && !parsed.altKey && !parsed.metaKey) {
+    const done = pressEnter(target);
+    return { target, done };
+  }
+  const init = { ...keyInit(parsed.key), ctrlKey: parsed.ctrlKey, shiftKey: parsed.shiftKey, altKey: parsed.altKey, metaKey: parsed.metaKey };
+  const go = target.dispatchEvent(new KeyboardEvent("keydown", init));
+  const plain = !parsed.ctrlKey && !parsed.altKey && !parsed.metaKey;
+  let done = "";
+  if (go && plain) {
+    if (parsed.key.length === 1) target.dispatchEvent(new KeyboardEvent("keypress", { ...init, charCode: parsed.key.codePointAt(0) }));
+    if ((isInput(target) || isTextArea(target)) && isTextField(target)) {
+      if (parsed.key.length === 1) {
+        setValue(target, target.value + parsed.key);
+        target.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText", data: parsed.key }));
+        done = `typed ${JSON.stringify(parsed.key)}`;
+      } else if (parsed.key === "Backspace" && target.value) {
+        setValue(target, target.value.slice(0, -1));
+        target.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "deleteContentBackward" }));
+        done = "deleted a character";
+      }
+    } else if (parsed.key === " " && (isButton(target) || (isInput(target) && ["checkbox", "radio"].includes(target.type)))) {
+      click(target);
+      done = `activated ${label(target)}`;
+    }
+  }
+  target.dispatchEvent(new KeyboardEvent("keyup", init));
+  return { target, done };
+}
+
+/**
+ * Scroll the page one screen in `direction`, or `el` into view.
+ * @param {Element | null} el @param {string | undefined} direction
+ */
+export function scroll(el, direction) {
+  if (el) {
+    el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+  } else {
+    const dy = direction === "down" ? 0.85 : direction === "up" ? -0.85 : 0;
+    const dx = direction === "right" ? 0.85 : direction === "left" ? -0.85 : 0;
+    const page = document.scrollingElement ?? document.documentElement;
+    const before = [page.scrollLeft, page.scrollTop];
+    window.scrollBy({ left: dx * window.innerWidth, top: dy * window.innerHeight, behavior: "instant" });
+    if (page.scrollLeft === before[0] && page.scrollTop === before[1]) {
+      // the page itself does not scroll (an app layout): scroll the box under the middle of the viewport
+      const inner = scrollableAt(window.innerWidth / 2, window.innerHeight / 2, dx !== 0);
+      if (inner) {
+        inner.scrollBy({ left: dx * inner.clientWidth, top: dy * inner.clientHeight, behavior: "instant" });
+        return `scrolled ${label(inner)} to y=${Math.round(inner.scrollTop)} of ${inner.scrollHeight} px (the page itself does not scroll)`;
+      }
+    }
+  }
+  const page = document.scrollingElement ?? document.documentElement;
+  const bottom = page.scrollTop + window.innerHeight >= page.scrollHeight - 2;
+  return `the page is scrolled to y=${Math.round(page.scrollTop)} of ${page.scrollHeight} px (viewport ${window.innerHeight} px)${bottom ? ", at the bottom" : page.scrollTop === 0 ? ", at the top" : ""}`;
+}
+
+/** The page's visible text, with open shadow roots and same-origin frames. @param {Document} doc @returns {string} */
+export function pageText(doc = document) {
+  let text = (doc.body?.innerText ?? "") + shadowText(doc);
+  for (const frame of doc.querySelectorAll("iframe")) {
+    try {
+      if (frame.contentDocument) text += `\n${pageText(frame.contentDocument)}`;
+    } catch {
+      // another origin
+    }
+  }
+  return text;
+}
+
+/** The text of the open shadow roots under `root` (innerText leaves them out). @param {Document | ShadowRoot} root @returns {string} */
+function shadowText(root) {
+  let text = "";
+  for (const host of root.querySelectorAll("*")) {
+    if (!host.shadowRoot) continue;
+    for (const child of host.shadowRoot.children) {
+      if (child.tagName !== "STYLE" && child.tagName !== "SCRIPT") text += `\n${isHTML(child) ? child.innerText : child.textContent}`;
+    }
+    text += shadowText(host.shadowRoot);
+  }
+  return text;
+}
+
+/** The nearest scrollable box at a point of the viewport. @param {number} x @param {number} y @param {boolean} sideways */
+function scrollableAt(x, y, sideways) {
+  for (let at = document.elementFromPoint(x, y); at && at !== document.documentElement; at = at.parentElement) {
+    const style = getComputedStyle(at);
+    const overflow = sideways ? style.overflowX : style.overflowY;
+    const room = sideways ? at.scrollWidth > at.clientWidth : at.scrollHeight > at.clientHeight;
+    if (room && (overflow === "auto" || overflow === "scroll")) return at;
+  }
+  return null;
+}

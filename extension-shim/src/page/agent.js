@@ -1,0 +1,106 @@
+// The page agent: injected by the worker into a tab's top frame (chrome.scripting, the
+// extension's isolated world, never the page's own JavaScript world) and called there with
+// one request at a time. Bundled with dom-accessibility-api into vendor/page-agent.js by
+// scripts/bundle-page.mjs (the set-up checks keep that file current).
+//
+// Every acting request carries the origin the Gatekeeper decided for; the agent compares
+// it with the page's origin in the same task as the action and does nothing on a mismatch.
+
+import { isHTML } from "./dom.js";
+import { ActionRefused, centre, click, deepActive, label, pageText, prepare, pressKey, scroll, selectOptions, type } from "./actions.js";
+import { RefRegistry, StaleRef } from "./refs.js";
+import { takeSnapshot } from "./snapshot.js";
+
+/**
+ * @typedef {object} PageRequest
+ * @property {"snapshot" | "click" | "locate" | "type" | "select" | "press" | "scroll" | "hasText" | "focusRef" | "check"} op
+ * @property {string} [expectOrigin]  acting requests: the origin the decision was made for
+ * @property {string} [ref]
+ * @property {string} [text]
+ * @property {boolean} [submit]
+ * @property {string[]} [values]
+ * @property {string} [key]
+ * @property {string} [direction]
+ * @property {number} [budgetChars]
+ */
+
+/** @typedef {{ok: true, [key: string]: unknown} | {ok: false, kind: "stale" | "moved" | "refused", error: string}} PageAnswer */
+
+const refs = new RefRegistry();
+
+/** @param {PageRequest} request @returns {PageAnswer} */
+function handle(request) {
+  if (request.expectOrigin !== undefined && request.expectOrigin !== location.origin) {
+    return {
+      ok: false,
+      kind: "moved",
+      error: `the page moved to ${location.href} (origin ${location.origin}) after the decision for ${request.expectOrigin}; nothing was done`,
+    };
+  }
+  try {
+    return run(request);
+  } catch (error) {
+    if (error instanceof StaleRef) return { ok: false, kind: "stale", error: error.message };
+    if (error instanceof ActionRefused) return { ok: false, kind: "refused", error: error.message };
+    throw error;
+  }
+}
+
+/** @param {PageRequest} request @returns {PageAnswer} */
+function run(request) {
+  const ref = request.ref ?? "";
+  switch (request.op) {
+    case "snapshot": {
+      const root = request.ref ? refs.resolve(request.ref) : undefined;
+      return { ok: true, ...takeSnapshot(refs, { budgetChars: request.budgetChars, root }) };
+    }
+    case "click": {
+      const el = refs.resolve(ref);
+      prepare(el, ref);
+      click(el);
+      return { ok: true, did: `clicked ${ref} (${label(el)})` };
+    }
+    case "locate": {
+      // for trusted (debugger) input: the same checks, then where to press
+      const el = refs.resolve(ref);
+      prepare(el, ref);
+      if (request.text !== undefined && isHTML(el)) el.focus({ preventScroll: true });
+      return { ok: true, at: centre(el), label: `${ref} (${label(el)})` };
+    }
+    case "type": {
+      const el = refs.resolve(ref);
+      prepare(el, ref);
+      const after = type(el, ref, request.text ?? "", request.submit === true);
+      return { ok: true, did: `typed ${(request.text ?? "").length} characters into ${ref} (${label(el)})${after ? ` and ${after}` : ""}` };
+    }
+    case "select": {
+      const el = refs.resolve(ref);
+      prepare(el, ref);
+      const chosen = selectOptions(el, ref, request.values ?? []);
+      return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})` };
+    }
+    case "press": {
+      const { target, done } = pressKey(request.key ?? "");
+      return { ok: true, did: `pressed ${request.key} in ${label(target)}${done ? `: ${done}` : ""}` };
+    }
+    case "focusRef": {
+      const el = refs.resolve(ref);
+      prepare(el, ref);
+      if (isHTML(el)) el.focus({ preventScroll: true });
+      return { ok: true, focused: label(deepActive()) };
+    }
+    case "scroll": {
+      const el = request.ref ? refs.resolve(request.ref) : null;
+      return { ok: true, did: scroll(el, request.direction) };
+    }
+    case "check": // only the origin check above: before trusted input that needs no ref
+      return { ok: true };
+    case "hasText":
+      return { ok: true, found: pageText().includes(request.text ?? "") };
+  }
+  return { ok: false, kind: "refused", error: `unknown request ${JSON.stringify(request.op)}` };
+}
+
+if (!("__panelotPage" in globalThis)) {
+  Object.defineProperty(globalThis, "__panelotPage", { value: { handle, version: 1 }, configurable: false });
+}

@@ -1,0 +1,347 @@
+// browser_snapshot, page side: a compact outline of the page's landmarks, headings and
+// interactive elements, each with a ref. Roles, accessible names and "disabled" come from
+// dom-accessibility-api. Same-origin iframes and open shadow roots are walked into.
+//
+// Bounded: candidates are found cheaply (tag, role attribute, tabindex), then kept in
+// priority order -- in the viewport, landmarks and dialogs, form fields, headings, the
+// rest -- computing names only for what is kept, until the character budget is spent.
+// What was left out is counted and the outline says how to see it.
+
+import { isInput, isTextArea, isSelect, isHTML } from "./dom.js";
+import { computeAccessibleName, getRole, isDisabled } from "dom-accessibility-api";
+
+/** @typedef {import("./refs.js").RefRegistry} RefRegistry */
+
+export const DEFAULT_BUDGET_CHARS = 15_000; // outlines run ~2.1 characters a token: ~7,000 tokens (bench/bench_snapshot.py)
+const NAME_MAX = 80;
+const VALUE_MAX = 60;
+const OPTIONS_SHOWN = 8;
+const REF = "\u0001ref"; // in a line until it is kept (page text is JSON.stringify-ed: a control character is escaped, never raw)
+
+const CONTROL_TAGS = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"]);
+const CONTROL_ROLES = new Set([
+  "button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio",
+  "option", "combobox", "textbox", "searchbox", "slider", "spinbutton", "treeitem", "listbox",
+]);
+const LANDMARK_TAGS = new Set(["HEADER", "NAV", "MAIN", "ASIDE", "FOOTER", "FORM", "DIALOG"]);
+const LANDMARK_ROLES = new Set([
+  "banner", "navigation", "main", "complementary", "contentinfo", "form", "search", "region", "dialog", "alertdialog",
+]);
+const ALERT_ROLES = new Set(["alert", "status"]);
+const HEADING_TAGS = new Set(["H1", "H2", "H3", "H4", "H5", "H6"]);
+const FRAME_TAGS = new Set(["IFRAME", "FRAME"]);
+const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+
+/**
+ * @typedef {object} Candidate
+ * @property {Element} el
+ * @property {"control" | "landmark" | "heading" | "alert" | "frame"} kind
+ * @property {Candidate | null} parent  the nearest candidate container (landmark or frame)
+ * @property {number} order  document order (frames and shadow roots in place)
+ * @property {boolean} inView
+ * @property {"above" | "below" | "beside" | "in"} where
+ * @property {string} [note]  for frames that cannot be walked
+ * @property {string} [line]
+ * @property {boolean} [kept]
+ */
+
+/**
+ * @typedef {object} SnapshotResult
+ * @property {string[]} lines
+ * @property {number} kept
+ * @property {number} candidates
+ * @property {{above: number, below: number, beside: number, in: number, byKind: Record<string, number>}} omitted
+ * @property {string} url
+ * @property {string} title
+ * @property {{y: number, height: number, viewport: number}} scroll
+ */
+
+/**
+ * @param {RefRegistry} refs
+ * @param {{budgetChars?: number, root?: Element}} options
+ * @returns {SnapshotResult}
+ */
+export function takeSnapshot(refs, options = {}) {
+  const budget = options.budgetChars ?? DEFAULT_BUDGET_CHARS;
+  /** @type {Candidate[]} */
+  const found = [];
+  const top = { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight };
+  const start = options.root ?? document.documentElement;
+  collect(start, null, found, { dx: 0, dy: 0, view: top, visible: true });
+  refs.beginSnapshot();
+
+  const order = prioritized(found);
+  let spent = 0;
+  let misses = 0;
+  for (const item of order) {
+    if (budget - spent < 40 || misses > 50) break; // names are computed only for what may fit
+    const line = describe(item);
+    const cost = line.length + 4; // the ref placeholder stands for a ref of about its length
+    if (spent + cost > budget) {
+      misses += 1;
+      continue;
+    }
+    spent += cost;
+    item.line = line.replace(REF, refs.issue(item.el)); // refs only for what is shown
+    item.kept = true;
+  }
+  // containers of kept items are kept too (the outline needs them), even over budget
+  for (const item of found) {
+    for (let up = item.kept ? item.parent : null; up && !up.kept; up = up.parent) {
+      up.line = describe(up).replace(REF, refs.issue(up.el));
+      up.kept = true;
+    }
+  }
+
+  /** @type {string[]} */
+  const lines = [];
+  const omitted = { above: 0, below: 0, beside: 0, in: 0, byKind: /** @type {Record<string, number>} */ ({}) };
+  let kept = 0;
+  for (const item of found) {
+    if (!item.kept) {
+      omitted[item.where] += 1;
+      const label = kindLabel(item);
+      omitted.byKind[label] = (omitted.byKind[label] ?? 0) + 1;
+      continue;
+    }
+    kept += 1;
+    let depth = 0;
+    for (let up = item.parent; up; up = up.parent) if (up.kept) depth += 1;
+    lines.push(`${"  ".repeat(depth)}- ${item.line}`);
+  }
+  const scroller = document.scrollingElement ?? document.documentElement;
+  return {
+    lines,
+    kept,
+    candidates: found.length,
+    omitted,
+    url: location.href,
+    title: document.title,
+    scroll: { y: Math.round(scroller.scrollTop), height: scroller.scrollHeight, viewport: window.innerHeight },
+  };
+}
+
+/**
+ * Walk `node`'s subtree (into open shadow roots and same-origin frames) and append the
+ * candidates in document order.
+ * @param {Element} node @param {Candidate | null} parent @param {Candidate[]} out
+ * @param {{dx: number, dy: number, view: {x: number, y: number, width: number, height: number}, visible: boolean}} frame
+ */
+function collect(node, parent, out, frame) {
+  if (node.getAttribute("aria-hidden") === "true" || node.hasAttribute("inert")) return;
+  const tag = node.tagName;
+  if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT" || tag === "HEAD") return;
+  const kind = kindOf(node, tag);
+  let container = parent;
+  if (kind !== null && isShown(node)) {
+    const rect = node.getBoundingClientRect();
+    const x = rect.left + frame.dx;
+    const y = rect.top + frame.dy;
+    const where = !frame.visible
+      ? "below"
+      : y + rect.height <= frame.view.y
+        ? "above"
+        : y >= frame.view.y + frame.view.height
+          ? "below"
+          : x + rect.width <= frame.view.x || x >= frame.view.x + frame.view.width
+            ? "beside"
+            : "in";
+    /** @type {Candidate} */
+    const item = { el: node, kind, parent, order: out.length, inView: where === "in", where };
+    out.push(item);
+    if (kind === "landmark" || kind === "frame") container = item;
+    if (kind === "frame") {
+      walkFrame(/** @type {HTMLIFrameElement} */ (node), item, out, frame, rect);
+      return;
+    }
+  }
+  const shadow = node.shadowRoot; // open shadow roots only: closed ones are not reachable
+  if (shadow) for (const child of shadow.children) collect(child, container, out, frame);
+  for (const child of node.children) collect(child, container, out, frame);
+}
+
+/**
+ * @param {HTMLIFrameElement} iframe @param {Candidate} item @param {Candidate[]} out
+ * @param {{dx: number, dy: number, view: {x: number, y: number, width: number, height: number}, visible: boolean}} frame
+ * @param {DOMRect} rect
+ */
+function walkFrame(iframe, item, out, frame, rect) {
+  let inner = null;
+  try {
+    inner = iframe.contentDocument;
+  } catch {
+    inner = null;
+  }
+  if (!inner || !inner.documentElement) {
+    let origin = "";
+    try {
+      origin = new URL(iframe.src, location.href).origin;
+    } catch {
+      origin = "unknown origin";
+    }
+    item.note = `another origin (${origin}): not outlined`;
+    return;
+  }
+  const dx = frame.dx + rect.left + iframe.clientLeft;
+  const dy = frame.dy + rect.top + iframe.clientTop;
+  collect(inner.documentElement, item, out, { dx, dy, view: frame.view, visible: frame.visible && item.inView });
+}
+
+/** @param {Element} el @param {string} tag @returns {Candidate["kind"] | null} */
+function kindOf(el, tag) {
+  const role = el.getAttribute("role");
+  if (FRAME_TAGS.has(tag)) return "frame";
+  if (role) {
+    if (CONTROL_ROLES.has(role)) return "control";
+    if (LANDMARK_ROLES.has(role)) return "landmark";
+    if (ALERT_ROLES.has(role)) return "alert";
+    if (role === "heading") return "heading";
+    if (role === "presentation" || role === "none") return null;
+  }
+  if (CONTROL_TAGS.has(tag)) {
+    if (tag === "A") return el.hasAttribute("href") ? "control" : null;
+    if (tag === "INPUT") return /** @type {HTMLInputElement} */ (el).type === "hidden" ? null : "control";
+    return "control";
+  }
+  if (HEADING_TAGS.has(tag)) return "heading";
+  if (LANDMARK_TAGS.has(tag)) return "landmark";
+  if (tag === "SECTION" && (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby"))) return "landmark";
+  if (isHTML(el) && el.isContentEditable && !(el.parentElement?.isContentEditable ?? false)) return "control";
+  if (el.hasAttribute("tabindex") && Number(el.getAttribute("tabindex")) >= 0) return "control";
+  return null;
+}
+
+/** @param {Element} el */
+function isShown(el) {
+  if (typeof el.checkVisibility === "function") return el.checkVisibility({ visibilityProperty: true });
+  return el.getClientRects().length > 0;
+}
+
+/** Candidates in the order they are kept: viewport, structure, fields, headings, rest. @param {Candidate[]} found */
+function prioritized(found) {
+  /** @param {Candidate} item */
+  const rank = (item) => {
+    if (item.inView) return 0;
+    if (item.kind === "landmark" || item.kind === "frame" || item.kind === "alert") return 1;
+    if (FIELD_TAGS.has(item.el.tagName) || (item.kind === "control" && item.el.closest("form"))) return 2;
+    if (item.kind === "heading") return 3;
+    return 4;
+  };
+  return found
+    .map((item) => ({ item, rank: rank(item) }))
+    .sort((a, b) => a.rank - b.rank || a.item.order - b.item.order)
+    .map((entry) => entry.item);
+}
+
+/** @param {Candidate} item */
+function kindLabel(item) {
+  const tag = item.el.tagName;
+  if (tag === "A") return "links";
+  if (tag === "BUTTON") return "buttons";
+  if (FIELD_TAGS.has(tag)) return "fields";
+  if (item.kind === "heading") return "headings";
+  if (item.kind === "landmark") return "regions";
+  return "other elements";
+}
+
+/** One outline line (without the indentation): `role "name" = "value" [ref state...]`, the ref a placeholder. @param {Candidate} item */
+function describe(item) {
+  const el = item.el;
+  const ref = REF;
+  const role = roleOf(el);
+  let name = clip(safe(() => computeAccessibleName(el)), NAME_MAX);
+  if (!name && isInput(el) && el.placeholder) name = clip(el.placeholder, NAME_MAX);
+  const parts = [role];
+  if (item.kind === "heading") {
+    const level = el.getAttribute("aria-level") ?? (HEADING_TAGS.has(el.tagName) ? el.tagName.slice(1) : "");
+    if (level) parts[0] = `heading[${level}]`;
+  }
+  if (name) parts.push(JSON.stringify(name));
+  if (item.kind === "alert") {
+    const text = clip((el.textContent ?? "").trim(), NAME_MAX);
+    if (text && text !== name) parts.push(JSON.stringify(text));
+  }
+  const value = valueOf(el);
+  if (value !== null) parts.push(`= ${JSON.stringify(value)}`);
+  const flags = [ref, ...statesOf(el)];
+  parts.push(`[${flags.join(" ")}]`);
+  if (isSelect(el)) parts.push(optionsOf(el));
+  if (item.note) parts.push(item.note);
+  return parts.join(" ");
+}
+
+/** The library's role, or what the element is when it has none. @param {Element} el */
+export function roleOf(el) {
+  const role = safe(() => getRole(el) ?? "");
+  if (role) return role;
+  if (isInput(el)) return el.type === "password" ? "textbox(password)" : el.type;
+  if (isHTML(el) && el.isContentEditable) return "textbox";
+  if (FRAME_TAGS.has(el.tagName)) return "iframe";
+  return el.tagName.toLowerCase();
+}
+
+/** @param {Element} el @returns {string | null} */
+function valueOf(el) {
+  if (isInput(el)) {
+    if (["checkbox", "radio", "button", "submit", "reset", "image", "file"].includes(el.type)) {
+      return el.type === "file" && el.files?.length ? [...el.files].map((f) => f.name).join(", ") : null;
+    }
+    if (el.type === "password") return el.value ? "(filled)" : null;
+    return el.value ? clip(el.value, VALUE_MAX) : null;
+  }
+  if (isTextArea(el)) return el.value ? clip(el.value, VALUE_MAX) : null;
+  if (isSelect(el)) {
+    const chosen = [...el.selectedOptions].map((o) => o.label.trim());
+    return chosen.length ? clip(chosen.join(", "), VALUE_MAX) : null;
+  }
+  if (isHTML(el) && el.isContentEditable) {
+    const text = (el.textContent ?? "").trim();
+    return text ? clip(text, VALUE_MAX) : null;
+  }
+  const now = el.getAttribute("aria-valuenow");
+  return now ?? null;
+}
+
+/** @param {Element} el @returns {string[]} */
+function statesOf(el) {
+  const states = [];
+  const aria = (/** @type {string} */ name) => el.getAttribute(name);
+  if (isInput(el) && (el.type === "checkbox" || el.type === "radio")) {
+    if (el.indeterminate) states.push("mixed");
+    else if (el.checked) states.push("checked");
+  } else if (aria("aria-checked") === "true") states.push("checked");
+  else if (aria("aria-checked") === "mixed") states.push("mixed");
+  const expanded = el.tagName === "SUMMARY" ? String(/** @type {HTMLDetailsElement | null} */ (el.parentElement)?.open ?? false) : aria("aria-expanded");
+  if (expanded === "true") states.push("expanded");
+  else if (expanded === "false") states.push("collapsed");
+  if (aria("aria-pressed") === "true") states.push("pressed");
+  if (aria("aria-selected") === "true") states.push("selected");
+  if (safe(() => isDisabled(el)) || aria("aria-disabled") === "true") states.push("disabled");
+  if (/** @type {HTMLInputElement} */ (el).required || aria("aria-required") === "true") states.push("required");
+  if (/** @type {HTMLInputElement} */ (el).readOnly && FIELD_TAGS.has(el.tagName)) states.push("readonly");
+  if (aria("aria-invalid") === "true") states.push("invalid");
+  if (el.ownerDocument.activeElement === el) states.push("focused");
+  return states;
+}
+
+/** @param {HTMLSelectElement} select */
+function optionsOf(select) {
+  const labels = [...select.options].slice(0, OPTIONS_SHOWN).map((o) => JSON.stringify(clip(o.label.trim(), 30)));
+  const more = select.options.length > OPTIONS_SHOWN ? ` +${select.options.length - OPTIONS_SHOWN} more` : "";
+  return `options: ${labels.join(", ")}${more}`;
+}
+
+/** @param {string} text @param {number} max */
+function clip(text, max) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A page can make the library throw (odd markup): a missing name beats no snapshot. @template T @param {() => T} compute @returns {T | ""} */
+function safe(compute) {
+  try {
+    return compute();
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,279 @@
+// The acting tools: browser_click, browser_type, browser_select_option, browser_press_key,
+// browser_scroll, browser_wait_for. Each acts only when the tab's origin is still the one
+// the Gatekeeper decided for (checked by the page agent in the same task as the action),
+// reports the tab's URL and origin after the action (evidence for recovery), waits
+// (bounded) for a navigation the action started, and turns a page's dialogs into a tool
+// error that says what the page asked.
+
+import { trustedClick, trustedKey } from "./debugger.js";
+import { parseKey } from "../page/keys.js";
+import { ToolFailure } from "./errors.js";
+import { callPage, dialogsSeen, watchDialogs } from "./page.js";
+import { settle, sleep, watchTab } from "./watch.js";
+import { describeTab, originOf } from "./tabs.js";
+
+/** @typedef {import("./table.js").BrowserTool} BrowserTool */
+/** @typedef {import("./table.js").ToolContext} ToolContext */
+/** @typedef {import("./page.js").SnapshotRecords} SnapshotRecords */
+/** @typedef {import("./debugger.js").DebuggerSessions} DebuggerSessions */
+/** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
+
+export const SETTLE_MS = 150; // a navigation an action starts shows within this
+export const NAVIGATION_BOUND_MS = 15_000;
+const WAIT_DEFAULT_MS = 10_000;
+const WAIT_POLL_MS = 200;
+
+/**
+ * Run `action` on the tab of `ctx` and report the outcome.
+ * @param {ToolContext} ctx @param {string} verb
+ * @param {(tabId: number, expectOrigin: string) => Promise<{ok: boolean, did?: string, error?: string, kind?: string}>} action
+ * @param {boolean} navigationExpected  a click or a key may navigate; typing, selecting, scrolling do not
+ * @returns {Promise<BrowserInvokeResult>}
+ */
+async function acting(ctx, verb, action, navigationExpected) {
+  const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
+  const tabId = /** @type {number} */ (tab.id);
+  const expectOrigin = ctx.target?.origin ?? originOf(tab.url ?? "");
+  const now = originOf(tab.url ?? "");
+  if (now !== expectOrigin) {
+    return {
+      content: `${verb}: the page moved to ${tab.url} (origin ${now}) after the decision for ${expectOrigin}; nothing was done. Take a new snapshot and decide again.`,
+      isError: true,
+      target: describeTab(tab),
+    };
+  }
+  const watch = watchTab(tabId);
+  /** @type {string[][]} */
+  let dialogs = [];
+  /** @type {{ok: boolean, did?: string, error?: string, kind?: string}} */
+  let answer;
+  try {
+    await watchDialogs(tabId, ctx.signal);
+    try {
+      answer = await action(tabId, expectOrigin);
+      await settle(watch, ctx.signal, SETTLE_MS, NAVIGATION_BOUND_MS);
+    } finally {
+      // always: a same-document navigation keeps the page and its hooks (gone with a new document)
+      if (!watch.seen.removed) dialogs = await dialogsSeen(tabId);
+    }
+  } catch (error) {
+    if (watch.seen.removed) throw new ToolFailure(`tab ${tabId} was closed during the action`);
+    throw error;
+  } finally {
+    watch.stop();
+  }
+  let after;
+  try {
+    after = await chrome.tabs.get(tabId);
+  } catch {
+    throw new ToolFailure(`tab ${tabId} was closed during the action`);
+  }
+  const target = describeTab(after);
+  const where = `Tab ${tabId} is at ${target.url} (origin ${target.origin}), title ${JSON.stringify(target.title)}${after.status === "loading" ? ", still loading" : ""}.`;
+  if (!answer.ok) return { content: `${verb}: ${answer.error}. ${where}`, isError: true, target, details: { refused: answer.kind } };
+  const navigated = watch.seen.loading ? " The page navigated." : "";
+  if (watch.seen.loading && !navigationExpected) {
+    return {
+      content: `${capital(answer.did ?? verb)}, but the page navigated away meanwhile, which ${verb} does not do by itself: what was entered may be lost. Take a new snapshot to see where the tab is. ${where}`,
+      isError: true,
+      target,
+      details: { action: answer.did, navigated: true },
+    };
+  }
+  /** @type {Record<string, unknown>} */
+  const details = { action: answer.did, navigated: watch.seen.loading };
+  if (watch.downloads.length) {
+    details.downloads = watch.downloads;
+    const files = watch.downloads.map((d) => `${d.url}${d.mime ? ` (${d.mime})` : ""}`).join(", ");
+    return {
+      content: `${capital(answer.did ?? verb)}, and this started a download: ${files}. Chrome saves it to the user's downloads; Panelot cannot open it. Tell the user, who decides what to do with the file. ${where}`,
+      isError: true,
+      target,
+      details,
+    };
+  }
+  if (dialogs.length) {
+    details.dialogs = dialogs.map(([kind, message]) => ({ kind, message }));
+    const said = dialogs.map(([kind, message]) => `${kind} ${JSON.stringify(message.slice(0, 300))}`).join("; ");
+    return {
+      content: `${capital(answer.did ?? verb)}, and the page opened a dialog: ${said}. Panelot answered it at once (OK for an alert, Cancel for a confirm, no text for a prompt) so the page is not stuck; if the answer matters, ask the user.${navigated} ${where}`,
+      isError: true,
+      target,
+      details,
+    };
+  }
+  return { content: `${capital(answer.did ?? verb)}.${navigated} ${where}`, isError: false, target, details };
+}
+
+/** @param {string} text */
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** @param {Record<string, any>} args */
+function refOf(args) {
+  if (typeof args.ref !== "string" || args.ref === "") throw new ToolFailure("`ref` is required: an element ref from browser_snapshot, like e12");
+  return args.ref;
+}
+
+/**
+ * The document a ref belongs to: the tab's latest snapshot.
+ * @param {SnapshotRecords} records @param {number} tabId
+ */
+function snapshotDocument(records, tabId) {
+  const record = records.get(tabId);
+  if (!record) throw new ToolFailure(`there is no snapshot of tab ${tabId}; take one with browser_snapshot and use its refs`);
+  return record.documentId;
+}
+
+/**
+ * @param {SnapshotRecords} records @param {DebuggerSessions} debuggers
+ * @returns {BrowserTool[]}
+ */
+export function actTools(records, debuggers) {
+  /** @param {ToolContext} ctx @param {number} tabId @param {Record<string, unknown>} request */
+  const byRef = async (ctx, tabId, request) =>
+    (await callPage(tabId, request, ctx.signal, { documentId: snapshotDocument(records, tabId) })).answer;
+
+  /** @type {BrowserTool} */
+  const clickTool = {
+    name: "browser_click",
+    pageAccess: true,
+    run(args, ctx) {
+      const ref = refOf(args);
+      return acting(ctx, "browser_click", async (tabId, expectOrigin) => {
+        if (args.trusted !== true) return byRef(ctx, tabId, { op: "click", ref, expectOrigin });
+        const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
+        if (!located.ok) return located;
+        await debuggers.with(tabId, ctx.signal, (send) => trustedClick(send, located.at));
+        return { ok: true, did: `clicked ${located.label} with trusted input (the debugger, detached again)` };
+      }, true);
+    },
+  };
+
+  /** @type {BrowserTool} */
+  const typeTool = {
+    name: "browser_type",
+    pageAccess: true,
+    run(args, ctx) {
+      const ref = refOf(args);
+      if (typeof args.text !== "string") throw new ToolFailure("`text` is required");
+      const submit = args.submit === true;
+      return acting(ctx, "browser_type", async (tabId, expectOrigin) => {
+        if (args.trusted !== true) return byRef(ctx, tabId, { op: "type", ref, text: args.text, submit, expectOrigin });
+        const located = await byRef(ctx, tabId, { op: "locate", ref, text: "", expectOrigin });
+        if (!located.ok) return located;
+        await debuggers.with(tabId, ctx.signal, async (send) => {
+          await trustedClick(send, located.at);
+          await send("Input.dispatchKeyEvent", { type: "rawKeyDown", key: "a", code: "KeyA", windowsVirtualKeyCode: 65, modifiers: 2, commands: ["selectAll"] });
+          await send("Input.dispatchKeyEvent", { type: "keyUp", key: "a", code: "KeyA", windowsVirtualKeyCode: 65, modifiers: 2 });
+          await send("Input.insertText", { text: args.text });
+          if (submit) await trustedKey(send, { key: "Enter", ctrlKey: false, shiftKey: false, altKey: false, metaKey: false });
+        });
+        return { ok: true, did: `typed ${args.text.length} characters into ${located.label} with trusted input${submit ? " and pressed Enter" : ""}` };
+      }, submit);
+    },
+  };
+
+  /** @type {BrowserTool} */
+  const selectTool = {
+    name: "browser_select_option",
+    pageAccess: true,
+    run(args, ctx) {
+      const ref = refOf(args);
+      const values = args.values;
+      if (!Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== "string")) {
+        throw new ToolFailure("`values` must be a non-empty list of option values or labels");
+      }
+      return acting(ctx, "browser_select_option", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "select", ref, values, expectOrigin }), false);
+    },
+  };
+
+  /** @type {BrowserTool} */
+  const pressTool = {
+    name: "browser_press_key",
+    pageAccess: true,
+    run(args, ctx) {
+      if (typeof args.key !== "string" || args.key === "") throw new ToolFailure("`key` is required, e.g. Enter, Escape, ArrowDown, Control+A");
+      const key = args.key;
+      return acting(ctx, "browser_press_key", async (tabId, expectOrigin) => {
+        if (args.trusted !== true) return (await callPage(tabId, { op: "press", key, expectOrigin }, ctx.signal)).answer;
+        const parsed = parseKey(key);
+        if (typeof parsed === "string") throw new ToolFailure(parsed);
+        const check = (await callPage(tabId, { op: "check", expectOrigin }, ctx.signal)).answer;
+        if (!check.ok) return check;
+        await debuggers.with(tabId, ctx.signal, (send) => trustedKey(send, parsed));
+        return { ok: true, did: `pressed ${key} with trusted input` };
+      }, true);
+    },
+  };
+
+  /** @type {BrowserTool} */
+  const scrollTool = {
+    name: "browser_scroll",
+    pageAccess: true,
+    run(args, ctx) {
+      const direction = args.direction;
+      if (args.ref === undefined && !["up", "down", "left", "right"].includes(direction)) {
+        throw new ToolFailure("give `ref` (scroll it into view) or `direction` (up, down, left, right)");
+      }
+      return acting(ctx, "browser_scroll", (tabId, expectOrigin) =>
+        args.ref !== undefined
+          ? byRef(ctx, tabId, { op: "scroll", ref: refOf(args), expectOrigin })
+          : callPage(tabId, { op: "scroll", direction, expectOrigin }, ctx.signal).then((r) => r.answer),
+        false,
+      );
+    },
+  };
+
+  /** @type {BrowserTool} */
+  const waitTool = {
+    name: "browser_wait_for",
+    pageAccess: true,
+    async run(args, ctx) {
+      const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
+      const tabId = /** @type {number} */ (tab.id);
+      const text = typeof args.text === "string" && args.text !== "" ? args.text : undefined;
+      const gone = typeof args.textGone === "string" && args.textGone !== "" ? args.textGone : undefined;
+      const timeMs = typeof args.timeMs === "number" ? Math.max(0, Math.min(args.timeMs, 60_000)) : undefined;
+      if (text === undefined && gone === undefined && timeMs === undefined) throw new ToolFailure("give `text`, `textGone` or `timeMs`");
+      const started = Date.now();
+      if (text === undefined && gone === undefined) {
+        await sleep(/** @type {number} */ (timeMs), ctx.signal);
+        return report(tabId, `Waited ${timeMs} ms.`, false);
+      }
+      const bound = timeMs ?? WAIT_DEFAULT_MS;
+      const wanted = /** @type {string} */ (text ?? gone);
+      for (;;) {
+        let found = null;
+        try {
+          found = (await callPage(tabId, { op: "hasText", text: wanted }, ctx.signal, { boundMs: 2_000 })).answer.found;
+        } catch (error) {
+          if (ctx.signal.aborted) throw error;
+          if (error instanceof ToolFailure && /was closed/.test(error.message)) throw error;
+          found = null; // navigating: look again
+        }
+        const waited = Date.now() - started;
+        if (found !== null && found === (text !== undefined)) {
+          const what = text !== undefined ? `${JSON.stringify(text)} appeared` : `${JSON.stringify(gone)} is gone`;
+          return report(tabId, `${capital(what)} after ${waited} ms.`, false);
+        }
+        if (waited >= bound) {
+          const what = text !== undefined ? `${JSON.stringify(text)} did not appear` : `${JSON.stringify(gone)} is still there`;
+          return report(tabId, `${capital(what)} within ${bound} ms; take a snapshot to see the page, or wait longer with \`timeMs\` (up to 60000).`, true);
+        }
+        await sleep(Math.min(WAIT_POLL_MS, bound - waited), ctx.signal);
+      }
+    },
+  };
+
+  return [clickTool, typeTool, selectTool, pressTool, scrollTool, waitTool];
+}
+
+/** @param {number} tabId @param {string} text @param {boolean} isError @returns {Promise<BrowserInvokeResult>} */
+async function report(tabId, text, isError) {
+  const target = describeTab(await chrome.tabs.get(tabId).catch(() => {
+    throw new ToolFailure(`tab ${tabId} was closed while waiting`);
+  }));
+  return { content: `${text} Tab ${tabId} is at ${target.url} (origin ${target.origin}).`, isError, target };
+}

@@ -1,0 +1,102 @@
+// Level L2: chrome.debugger, for trusted input (pages that ignore scripted events) and
+// full-page screenshots. An attachment lives for one tool call only -- attached, used,
+// detached in `finally` -- so Chrome's "is debugging this browser" bar never outlives the
+// call, let alone the Turn; `browser.detach` (the user interrupted a Turn) detaches
+// whatever a cancelled call still holds.
+
+import { ToolFailure } from "./errors.js";
+
+const PROTOCOL = "1.3";
+
+/** @typedef {(method: string, params?: Record<string, unknown>) => Promise<any>} Send */
+
+export class DebuggerSessions {
+  constructor() {
+    /** @type {Set<number>} tabs this worker holds an attachment to */
+    this.attached = new Set();
+  }
+
+  /**
+   * Attach to `tabId`, run `use`, detach.
+   * @template T
+   * @param {number} tabId @param {AbortSignal} signal @param {(send: Send) => Promise<T>} use
+   * @returns {Promise<T>}
+   */
+  async with(tabId, signal, use) {
+    signal.throwIfAborted();
+    if (this.attached.has(tabId)) throw new ToolFailure(`tab ${tabId} is already in use by another trusted action; try again when it ends`);
+    try {
+      await chrome.debugger.attach({ tabId }, PROTOCOL);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ToolFailure(`Chrome refused the debugger for tab ${tabId} (${message}); if DevTools is open on it, close it and try again`);
+    }
+    this.attached.add(tabId);
+    /** @type {Send} */
+    const send = async (method, params) => {
+      signal.throwIfAborted();
+      try {
+        return await chrome.debugger.sendCommand({ tabId }, method, params);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (!this.attached.has(tabId)) throw new ToolFailure("the debugger was detached (the user cancelled it, or the tab closed)");
+        throw new ToolFailure(`${method} failed: ${message}`);
+      }
+    };
+    try {
+      return await use(send);
+    } finally {
+      await this.release(tabId);
+    }
+  }
+
+  /** @param {number} tabId */
+  async release(tabId) {
+    if (!this.attached.delete(tabId)) return;
+    try {
+      await chrome.debugger.detach({ tabId });
+    } catch {
+      // already detached (tab closed, or the user pressed Cancel on the bar)
+    }
+  }
+
+  /** Chrome detached us (the user cancelled the bar, the tab closed). @param {chrome.debugger.Debuggee} source */
+  lost(source) {
+    if (source.tabId !== undefined) this.attached.delete(source.tabId);
+  }
+
+  /** `browser.detach`: let go of every attachment. */
+  async releaseAll() {
+    await Promise.all([...this.attached].map((tabId) => this.release(tabId)));
+  }
+}
+
+const MODIFIER_BITS = { altKey: 1, ctrlKey: 2, metaKey: 4, shiftKey: 8 };
+const KEY_CODES = /** @type {Record<string, number>} */ ({
+  Backspace: 8, Tab: 9, Enter: 13, Escape: 27, " ": 32, PageUp: 33, PageDown: 34, End: 35, Home: 36,
+  ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40, Delete: 46,
+});
+
+/**
+ * One key press as trusted input.
+ * @param {Send} send @param {{key: string, ctrlKey: boolean, shiftKey: boolean, altKey: boolean, metaKey: boolean}} press
+ */
+export async function trustedKey(send, press) {
+  const { key } = press;
+  const modifiers = Object.entries(MODIFIER_BITS).reduce((bits, [name, bit]) => (press[/** @type {keyof typeof MODIFIER_BITS} */ (name)] ? bits | bit : bits), 0);
+  const printable = key.length === 1;
+  const code = KEY_CODES[key] ?? (printable ? key.toUpperCase().charCodeAt(0) : 0);
+  if (!printable && code === 0) throw new ToolFailure(`unknown key ${JSON.stringify(key)} (use names like Enter, Tab, Escape, ArrowDown, or one character)`);
+  const domCode = printable ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /[0-9]/.test(key) ? `Digit${key}` : "") : key === " " ? "Space" : key;
+  const text = key === "Enter" ? "\r" : printable && !(modifiers & 7) ? key : undefined;
+  const base = { key, code: domCode, windowsVirtualKeyCode: code, nativeVirtualKeyCode: code, modifiers };
+  await send("Input.dispatchKeyEvent", { ...base, type: text ? "keyDown" : "rawKeyDown", text, unmodifiedText: text });
+  await send("Input.dispatchKeyEvent", { ...base, type: "keyUp" });
+}
+
+/** A left click at a point of the viewport, as trusted input. @param {Send} send @param {{x: number, y: number}} at */
+export async function trustedClick(send, at) {
+  await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: at.x, y: at.y });
+  await send("Input.dispatchMouseEvent", { type: "mousePressed", x: at.x, y: at.y, button: "left", buttons: 1, clickCount: 1 });
+  await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: at.x, y: at.y, button: "left", buttons: 0, clickCount: 1 });
+}

@@ -1,0 +1,198 @@
+// Calling the page agent (src/page/, bundled in vendor/) in a tab's top frame through
+// chrome.scripting: injected on first use, every call bounded in time and aborted with the
+// tool's signal; Chrome's failures (tab closed, page gone, navigated) turned into tool
+// errors that say what happened. Also: the per-tab record of the latest snapshot (which
+// document it was taken in, its lines for the next diff), and the page's dialogs during an
+// action.
+
+import { ToolFailure } from "./errors.js";
+
+export const PAGE_CALL_BOUND_MS = 10_000;
+const AGENT = { file: "vendor/page-agent.js", global: "__panelotPage" };
+export const READER = { file: "vendor/page-reader.js", global: "__panelotReader" };
+
+/**
+ * @typedef {object} TabSnapshot
+ * @property {string} documentId  the document the refs belong to
+ * @property {string[]} lines
+ * @property {string | null} region  the ref the snapshot was limited to, if any
+ */
+
+/** The latest snapshot of each tab: refs are only sent to the document they came from. */
+export class SnapshotRecords {
+  constructor() {
+    /** @type {Map<number, TabSnapshot>} */
+    this.byTab = new Map();
+  }
+
+  /** @param {number} tabId */
+  get(tabId) {
+    return this.byTab.get(tabId);
+  }
+
+  /** @param {number} tabId @param {TabSnapshot} record */
+  set(tabId, record) {
+    this.byTab.set(tabId, record);
+  }
+
+  /** @param {number} tabId */
+  forget(tabId) {
+    this.byTab.delete(tabId);
+  }
+}
+
+/**
+ * @template T
+ * @param {Promise<T>} work @param {AbortSignal} signal @param {number} boundMs @param {string} what
+ * @returns {Promise<T>}
+ */
+export function bounded(work, signal, boundMs, what) {
+  signal.throwIfAborted();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** @type {() => void} */
+  let onAbort = () => {};
+  const stop = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new ToolFailure(`${what} did not answer within ${boundMs / 1000} s: it may show a dialog (alert, confirm, print) or be busy; look with browser_screenshot, or ask the user`)), boundMs);
+    onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error("cancelled"));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return /** @type {Promise<T>} */ (Promise.race([work, stop])).finally(() => {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  });
+}
+
+/**
+ * Chrome's scripting error -> what the model should know.
+ * @param {unknown} error @param {number} tabId @param {boolean} byDocument
+ */
+export function scriptingFailure(error, tabId, byDocument) {
+  if (error instanceof ToolFailure) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/No tab with id/i.test(message)) return new ToolFailure(`tab ${tabId} was closed; list the tabs with browser_tabs_list`);
+  if (byDocument && /No document with id|document.*(not|no longer)/i.test(message)) {
+    return new ToolFailure("the page was reloaded or navigated since the snapshot, so its refs are gone; take a new snapshot with browser_snapshot");
+  }
+  if (/frame.*removed|document.*unloaded|navigat|Frame with ID 0/i.test(message)) {
+    return new ToolFailure(`the page navigated away during the action (${message}); take a new snapshot to see where the tab is`);
+  }
+  if (/Cannot access|cannot be scripted|permission/i.test(message)) {
+    return new ToolFailure(`Chrome does not let extensions act on this page (${message})`);
+  }
+  return new ToolFailure(`the page could not be reached: ${message}`);
+}
+
+/**
+ * Send `request` to the page agent (or `script`) in the top frame of `tabId`, or in the
+ * document `documentId` when given (refs only make sense in the document they came from).
+ * @param {number} tabId
+ * @param {Record<string, unknown>} request
+ * @param {AbortSignal} signal
+ * @param {{documentId?: string, script?: {file: string, global: string}, boundMs?: number}} [options]
+ * @returns {Promise<{answer: any, documentId: string}>}
+ */
+export async function callPage(tabId, request, signal, options = {}) {
+  const script = options.script ?? AGENT;
+  const byDocument = options.documentId !== undefined;
+  /** @type {chrome.scripting.InjectionTarget} */
+  const target = byDocument ? { tabId, documentIds: [/** @type {string} */ (options.documentId)] } : { tabId, frameIds: [0] };
+  const what = `the page in tab ${tabId}`;
+  const boundMs = options.boundMs ?? PAGE_CALL_BOUND_MS;
+  const ask = async () => {
+    const [first] = await bounded(
+      chrome.scripting.executeScript({
+        target,
+        func: (/** @type {string} */ name, /** @type {Record<string, unknown>} */ req) => {
+          const api = /** @type {any} */ (globalThis)[name];
+          return api ? api.handle(req) : { missing: true };
+        },
+        args: /** @type {[string, Record<string, unknown>]} */ ([script.global, request]),
+      }),
+      signal,
+      boundMs,
+      what,
+    );
+    if (!first) throw new ToolFailure(`${what} gave no answer`);
+    return first;
+  };
+  try {
+    let first = await ask();
+    if (first.result?.missing) {
+      await bounded(chrome.scripting.executeScript({ target, files: [script.file] }), signal, boundMs, what);
+      first = await ask();
+    }
+    if (first.result === null || first.result === undefined) throw new ToolFailure(`${what} gave no answer`);
+    return { answer: first.result, documentId: first.documentId };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw scriptingFailure(error, tabId, byDocument);
+  }
+}
+
+/**
+ * While an action runs, the page's alert/confirm/prompt are answered at once (OK, Cancel,
+ * no text) and recorded, so a dialog never blocks the page or the tool. Installed in the
+ * page's own world right before the action and removed right after.
+ * @param {number} tabId @param {AbortSignal} signal
+ */
+export async function watchDialogs(tabId, signal) {
+  await guarded(tabId, signal, () => bounded(
+    chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      world: "MAIN",
+      func: () => {
+        const page = /** @type {any} */ (window);
+        if (page.__panelotDialogs) return;
+        /** @type {string[][]} */
+        const seen = [];
+        const original = { alert: page.alert, confirm: page.confirm, prompt: page.prompt };
+        page.alert = (/** @type {unknown} */ message) => void seen.push(["alert", String(message ?? "")]);
+        page.confirm = (/** @type {unknown} */ message) => (seen.push(["confirm", String(message ?? "")]), false);
+        page.prompt = (/** @type {unknown} */ message) => (seen.push(["prompt", String(message ?? "")]), null);
+        Object.defineProperty(page, "__panelotDialogs", { value: { seen, original }, configurable: true });
+      },
+    }),
+    signal,
+    PAGE_CALL_BOUND_MS,
+    `the page in tab ${tabId}`,
+  ));
+}
+
+/**
+ * `call`, with Chrome's scripting errors explained.
+ * @template T @param {number} tabId @param {AbortSignal} signal @param {() => Promise<T>} call
+ */
+async function guarded(tabId, signal, call) {
+  try {
+    return await call();
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw scriptingFailure(error, tabId, false);
+  }
+}
+
+/**
+ * The dialogs the page opened since `watchDialogs`, and the page's own functions restored
+ * (bounded: a new document that is still loading has no hooks to restore anyway).
+ * @param {number} tabId @returns {Promise<string[][]>}
+ */
+export async function dialogsSeen(tabId) {
+  try {
+    const [first] = await bounded(chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      world: "MAIN",
+      func: () => {
+        const page = /** @type {any} */ (window);
+        const hook = page.__panelotDialogs;
+        if (!hook) return [];
+        Object.assign(page, hook.original);
+        delete page.__panelotDialogs;
+        return hook.seen;
+      },
+    }), new AbortController().signal, 2_000, `the page in tab ${tabId}`);
+    return /** @type {string[][]} */ (first?.result ?? []);
+  } catch {
+    return []; // the page went away: its hooks went with it
+  }
+}

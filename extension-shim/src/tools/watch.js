@@ -1,0 +1,55 @@
+// Watching a tab while something runs in it: did it start loading, finish, close? And a
+// sleep that the tool's signal cuts short.
+
+import { bounded } from "./page.js";
+
+/** @param {number} ms @param {AbortSignal} signal */
+export function sleep(ms, signal) {
+  return bounded(new Promise((resolve) => setTimeout(resolve, ms)), signal, ms + 1_000, "a timer");
+}
+
+/** What happens to a tab while an action runs: navigation, closing, downloads. @param {number} tabId */
+export function watchTab(tabId) {
+  const seen = { loading: false, complete: false, removed: false };
+  /** @param {number} id @param {chrome.tabs.OnUpdatedInfo} change */
+  const onUpdated = (id, change) => {
+    if (id !== tabId) return;
+    if (change.status === "loading") Object.assign(seen, { loading: true, complete: false });
+    if (change.status === "complete") seen.complete = true;
+  };
+  /** @param {number} id */
+  const onRemoved = (id) => {
+    if (id === tabId) seen.removed = true;
+  };
+  /** @type {{url: string, filename: string, mime: string}[]} downloads started meanwhile (they carry no tab id) */
+  const downloads = [];
+  /** @param {chrome.downloads.DownloadItem} item */
+  const onDownload = (item) => void downloads.push({ url: item.finalUrl || item.url, filename: item.filename, mime: item.mime });
+  chrome.tabs.onUpdated.addListener(onUpdated);
+  chrome.tabs.onRemoved.addListener(onRemoved);
+  chrome.downloads?.onCreated.addListener(onDownload);
+  return {
+    seen,
+    downloads,
+    stop() {
+      chrome.tabs.onUpdated.removeListener(onUpdated);
+      chrome.tabs.onRemoved.removeListener(onRemoved);
+      chrome.downloads?.onCreated.removeListener(onDownload);
+    },
+  };
+}
+
+
+/**
+ * After something that may navigate `watch`'s tab: wait up to `startMs` for a load to
+ * start, then up to `boundMs` for it to finish. Returns whether a load started.
+ * @param {ReturnType<typeof watchTab>} watch @param {AbortSignal} signal @param {number} startMs @param {number} boundMs
+ */
+export async function settle(watch, signal, startMs, boundMs) {
+  const startBy = Date.now() + startMs;
+  while (!watch.seen.loading && !watch.seen.removed && Date.now() < startBy) await sleep(25, signal);
+  if (!watch.seen.loading) return false;
+  const until = Date.now() + boundMs;
+  while (!watch.seen.complete && !watch.seen.removed && Date.now() < until) await sleep(50, signal);
+  return true;
+}
