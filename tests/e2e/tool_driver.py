@@ -78,7 +78,7 @@ def allow_until_done(panel: Page, final: str, timeout_s: float = 60.0) -> int:
     """Allow every approval the turn asks for until the answer ``final`` shows; returns how
     many approvals were asked."""
     log = panel.get_by_role("list", name="Conversation")
-    allow = log.get_by_role("button", name="Allow")
+    allow = log.get_by_role("button", name="Allow once", exact=True)
     done = log.get_by_role("listitem").filter(has_text=final)
     asked = 0
     deadline = time.monotonic() + timeout_s
