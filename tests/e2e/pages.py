@@ -26,7 +26,14 @@ class _Pages(BaseHTTPRequestHandler):
 @contextmanager
 def serve_pages() -> Iterator[str]:
     """Yield the server's base URL (``http://127.0.0.1:<port>``)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    with serve_on_loopback(_Pages) as base:
+        yield base
+
+
+@contextmanager
+def serve_on_loopback(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Serve ``handler`` on a free loopback port in a thread; yield its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True

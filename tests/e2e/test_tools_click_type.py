@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
-from .tool_driver import last_snapshot, ref_of, run_tools, tab_of
+from .tool_driver import Args, by_ref, run_tools, tab_of
 from .tool_pages import serve_tool_pages
 
 
@@ -21,12 +21,8 @@ def test_type_and_click_sign_in_then_submit_navigates(
         page.goto(f"{site}/login")
         tab = tab_of(browser, f"{site}/login")
 
-        def field(role: str, name: str, **more: object):  # type: ignore[no-untyped-def]
-            return lambda results: {
-                "tabId": tab,
-                "ref": ref_of(last_snapshot(results), role, name),
-                **more,
-            }
+        def field(role: str, name: str, **more: object) -> Args:
+            return by_ref(tab, role, name, **more)
 
         results, asked = run_tools(
             browser,
@@ -63,15 +59,8 @@ def test_click_select_type_press_on_every_input_type(
         page.goto(f"{site}/form")
         tab = tab_of(browser, f"{site}/form")
 
-        def on(role: str, name: str, tool: str, **more: object) -> tuple[str, object]:
-            return (
-                tool,
-                lambda results: {
-                    "tabId": tab,
-                    "ref": ref_of(last_snapshot(results), role, name),
-                    **more,
-                },
-            )
+        def on(role: str, name: str, tool: str, **more: object) -> tuple[str, Args]:
+            return tool, by_ref(tab, role, name, **more)
 
         results, _ = run_tools(
             browser,

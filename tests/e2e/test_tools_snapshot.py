@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
-from .tool_driver import invoke, last_snapshot, ref_of, run_tools, tab_of
+from .tool_driver import Args, by_ref, invoke, ref_of, run_tools, tab_of
 from .tool_pages import serve_tool_pages
 
 
@@ -22,12 +22,8 @@ def test_snapshot_refs_reach_into_an_iframe_and_a_shadow_root(
         page.goto(f"{site}/frame")
         tab = tab_of(browser, f"{site}/frame")
 
-        def on(role: str, name: str, **more: object):  # type: ignore[no-untyped-def]
-            return lambda results: {
-                "tabId": tab,
-                "ref": ref_of(last_snapshot(results), role, name),
-                **more,
-            }
+        def on(role: str, name: str, **more: object) -> Args:
+            return by_ref(tab, role, name, **more)
 
         results, _ = run_tools(
             browser,

@@ -49,6 +49,16 @@ def ref_of(outline: str, role: str, name: str) -> str:
     return found.group(1)
 
 
+def by_ref(tab: int, role: str, name: str, **more: object) -> Args:
+    """Arguments naming the element ``role`` ``name`` of the latest snapshot the model saw
+    (resolved when the model's call is planned), plus ``more``."""
+    return lambda results: {
+        "tabId": tab,
+        "ref": ref_of(last_snapshot(results), role, name),
+        **more,
+    }
+
+
 def last_snapshot(results: list[str]) -> str:
     return next(r for r in reversed(results) if "refs are valid until" in r)
 

@@ -8,11 +8,12 @@ iframe and the "tab moved to another origin" test use it).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
+
+from .pages import serve_on_loopback
 
 _RECORD = """<script>
 window.seen = [];
@@ -221,13 +222,5 @@ class _ToolPages(BaseHTTPRequestHandler):
 @contextmanager
 def serve_tool_pages() -> Iterator[str]:
     """Yield the base URL, ``http://127.0.0.1:<port>`` (also reachable as localhost)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _ToolPages)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_on_loopback(_ToolPages) as base:
+        yield base
