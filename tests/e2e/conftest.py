@@ -100,16 +100,6 @@ def launch_profile(
         browser.close()
 
 
-def _save_panel(browser: Browser, name: str) -> None:
-    """One screenshot per test of the last panel it used, whatever the outcome."""
-    panels = [p for p in browser.context.pages if p.url.endswith("/sidepanel.html")]
-    if panels:
-        try:
-            screenshot(panels[-1], name)
-        except Exception as exc:  # the test's own failure matters more
-            print(f"could not save the panel screenshot: {exc}")
-
-
 @pytest.fixture
 def forbidden_browser(
     playwright: Playwright, tmp_path: Path, model: FakeAnthropic, request: pytest.FixtureRequest

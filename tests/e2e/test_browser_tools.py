@@ -4,7 +4,6 @@ really open a loopback page, report its origin, and restricted pages get a clear
 from __future__ import annotations
 
 import base64
-import json
 import re
 from typing import Any
 
@@ -13,19 +12,7 @@ from playwright.sync_api import expect
 from .fake_model import FakeAnthropic, text_reply, tool_use_reply
 from .harness import Browser
 from .pages import serve_pages
-
-
-def _tool_results(body: dict[str, Any]) -> list[str]:
-    """The text of every tool_result the engine sent the model."""
-    found = []
-    for message in body["messages"]:
-        if isinstance(message["content"], str):
-            continue
-        for block in message["content"]:
-            if block.get("type") == "tool_result":
-                content = block.get("content")
-                found.append(content if isinstance(content, str) else json.dumps(content))
-    return found
+from .tool_driver import tool_results
 
 
 def test_tab_new_and_navigate_open_a_loopback_page_and_report_its_origin(
@@ -34,7 +21,7 @@ def test_tab_new_and_navigate_open_a_loopback_page_and_report_its_origin(
     with serve_pages() as site:
 
         def navigate_in_the_new_tab(body: dict[str, Any]) -> Any:
-            opened = _tool_results(body)[-1]
+            opened = tool_results(body)[-1]
             tab_id = int(re.search(r"Opened tab (\d+)", opened).group(1))  # type: ignore[union-attr]
             return tool_use_reply(
                 "toolu_2", "browser_navigate", {"url": f"{site}/second", "tabId": tab_id}
@@ -57,7 +44,7 @@ def test_tab_new_and_navigate_open_a_loopback_page_and_report_its_origin(
         pages = [p for p in browser.context.pages if p.url.startswith(site)]
         assert [p.url for p in pages] == [f"{site}/second"]
         expect(pages[0]).to_have_title("Page /second")
-        first, second = _tool_results(model.bodies[-1])
+        first, second = tool_results(model.bodies[-1])
         assert f"{site}/first" in first and f"origin {site}" in first
         assert f"{site}/second" in second and f"origin {site}" in second
         assert "Page /second" in second
