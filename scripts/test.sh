@@ -14,14 +14,7 @@ if ! command -v tmux >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ 
     echo "== installing tmux" >&2
     (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) || echo "tmux could not be installed; its test will be skipped" >&2
 fi
-if ! command -v npm >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "== installing nodejs and npm" >&2
-    apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
-fi
-if ! command -v npm >/dev/null 2>&1; then
-    echo "npm is required for the MCP tests (Debian: apt-get install nodejs npm)" >&2
-    exit 1
-fi
+bash scripts/need-npm.sh "the MCP tests and the extension's checks"
 echo "== npm ci (MCP reference server)" >&2
 sh tests/mcp/install_node_deps.sh >/dev/null
 # The end-to-end tests drive Debian's Chromium (never `playwright install`: no downloads here).
