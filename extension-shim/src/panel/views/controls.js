@@ -77,7 +77,8 @@ export function mountControls(store, controller) {
     stop.hidden = !live;
     enqueue.hidden = !live;
     hint.textContent = live ? "Send steers · Queue runs next · Esc stops" : "Enter sends, Shift+Enter adds a line.";
-    message.placeholder = live ? "Steer the running turn…" : "Ask Panelot…";
+    const paused = s.turn?.status === "paused"; // steering waits for the resume
+    message.placeholder = !live ? "Ask Panelot…" : paused ? "Steer this turn (read when it resumes)…" : "Steer the running turn…";
     const state = s.run?.state;
     let text = "";
     if (s.turn?.status === "interrupted" && (!state || state === "interrupted")) text = "Stopped.";
