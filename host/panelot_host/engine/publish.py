@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from panelot_host.engine import views
 from panelot_host.engine.events import PENDING_SEQ, EventSink
+from panelot_host.errors import InvalidState
 from panelot_host.protocol import common, events
 from panelot_host.store.records import (
     ApprovalRecord,
@@ -14,6 +17,13 @@ from panelot_host.store.records import (
     QueueEntryRecord,
     ThreadRecord,
     TurnRecord,
+)
+from panelot_host.vocabulary import (
+    InteractionAction,
+    PauseReason,
+    RunState,
+    TurnEndStatus,
+    TurnStatus,
 )
 
 
@@ -70,22 +80,22 @@ class Publisher:
         )
         self._sink.publish(thread_id, "item.delta", event)
 
-    def run_updated(self, thread_id: str, run_id: str, state: str, turn_id: str) -> None:
+    def run_updated(self, thread_id: str, run_id: str, state: RunState, turn_id: str) -> None:
         event = events.RunUpdatedEvent(
             thread_id=thread_id,
             seq=PENDING_SEQ,
             run_id=run_id,
-            state=state,  # type: ignore[arg-type]
+            state=state,
             turn_id=turn_id,
         )
         self._sink.publish(thread_id, "run.updated", event)
 
-    def turn_paused(self, thread_id: str, turn_id: str, run_id: str, reason: str) -> None:
+    def turn_paused(self, thread_id: str, turn_id: str, run_id: str, reason: PauseReason) -> None:
         event = events.TurnPausedEvent(
             thread_id=thread_id,
             seq=PENDING_SEQ,
             turn_id=turn_id,
-            reason=reason,  # type: ignore[arg-type]
+            reason=reason,
             run_id=run_id,
         )
         self._sink.publish(thread_id, "turn.paused", event)
@@ -96,7 +106,7 @@ class Publisher:
             thread_id=turn.thread_id,
             seq=PENDING_SEQ,
             turn_id=turn.id,
-            status=turn.status,  # type: ignore[arg-type]
+            status=_ended(turn.status),
             usage=common.Usage(
                 input_tokens=usage.input_tokens,
                 output_tokens=usage.output_tokens,
@@ -104,8 +114,8 @@ class Publisher:
                 cache_write_tokens=usage.cache_write_tokens,
             ),
             cost_usd=usage.cost_usd,
-            stop_reason=turn.stop_reason,  # type: ignore[arg-type]
-            error=common.TurnError(**turn.error) if turn.error else None,  # type: ignore[arg-type]
+            stop_reason=turn.stop_reason,
+            error=msgspec.convert(turn.error, common.TurnError) if turn.error else None,
         )
         self._sink.publish(turn.thread_id, "turn.complete", event)
 
@@ -128,8 +138,8 @@ class Publisher:
             thread_id=approval.thread_id,
             seq=PENDING_SEQ,
             cancelled=cancelled,
-            decision=approval.decision or "deny",  # type: ignore[arg-type]
-            scope=approval.scope or "once",  # type: ignore[arg-type]
+            decision=approval.decision or "deny",
+            scope=approval.scope or "once",
             **_fields(view),
         )
         self._sink.publish(approval.thread_id, "approval.resolved", event)
@@ -141,15 +151,25 @@ class Publisher:
         )
         self._sink.publish(interaction.thread_id, "interaction.request", event)
 
-    def interaction_resolved(self, interaction: InteractionRecord, action: str) -> None:
+    def interaction_resolved(
+        self, interaction: InteractionRecord, action: InteractionAction
+    ) -> None:
         view = views.interaction_view(interaction)
         event = events.InteractionResolvedEvent(
             thread_id=interaction.thread_id,
             seq=PENDING_SEQ,
-            action=action,  # type: ignore[arg-type]
+            action=action,
             **_fields(view),
         )
         self._sink.publish(interaction.thread_id, "interaction.resolved", event)
+
+
+def _ended(status: TurnStatus) -> TurnEndStatus:
+    match status:
+        case "completed" | "interrupted" | "failed":
+            return status
+        case _:
+            raise InvalidState(f"a {status} Turn has not ended")
 
 
 def _fields(view: object) -> dict[str, Any]:

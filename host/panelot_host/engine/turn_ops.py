@@ -33,6 +33,7 @@ from panelot_host.store import approvals, items, steering, threads, turns
 from panelot_host.store.ids import new_id
 from panelot_host.store.receipts import CommandContext
 from panelot_host.store.records import RunRecord
+from panelot_host.vocabulary import ToolCallStatus
 
 log = logging.getLogger(__name__)
 
@@ -318,7 +319,7 @@ def recovered_owner(ctx: EngineContext, thread_id: str) -> str | None:
     return None
 
 
-def _resolution(outcome: str) -> tuple[str, dict[str, Any]]:
+def _resolution(outcome: str) -> tuple[ToolCallStatus, dict[str, Any]]:
     """The status and result of an uncertain call the user settled (``succeeded`` or
     ``failed``; ``retry`` resets the call instead)."""
     if outcome == "succeeded":
