@@ -26,6 +26,10 @@ class ThreadRecord(msgspec.Struct, frozen=True):
     created_at: int
     updated_at: int
     stats: ThreadStats
+    last_turn_status: str | None = None
+    """The status of the thread's latest Turn (None: no Turn yet)."""
+    last_run_state: str | None = None
+    """The state of that Turn's latest Run."""
 
 
 class ItemRecord(msgspec.Struct, frozen=True):
