@@ -158,6 +158,8 @@ export function mountChat(store, controller) {
       case "user":
       case "steering": {
         li.replaceChildren(el("div", "text", item.text), messageActions(item));
+        const point = s.branches.get(item.id);
+        if (point) li.append(branchSwitcher(point));
         break;
       }
       case "assistant": {
@@ -222,6 +224,26 @@ export function mountChat(store, controller) {
   }
 
   /**
+   * "2 of 3" with previous / next: the message was sent again from the same place, and each
+   * button shows the whole branch of the neighbouring version.
+   * @param {import("../store.js").BranchPoint} point
+   */
+  function branchSwitcher(point) {
+    const at = point.choices.findIndex((choice) => choice.itemId === point.itemId);
+    const group = el("div", "branches");
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "Versions of this message");
+    const previous = iconButton("back", "Previous branch");
+    const next = iconButton("next", "Next branch");
+    previous.disabled = at <= 0;
+    next.disabled = at >= point.choices.length - 1;
+    previous.addEventListener("click", () => controller.switchBranch(point.choices[at - 1].headItemId));
+    next.addEventListener("click", () => controller.switchBranch(point.choices[at + 1].headItemId));
+    group.append(previous, el("span", "branch-position", `${at + 1} of ${point.choices.length}`), next);
+    return group;
+  }
+
+  /**
    * @param {Extract<Item, {kind: "toolCall"}>} item @param {unknown} progress
    * @param {{startedAt: number, endedAt?: number} | undefined} times
    */
@@ -231,7 +253,8 @@ export function mountChat(store, controller) {
     card.dataset.status = status;
     const label = /** @type {{label?: string}} */ (item).label ?? item.name;
     const summary = el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
-    if (times?.endedAt) summary.append(el("span", "tool-time", `${((times.endedAt - times.startedAt) / 1000).toFixed(1)} s`));
+    const took = duration(item, times);
+    if (took !== null) summary.append(el("span", "tool-time", `${(took / 1000).toFixed(1)} s`));
     card.append(summary);
     card.append(el("p", "tool-name", item.name));
     card.append(scrollable(el("pre", "tool-args", JSON.stringify(item.args, null, 2)), "Arguments"));
@@ -508,6 +531,19 @@ export function mountChat(store, controller) {
     renderUsage();
     refreshUnsettled();
   });
+}
+
+/**
+ * How long a settled call ran, in ms: from the times the host stored with it (calls loaded
+ * from history too), else as this panel saw it run; null while it runs or never ran.
+ * @param {Extract<Item, {kind: "toolCall"}>} item
+ * @param {{startedAt: number, endedAt?: number} | undefined} seen
+ */
+function duration(item, seen) {
+  const started = item.startedAt ? Date.parse(item.startedAt) : NaN;
+  const ended = item.endedAt ? Date.parse(item.endedAt) : NaN;
+  if (Number.isFinite(started) && Number.isFinite(ended)) return Math.max(0, ended - started);
+  return seen?.endedAt ? seen.endedAt - seen.startedAt : null;
 }
 
 /** A region that may scroll, reachable by keyboard. @param {HTMLElement} node @param {string} label */
