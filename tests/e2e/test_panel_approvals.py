@@ -43,7 +43,7 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
         expect(card).to_contain_text(f"on {site}")
         site_choice = card.get_by_role("button", name="Allow for this site")
         expect(site_choice).to_have_accessible_description(
-            f"Don't ask again for browser_navigate on {site}, in any conversation."
+            "Don't ask again on this site, in any conversation."
         )
         both_schemes(panel, "approval")
         card.get_by_role("button", name="Allow for this thread").click()
