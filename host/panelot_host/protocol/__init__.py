@@ -1,7 +1,8 @@
 """The wire contract of the Panelot host: ops, events, items and errors as msgspec
 structs, the JSON-RPC envelope codec, and the JSON Schema generated from them.
 
-No I/O, and nothing but msgspec and the stdlib at import time (jsonschema is loaded
+No I/O, and nothing but msgspec, the stdlib and ``panelot_host.vocabulary`` (the domain's
+Literals, which the store shares) at import time (jsonschema is loaded
 only to report invalid params). Submodules:
 
 - ``jsonrpc``: envelope structs, error codes, the generic ``decode_message``

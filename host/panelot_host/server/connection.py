@@ -168,7 +168,7 @@ class Connection(Session):
             self.notify(ERROR, ErrorEvent(code=code, message=frame.message, kind=frame.code))
             return
         try:
-            message = decode_message(frame)
+            message = decode_message(frame, build=False)  # built by Host.warm_up
         except InvalidResponse as exc:  # the client's own id space: nothing to answer
             log.warning("dropping a malformed response from the client: %s", exc.message)
             return
