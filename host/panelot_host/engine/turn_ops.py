@@ -29,7 +29,7 @@ from panelot_host.errors import (
     StaleTurn,
     ThreadBusy,
 )
-from panelot_host.protocol.common import ApprovalScope, Decision, RecoveryOutcome
+from panelot_host.protocol.common import ApprovalScope, Decision, InteractionAction, RecoveryOutcome
 from panelot_host.protocol.ops import turns as ops
 from panelot_host.protocol.ops._base import EmptyResult
 from panelot_host.store import approvals, items, steering, threads, turns
@@ -46,7 +46,18 @@ class TurnService:
 
     # ------------------------------------------------------------ submit and queue
 
-    def submit(self, cmd: Receipt, thread_id: str, request: TurnRequest) -> ops.TurnSubmitResult:
+    def submit(
+        self,
+        cmd: Receipt,
+        thread_id: str,
+        text: str,
+        attachments: list[dict[str, Any]] | None = None,
+        model: str | None = None,
+        token_budget: int | None = None,
+    ) -> ops.TurnSubmitResult:
+        """Start a Turn with the user's message (``attachments``: image attachments as
+        plain dicts), on ``model`` and within ``token_budget`` when given."""
+        request = TurnRequest(text, attachments or [], model, token_budget)
         with command_unit(self.ctx.db, cmd) as unit:
             admission = admit(self.ctx, unit.conn, thread_id, request)
             result = unit.respond(ops.TurnSubmitResult(turn_id=admission.turn_id))
@@ -205,7 +216,11 @@ class TurnService:
         return result
 
     def interaction_response(
-        self, cmd: Receipt, interaction_id: str, action: str, values: dict[str, Any]
+        self,
+        cmd: Receipt,
+        interaction_id: str,
+        action: InteractionAction,
+        values: dict[str, Any],
     ) -> EmptyResult:
         """The user's answer (``accept`` with ``values`` matching the request's schema,
         ``decline`` or ``cancel``)."""

@@ -11,15 +11,13 @@ stored with it (encoded once; a repeated command answers the stored bytes).
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
 
 import panelot_host
-from panelot_host.engine.admission import TurnRequest
 from panelot_host.engine.commands import Receipt
 from panelot_host.errors import InvalidParams, InvalidState
 from panelot_host.protocol import ops
@@ -80,7 +78,7 @@ class Route(msgspec.Struct, frozen=True):
 
     async def _run(self, session: Session, params: Any, receipt: Receipt | None) -> Any:
         result = self.handler(session, params, receipt)
-        return await result if inspect.isawaitable(result) else result
+        return await result if isinstance(result, Awaitable) else result
 
 
 def on(
@@ -160,8 +158,8 @@ def _subscribed(session: Session, result: ops.ThreadResult) -> ops.ThreadResult:
 
 def _submit(session: Session, p: ops.TurnSubmitParams, receipt: Receipt) -> Any:
     attachments = [msgspec.to_builtins(a) for a in p.attachments]
-    request = TurnRequest(p.text, attachments, p.model, p.token_budget)
-    return _turns(session).submit(receipt, p.thread_id, request)
+    turns = _turns(session)
+    return turns.submit(receipt, p.thread_id, p.text, attachments, p.model, p.token_budget)
 
 
 async def _settings_update(
