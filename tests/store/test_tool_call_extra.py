@@ -107,12 +107,16 @@ def test_starting_and_evidence_keep_the_rest_of_a_calls_extra(tmp_path: Path) ->
         items.start_call(conn, "new", ToolCallExtra(recovery="write", target={"tabId": 1}))
         items.set_evidence(conn, "new", CallEvidence(attempted={"tool": "x"}, target=None))
     stored = items.get(db.conn, "new").call_extra
+    assert stored.started_at is not None and stored.started_at >= record.created_at
     assert stored == ToolCallExtra(
         label="Click", level="L2", effects=["write"], recovery="write", target={"tabId": 1},
         evidence=CallEvidence(attempted={"tool": "x"}, target=None),
+        started_at=stored.started_at,
     )  # fmt: skip
     raw = db.conn.execute("SELECT extra FROM item WHERE id = 'new'").fetchone()[0]
-    assert set(json.loads(raw)) == {"label", "level", "effects", "recovery", "target", "evidence"}
+    assert set(json.loads(raw)) == {
+        "label", "level", "effects", "recovery", "target", "evidence", "startedAt",
+    }  # fmt: skip
     assert items.turn_ran_level(db.conn, "trn", "L2")  # queried by its stored key
     assert not items.turn_ran_level(db.conn, "trn", "L1")
 
