@@ -14,7 +14,7 @@ from panelot_host.engine import environment, views
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.admission import Admission, TurnRequest, active_turn_id, admit
 from panelot_host.engine.commands import command_unit
-from panelot_host.engine.context import EngineContext
+from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import dump_cursor, load_cursor
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.loop import RunDriver
@@ -121,8 +121,6 @@ class TurnService:
 
     def steer(self, params: ops.TurnSteerParams, cmd: CommandContext) -> bytes:
         """Persist input for the next model call of the running Turn (durable when answered)."""
-        if self.ctx.failpoints.on("ack_before_commit"):
-            return self._steer_unstored(params)
         with command_unit(self.ctx.db, cmd) as unit:
             threads.get(unit.conn, params.thread_id)
             active = active_turn_id(unit.conn, params.thread_id)
@@ -131,24 +129,16 @@ class TurnService:
                     f"Turn {params.expected_turn_id!r} is not the running Turn of this thread"
                     + (f" (running: {active})" if active else " (the thread is idle)")
                 )
-            record = steering.add_steering(
+            item_id = new_id("itm")
+            self.ctx.faults.store_steering(
                 unit.conn,
-                steering_id=new_id("itm"),
+                steering_id=item_id,
                 thread_id=params.thread_id,
                 turn_id=active,
                 text=params.text,
             )
-            response = unit.respond(ops.TurnSteerResult(item_id=record.id))
+            response = unit.respond(ops.TurnSteerResult(item_id=item_id))
         return response
-
-    def _steer_unstored(self, params: ops.TurnSteerParams) -> bytes:
-        """Failpoint ``ack_before_commit``: acknowledge now, store at the next model call."""
-        active = active_turn_id(self.ctx.db.conn, params.thread_id)
-        if active is None or active != params.expected_turn_id:
-            raise StaleTurn(f"Turn {params.expected_turn_id!r} is not running")
-        item_id = new_id("itm")
-        self.ctx.unstored_steering.setdefault(active, []).append((item_id, params.text))
-        return msgspec.json.encode(ops.TurnSteerResult(item_id=item_id))
 
     # ------------------------------------------------------------ interrupt
 
@@ -164,7 +154,7 @@ class TurnService:
         if active_turn_id(self.ctx.db.conn, params.thread_id) == active:
             run = turns.run_of_turn(self.ctx.db.conn, active)
             if run is not None:  # nothing was driving it (paused, or waiting after a restart)
-                TurnFinisher(self.ctx, params.thread_id, active, run.id).interrupted()
+                TurnFinisher(self.ctx, run.ref).interrupted()
         return EmptyResult()
 
     # ------------------------------------------------------------ the user's answers
@@ -226,14 +216,14 @@ class TurnService:
             turns.update_run(unit.conn, run.id, state="streaming", cursor=dump_cursor(cursor))
             turns.set_turn_status(unit.conn, turn.id, "running")
             response = unit.respond(EmptyResult())
-        self.ctx.publish.run_updated(params.thread_id, run.id, "streaming", run.turn_id)
-        self.drive(params.thread_id, run.turn_id, run.id)
+        self.ctx.publish.run_updated(run.ref, "streaming")
+        self.drive(run.ref)
         return response
 
     # ------------------------------------------------------------ driving
 
-    def drive(self, thread_id: str, turn_id: str, run_id: str) -> None:
-        self.ctx.actor(thread_id).drive(RunDriver(self.ctx, thread_id, turn_id, run_id))
+    def drive(self, run: RunRef) -> None:
+        self.ctx.actor(run.thread_id).drive(RunDriver(self.ctx, run))
 
     def _continue(self, thread_id: str) -> None:
         """Wake the loop waiting for the user, or (after a restart) start one."""
@@ -253,13 +243,13 @@ class TurnService:
         try:
             environment.validate(self.ctx, run, cursor)
         except DriftError as exc:
-            TurnFinisher(self.ctx, run.thread_id, run.turn_id, run.id).fail(exc.kind, exc.message)
+            TurnFinisher(self.ctx, run.ref).fail(exc.kind, exc.message)
             return
         if cursor.recovered:
             cursor.recovered = False
             with self.ctx.db.transaction() as conn:
                 turns.update_run(conn, run.id, cursor=dump_cursor(cursor))
-        self.drive(run.thread_id, run.turn_id, run.id)
+        self.drive(run.ref)
 
     def _check_owner(self, thread_id: str, run_id: str) -> None:
         """A recovered run owns its thread until one continuation claim finishes."""
@@ -300,9 +290,10 @@ class TurnService:
         publish.turn_started(thread_id, turn_id, admission.run_id, admission.user_item.id)
         publish.item_started(admission.user_item, turn_id)
         publish.item_completed(admission.user_item, turn_id)
-        publish.run_updated(thread_id, admission.run_id, "streaming", turn_id)
+        run = RunRef(thread_id, turn_id, admission.run_id)
+        publish.run_updated(run, "streaming")
         publish.thread_updated(threads.get(self.ctx.db.conn, thread_id))
-        self.drive(thread_id, turn_id, admission.run_id)
+        self.drive(run)
         if admission.first_turn and admission.title_changed:
             self.ctx.on_first_turn(thread_id, admission.user_item.text or "")
 
