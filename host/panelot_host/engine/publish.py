@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -27,12 +28,30 @@ from panelot_host.vocabulary import (
     TurnStatus,
 )
 
+_RUN_STATE_STATUS = {
+    "queued": "running",
+    "streaming": "running",
+    "executing_tool": "running",
+    "awaiting_approval": "awaiting_approval",
+    "awaiting_interaction": "awaiting_answer",
+    "budget_paused": "budget_paused",
+    "paused_uncertain": "paused_uncertain",
+}
+"""The thread status a live Run state shows; a Run that ends is followed by the Turn's
+``turn.complete`` and a ``thread.updated``."""
+
 
 class Publisher:
-    """Typed helpers over the event sink, one per engine."""
+    """Typed helpers over the event sink, one per engine. With ``load_thread``, a Run state
+    change that changes its thread's status (``Thread.status``) also sends ``thread.updated``,
+    so thread lists follow waits and pauses."""
 
-    def __init__(self, sink: EventSink) -> None:
+    def __init__(
+        self, sink: EventSink, load_thread: Callable[[str], ThreadRecord] | None = None
+    ) -> None:
         self._sink = sink
+        self._load_thread = load_thread
+        self._sent_status: dict[str, str] = {}
 
     def authority_widened(self, command_id: str, changes: list[events.AuthorityChange]) -> None:
         """A connection-level event to every client (no thread, no seq)."""
@@ -41,9 +60,9 @@ class Publisher:
             self._sink.publish(None, "authority.widened", event)
 
     def thread_updated(self, thread: ThreadRecord) -> None:
-        event = events.ThreadUpdatedEvent(
-            thread_id=thread.id, seq=PENDING_SEQ, thread=views.thread_view(thread)
-        )
+        view = views.thread_view(thread)
+        self._sent_status[thread.id] = view.status
+        event = events.ThreadUpdatedEvent(thread_id=thread.id, seq=PENDING_SEQ, thread=view)
         self._sink.publish(thread.id, "thread.updated", event)
 
     def turn_started(self, thread_id: str, turn_id: str, run_id: str, user_item_id: str) -> None:
@@ -90,6 +109,9 @@ class Publisher:
             turn_id=run.turn_id,
         )
         self._sink.publish(run.thread_id, "run.updated", event)
+        status = _RUN_STATE_STATUS.get(state)
+        if self._load_thread and status and self._sent_status.get(run.thread_id) != status:
+            self.thread_updated(self._load_thread(run.thread_id))
 
     def turn_paused(self, run: RunRef, reason: PauseReason) -> None:
         event = events.TurnPausedEvent(

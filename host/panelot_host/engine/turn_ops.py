@@ -290,9 +290,9 @@ class TurnService:
         publish.turn_started(thread_id, turn_id, admission.run_id, admission.user_item.id)
         publish.item_started(admission.user_item, turn_id)
         publish.item_completed(admission.user_item, turn_id)
+        publish.thread_updated(threads.get(self.ctx.db.conn, thread_id))  # status: running
         run = RunRef(thread_id, turn_id, admission.run_id)
         publish.run_updated(run, "streaming")
-        publish.thread_updated(threads.get(self.ctx.db.conn, thread_id))
         self.drive(run)
         if admission.first_turn and admission.title_changed:
             self.ctx.on_first_turn(thread_id, admission.user_item.text or "")

@@ -55,7 +55,34 @@ def thread_view(record: ThreadRecord) -> entities.Thread:
         ),
         parent_thread_id=record.parent_thread_id,
         forked_from_item_id=record.forked_from_item_id,
+        status=thread_status(record.last_turn_status, record.last_run_state),
     )
+
+
+_WAITING: dict[str | None, entities.ThreadStatus] = {
+    "awaiting_approval": "awaiting_approval",
+    "awaiting_interaction": "awaiting_answer",
+    "budget_paused": "budget_paused",
+    "paused_uncertain": "paused_uncertain",
+    "interrupted": "interrupted",  # left by a restart, resumable
+}
+
+
+def thread_status(turn_status: str | None, run_state: str | None) -> entities.ThreadStatus:
+    """A thread's status from its latest Turn's status and that Turn's Run state."""
+    match turn_status:
+        case None | "completed":
+            return "idle"
+        case "interrupted" | "failed":
+            return turn_status
+        case "paused":
+            return "paused_uncertain" if run_state == "paused_uncertain" else "budget_paused"
+        case _:
+            return _WAITING.get(run_state, "running")
+
+
+def _iso_or_none(ms: object) -> str | None:
+    return iso(ms) if isinstance(ms, int) else None
 
 
 def tool_result_view(result: dict[str, Any] | None) -> common.ToolResult | None:
@@ -98,6 +125,8 @@ def item_view(record: ItemRecord) -> items.Item:
                 level=call_extra.level,
                 effects=call_extra.effects,
                 evidence=_evidence(call_extra) if record.status == "uncertain" else None,
+                started_at=_iso_or_none(call_extra.started_at),
+                ended_at=_iso_or_none(call_extra.ended_at),
             )
         case "compaction":
             return items.CompactionItem(

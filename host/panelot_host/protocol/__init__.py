@@ -10,7 +10,8 @@ only to report invalid params). Submodules:
 - ``common``, ``items``, ``entities``: shared types, items, threads/turns/runs/...
 - ``ops``: ``<Op>Params`` / ``<Op>Result`` of every op and host -> shim request
 - ``events``: ``<Name>Event`` params of every notification
-- ``registry``: ``OPS``, ``SHIM_REQUESTS``, ``EVENTS``, ``CONTROL_NOTIFICATIONS``
+- ``registry``: ``OPS`` and ``SHIM_REQUESTS`` (each op declared once: method, params,
+  result, command or not), ``EVENTS``, ``CONTROL_NOTIFICATIONS``
 - ``codec``: ``decode_params``, ``decode_result``, ``decode_event``, ``encode_*``
 - ``schema``: ``python -m panelot_host.protocol.schema [--write]``
 - ``nesting``: the nesting limit checked before decoding (and the id of a too-deep request)

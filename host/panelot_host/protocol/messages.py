@@ -53,18 +53,39 @@ def _call_type(method: str, params: type[msgspec.Struct]) -> type[OpCall]:
     return call
 
 
-_CALL_TYPES: Final = tuple(
-    _call_type(m, t)
-    for m, t in {**{m: s.params for m, s in OPS.items()}, **CONTROL_NOTIFICATIONS}.items()
-)
-_CALLS: Final[msgspec.json.Decoder[Any]] = msgspec.json.Decoder(Union[_CALL_TYPES])  # noqa: UP007
+class _FastPath:
+    """The tagged-union decoder over every op's ``OpCall``, built on first use: building it
+    evaluates the annotations of every op's params (~5 ms), which the host's first answer
+    should not wait for."""
+
+    __slots__ = ("decoder",)
+
+    def __init__(self) -> None:
+        self.decoder: msgspec.json.Decoder[Any] | None = None
+
+    def build(self) -> msgspec.json.Decoder[Any]:
+        if self.decoder is None:
+            params = {**{m: s.params for m, s in OPS.items()}, **CONTROL_NOTIFICATIONS}
+            calls = tuple(_call_type(m, t) for m, t in params.items())
+            self.decoder = msgspec.json.Decoder(Union[calls])  # noqa: UP007
+        return self.decoder
 
 
-def decode_message(data: bytes) -> IncomingMessage | OpCall:
+_FAST_PATH: Final = _FastPath()
+
+
+def build_fast_path() -> None:
+    """Build the one-pass decoder now (the host does it after its first answer)."""
+    _FAST_PATH.build()
+
+
+def decode_message(data: bytes, *, build: bool = True) -> IncomingMessage | OpCall:
     """Classify one frame payload (see ``jsonrpc.decode_message``): an ``OpCall`` on the
     fast path, else a ``Request``, ``Notification``, ``Response`` or ``ErrorResponse``.
 
     Pass ``params`` to ``codec.decode_params`` either way (typed already on the fast path).
+    With ``build=False`` the fast path is taken only once built (``build_fast_path``):
+    until then every payload goes the generic way, which classifies it the same.
 
     Raises:
         ParseError: ``data`` is not UTF-8 or not JSON (-32700; ``request_id`` None).
@@ -74,9 +95,12 @@ def decode_message(data: bytes) -> IncomingMessage | OpCall:
     """
     if nests_deeper_than(data):
         raise _too_deep(data)
+    decoder = _FAST_PATH.build() if build else _FAST_PATH.decoder
+    if decoder is None:
+        return _decode_generic(data)
     try:
         # every member is fully typed, so msgspec checks the UTF-8 of every string
-        call: OpCall = _CALLS.decode(data)
+        call: OpCall = decoder.decode(data)
     except msgspec.DecodeError:
         return _decode_generic(data)
     except RecursionError:  # the stack was already deep: refuse rather than crash

@@ -15,6 +15,7 @@ import msgspec
 
 from panelot_host.errors import NotFound
 from panelot_host.store import threads
+from panelot_host.store.ids import now_ms
 from panelot_host.store.records import CallEvidence, ItemRecord, ToolCallExtra
 from panelot_host.vocabulary import ToolCallStatus, ToolLevel
 
@@ -138,6 +139,39 @@ def branch_ids(conn: sqlite3.Connection, thread_id: str, head_item_id: str | Non
     return path
 
 
+def branch_points(
+    conn: sqlite3.Connection, thread_id: str, path: list[str]
+) -> list[tuple[str, list[tuple[str, str]]]]:
+    """For each item of ``path`` (a branch, oldest first) that has siblings: the item and
+    its siblings with itself, oldest first, each with the newest item stored below it (or
+    itself), the head that selects its branch. Reads the thread's links in one pass."""
+    children: dict[str | None, list[str]] = {}
+    order: dict[str, int] = {}
+    rows = conn.execute(
+        "SELECT id, parent_id, ord FROM item WHERE thread_id = ? ORDER BY ord", (thread_id,)
+    )
+    for item_id, parent_id, ord_ in rows:
+        children.setdefault(parent_id, []).append(item_id)
+        order[item_id] = ord_
+    parents = {child: parent for parent, kids in children.items() for child in kids}
+    points = []
+    for item_id in path:
+        siblings = children.get(parents.get(item_id), [])
+        if len(siblings) > 1:
+            points.append((item_id, [(s, _newest_below(children, order, s)) for s in siblings]))
+    return points
+
+
+def _newest_below(children: dict[str | None, list[str]], order: dict[str, int], top: str) -> str:
+    newest, stack = top, [top]
+    while stack:
+        node = stack.pop()
+        if order[node] > order[newest]:
+            newest = node
+        stack.extend(children.get(node, []))
+    return newest
+
+
 def branch(conn: sqlite3.Connection, head_item_id: str | None) -> list[ItemRecord]:
     """The items from the root to ``head_item_id``, oldest first (empty for no head)."""
     thread_id = _thread_of(conn, head_item_id)
@@ -208,20 +242,25 @@ def set_tool_status(
     status: ToolCallStatus,
     result: dict[str, Any] | None = None,
 ) -> None:
-    """Move a tool call to ``status``; ``result`` (once settled) is stored on the same row."""
+    """Move a tool call to ``status``; ``result`` (once settled) is stored on the same row,
+    with when (``extra.endedAt``)."""
+    ended = None if result is None else now_ms()
     conn.execute(
-        "UPDATE item SET status = ?, result = coalesce(?, result) WHERE id = ?",
-        (status, _dump(result), item_id),
+        "UPDATE item SET status = ?, result = coalesce(?, result), extra = CASE WHEN ? IS NULL "
+        "THEN extra ELSE json_set(coalesce(extra, '{}'), '$.endedAt', ?) END WHERE id = ?",
+        (status, _dump(result), ended, ended, item_id),
     )
 
 
 def settle_call(
     conn: sqlite3.Connection, item_id: str, status: ToolCallStatus, result: dict[str, Any]
 ) -> ItemRecord:
-    """Store a tool call's final ``status`` and ``result``; the settled item."""
+    """Store a tool call's final ``status`` and ``result`` (and when: ``extra.endedAt``);
+    the settled item."""
     row = conn.execute(
-        f"UPDATE item SET status = ?, result = ? WHERE id = ? RETURNING {_COLUMNS}",
-        (status, _dump(result), item_id),
+        "UPDATE item SET status = ?, result = ?, extra = json_set(coalesce(extra, '{}'), "
+        f"'$.endedAt', ?) WHERE id = ? RETURNING {_COLUMNS}",
+        (status, _dump(result), now_ms(), item_id),
     ).fetchone()
     if row is None:
         raise NotFound(f"no item {item_id!r}")
@@ -302,17 +341,21 @@ def continuation(
 
 def start_call(conn: sqlite3.Connection, item_id: str, started: ToolCallExtra) -> None:
     """Mark a tool call ``running`` and record with it what recovery needs (its recovery
-    class, its target: the fields set in ``started``), in one statement."""
+    class, its target: the fields set in ``started``) and when it started, in one statement."""
     conn.execute(
         "UPDATE item SET status = 'running', extra = json_patch(coalesce(extra, '{}'), ?) "
         "WHERE id = ?",
-        (_json_encode(started).decode(), item_id),
+        (_json_encode(msgspec.structs.replace(started, started_at=now_ms())).decode(), item_id),
     )
 
 
 def reset_call(conn: sqlite3.Connection, item_id: str) -> None:
     """Back to ``pending`` with no result (the user chose to retry an uncertain call)."""
-    conn.execute("UPDATE item SET status = 'pending', result = NULL WHERE id = ?", (item_id,))
+    conn.execute(
+        "UPDATE item SET status = 'pending', result = NULL, "
+        "extra = json_remove(coalesce(extra, '{}'), '$.endedAt') WHERE id = ?",
+        (item_id,),
+    )
 
 
 def with_status(conn: sqlite3.Connection, status: ToolCallStatus) -> list[ItemRecord]:

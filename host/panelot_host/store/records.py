@@ -48,6 +48,10 @@ class ThreadRecord(msgspec.Struct, frozen=True):
     created_at: int
     updated_at: int
     stats: ThreadStats
+    last_turn_status: str | None = None
+    """The status of the thread's latest Turn (None: no Turn yet)."""
+    last_run_state: str | None = None
+    """The state of that Turn's latest Run."""
 
 
 class CallEvidence(msgspec.Struct, frozen=True, rename="camel"):
@@ -66,7 +70,8 @@ class ToolCallExtra(msgspec.Struct, frozen=True, rename="camel", omit_defaults=T
     Set when the call is stored: the tool's ``label``, ``level`` and ``effects`` (from its
     descriptor), the arguments' parse error and the provider's own call id when it had to
     be replaced. Set when it starts: its ``recovery`` class and the ``target`` it runs
-    against. Set when its outcome is unknown: the ``evidence``. Keys are the camelCase
+    against, and when (``started_at``, ms); ``ended_at`` when it settles. Set when its
+    outcome is unknown: the ``evidence``. Keys are the camelCase
     names rows have always been written with, so rows written before this struct read.
     """
 
@@ -78,6 +83,8 @@ class ToolCallExtra(msgspec.Struct, frozen=True, rename="camel", omit_defaults=T
     recovery: RecoveryClass | None = None
     target: dict[str, Any] | None = None
     evidence: CallEvidence | None = None
+    started_at: int | None = None
+    ended_at: int | None = None
 
 
 class ItemRecord(msgspec.Struct, frozen=True):

@@ -111,6 +111,15 @@ def last_turn(conn: sqlite3.Connection, thread_id: str) -> TurnRecord | None:
     return _turn(row) if row else None
 
 
+def of_thread(conn: sqlite3.Connection, thread_id: str) -> list[TurnRecord]:
+    """Every Turn of the thread, oldest first."""
+    rows = conn.execute(
+        f"SELECT {_TURN_COLUMNS} FROM turn WHERE thread_id = ? ORDER BY started_at, rowid",
+        (thread_id,),
+    ).fetchall()
+    return [_turn(row) for row in rows]
+
+
 def set_turn_status(
     conn: sqlite3.Connection,
     turn_id: str,
