@@ -15,7 +15,8 @@ import msgspec
 
 from panelot_host.engine.authority import credential_widening, widening
 from panelot_host.engine.commands import Receipt, command_unit
-from panelot_host.engine.context import EngineContext, grant_from_record
+from panelot_host.engine.context import EngineContext
+from panelot_host.engine.policy import grant_from_record
 from panelot_host.engine.views import iso
 from panelot_host.errors import InvalidParams, ProviderConfigError
 from panelot_host.gatekeeper.models import PolicyRule
@@ -84,7 +85,7 @@ class ConfigService:
             if mcp_servers is not None and self.mcp is not None:
                 self.mcp.write(mcp_servers)  # rolls back if refused
             result = unit.respond(ops.SettingsResult(settings=self._effective(unit.conn)))
-        self.ctx.settings_changed()
+        self.ctx.policy.settings_changed()
         self.ctx.publish.authority_widened(cmd.command_id, widening(before, self._authority_view()))
         return result
 
@@ -183,7 +184,7 @@ class ConfigService:
             grant_store.revoke(unit.conn, grant_id)
             records = grant_store.active(unit.conn)
             result = unit.respond(ops.GrantsResult(grants=_grant_views(records, None, None)))
-        self.ctx.grants_changed()
+        self.ctx.policy.grants_changed()
         return result
 
     def export_ledger(self) -> bytes:
