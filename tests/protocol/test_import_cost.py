@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
+
+from tests.support.probe import python_output
 
 _PROBE = """
 import sys, time
@@ -22,9 +22,7 @@ print(repr((elapsed, heavy, foreign)))
 
 
 def test_import_loads_no_heavy_dependency() -> None:
-    out = subprocess.run(
-        [sys.executable, "-c", _PROBE], capture_output=True, check=True, text=True
-    ).stdout
+    out = python_output(_PROBE)
     elapsed, heavy, foreign = ast.literal_eval(out)
     assert heavy == []
     assert foreign == []  # nothing beyond msgspec and the stdlib
@@ -41,9 +39,7 @@ def test_error_path_loads_jsonschema_lazily() -> None:
         "except Exception as e:\n    print(type(e).__name__)\n"
         "assert 'jsonschema' in sys.modules\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, check=True, text=True
-    ).stdout
+    out = python_output(probe)
     assert out.strip() == "InvalidParams"
 
 
@@ -59,7 +55,5 @@ def test_decoders_are_built_on_first_use_and_the_server_can_defer_the_fast_path(
         "after = type(messages.decode_message(data, build=False)).__name__\n"
         "print(before, after)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, check=True, text=True
-    ).stdout
+    out = python_output(probe)
     assert out.split() == ["Request", "Call_thread.list"]
