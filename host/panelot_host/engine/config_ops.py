@@ -217,9 +217,9 @@ def _grant_views(
         views.append(
             entities.Grant(
                 id=record.id,
-                scope=record.scope,  # type: ignore[arg-type]
+                scope=record.scope,
                 tool=record.tool,
-                decision=record.decision,  # type: ignore[arg-type]
+                decision=record.decision,
                 created_at=iso(record.created_at),
                 origin=record.origin,
                 thread_id=record.thread_id,

@@ -113,9 +113,9 @@ def grant_from_record(record: GrantRecord) -> Grant:
     provenance: Mapping[str, Any] | None = record.provenance.get("provenance")
     return Grant(
         id=record.id,
-        scope=record.scope,  # type: ignore[arg-type]
+        scope=record.scope,
         tool=record.tool,
-        decision=record.decision,  # type: ignore[arg-type]
+        decision=record.decision,
         created_at=_datetime(record.created_at) or datetime.now(tz=UTC),
         origin=record.origin,
         thread_id=record.thread_id,

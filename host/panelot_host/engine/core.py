@@ -20,6 +20,7 @@ from panelot_host.engine.recovery import refresh_evidence, settle_on_start
 from panelot_host.engine.titles import generate_title
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
 from panelot_host.errors import ThreadBusy, TurnActive
+from panelot_host.store import threads
 from panelot_host.store.db import Database
 from panelot_host.store.seq import SeqAllocator
 from panelot_host.tools.context import BrowserBridge
@@ -49,7 +50,7 @@ class Engine:
         self.seq = seq
         self.ctx = EngineContext(
             db=db,
-            publisher=Publisher(sink),
+            publisher=Publisher(sink, lambda thread_id: threads.get(db.conn, thread_id)),
             models=models,
             registry=registry,
             spawn=spawn,

@@ -9,6 +9,7 @@ from typing import Any
 from panelot_host.engine.context import EngineContext
 from panelot_host.store import approvals, items, threads, turns
 from panelot_host.store.records import ApprovalRecord, InteractionRecord, ItemRecord
+from panelot_host.vocabulary import PauseReason, RunState, StopReason, ToolCallStatus
 
 INTERRUPTED_RESULT = "Interrupted by the user before it finished; its outcome is unknown."
 NOT_RUN_RESULT = "Not run: the user interrupted the turn before this call was executed."
@@ -26,7 +27,7 @@ class TurnFinisher:
         self.turn_id = turn_id
         self.run_id = run_id
 
-    def complete(self, stop_reason: str) -> None:
+    def complete(self, stop_reason: StopReason) -> None:
         """A final response: the Turn is ``completed`` with its stop reason."""
         with self.ctx.db.transaction() as conn:
             turns.set_turn_status(conn, self.turn_id, "completed", stop_reason=stop_reason)
@@ -57,9 +58,9 @@ class TurnFinisher:
         self._detach_l2()
         self._ended("interrupted")
 
-    def pause(self, reason: str) -> None:
+    def pause(self, reason: PauseReason) -> None:
         """Pause the Turn (``budget``; ``uncertain``): it waits for ``run.resume``."""
-        state = "budget_paused" if reason == "budget" else "paused_uncertain"
+        state: RunState = "budget_paused" if reason == "budget" else "paused_uncertain"
         with self.ctx.db.transaction() as conn:
             turn = turns.get_turn(conn, self.turn_id)
             turns.update_turn_context(conn, self.turn_id, {**turn.context, "pauseReason": reason})
@@ -87,7 +88,9 @@ class TurnFinisher:
         if used_l2 and detach is not None:
             detach(self.thread_id, self.turn_id)
 
-    def _settle_calls(self, conn: sqlite3.Connection, status: str, text: str) -> list[ItemRecord]:
+    def _settle_calls(
+        self, conn: sqlite3.Connection, status: ToolCallStatus, text: str
+    ) -> list[ItemRecord]:
         settled = []
         for item in items.of_turn(conn, self.thread_id, self.turn_id):
             if item.kind == "toolCall" and item.result is None:
@@ -115,7 +118,7 @@ class TurnFinisher:
         for item in settled:
             self.ctx.publish.item_completed(item, self.turn_id)
 
-    def _ended(self, state: str) -> None:
+    def _ended(self, state: RunState) -> None:
         """Release the thread, then tell the clients; then start the next queued entry."""
         self.ctx.actor(self.thread_id).release()
         turn = turns.get_turn(self.ctx.db.conn, self.turn_id)

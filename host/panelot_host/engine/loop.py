@@ -66,10 +66,11 @@ from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ItemRecord
 from panelot_host.tools.capabilities import reject_image_history
 from panelot_host.tools.catalog import RunCatalog, recovered_run_catalog
+from panelot_host.vocabulary import StopReason, ToolCallStatus
 
 log = logging.getLogger(__name__)
 
-UNSETTLED = ("pending", "awaiting_approval", "running")
+UNSETTLED: tuple[ToolCallStatus, ...] = ("pending", "awaiting_approval", "running")
 RETRY_GROWTH = 1.1  # a failed compaction is tried again once the context grew by 10 %
 
 
@@ -160,7 +161,7 @@ class RunDriver:
                 return
             if self._pending_steering():
                 continue  # an acknowledged steering message arrived: one more request
-            self.finish.complete(draft.stop.stop_reason if draft.stop else "end_turn")
+            self.finish.complete(_final_stop_reason(draft))
             return
 
     def _ids(self) -> tuple[str, str, str, str]:
@@ -488,3 +489,13 @@ def _nudge(cursor: RunCursor) -> str | None:
 
 def _non_empty(messages: list[Message]) -> list[Message]:
     return messages or [UserMessage(content=[TextPart("(empty conversation)")])]
+
+
+def _final_stop_reason(draft: AssistantDraft) -> StopReason:
+    """The Turn's stop reason on the wire. A provider's ``tool_use`` with no tool call
+    (nothing to run) ends the Turn as ``end_turn``."""
+    match draft.stop.stop_reason if draft.stop else "end_turn":
+        case "max_tokens" | "stop_sequence" | "content_filter" as reason:
+            return reason
+        case _:
+            return "end_turn"

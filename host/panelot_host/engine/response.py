@@ -14,8 +14,9 @@ from panelot_host.engine.stream import AssistantDraft, StreamFailed, ToolCallDra
 from panelot_host.providers.pricing import call_cost
 from panelot_host.store import items, threads, turns
 from panelot_host.store.ids import new_id, now_ms
-from panelot_host.store.records import ItemRecord, ThreadRecord, UsageRecord
+from panelot_host.store.records import ItemRecord, ThreadRecord, ToolCallExtra, UsageRecord
 from panelot_host.tools.registry import RegisteredTool
+from panelot_host.vocabulary import RunState
 
 Ids = tuple[str, str, str, str]  # thread, turn, run, assistant item
 Outcome = Literal["tools", "continue", "final", "failed"]
@@ -45,7 +46,7 @@ def store_response(
         records = _insert_calls(conn, ids, assistant.id, stored_calls, catalog or {})
         head = (records[-1] if records else assistant).id
         thread = record_call_usage(conn, ids, draft, model, head)
-        state = "executing_tool" if records else "streaming"
+        state: RunState = "executing_tool" if records else "streaming"
         turns.update_run(conn, run_id, state=state, cursor=dump_cursor(cursor) if cursor else None)
     ctx.publish.item_completed(assistant, turn_id)
     for record in records:
@@ -116,15 +117,14 @@ def _insert_calls(
         call_id = normalised_call_id(conn, thread_id, call.call_id, taken)
         taken.add(call_id)
         tool = catalog.get(call.name)
-        extra: dict[str, Any] = {}
-        if tool is not None:
-            descriptor = tool.descriptor
-            extra = {"label": descriptor.label, "level": descriptor.level_for(call.args or {}),
-                     "effects": sorted(descriptor.effects)}  # fmt: skip
-        if call.error:
-            extra["argsError"] = call.error
-        if call.call_id and call.call_id != call_id:
-            extra["providerCallId"] = call.call_id
+        descriptor = tool.descriptor if tool is not None else None
+        call_extra = ToolCallExtra(
+            label=descriptor.label if descriptor else None,
+            level=descriptor.level_for(call.args or {}) if descriptor else None,
+            effects=sorted(descriptor.effects) if descriptor else [],
+            args_error=call.error or None,
+            provider_call_id=call.call_id if call.call_id and call.call_id != call_id else None,
+        )
         record = ItemRecord(
             id=new_id("itm"),
             thread_id=thread_id,
@@ -139,7 +139,7 @@ def _insert_calls(
             batch_item_id=assistant_id,
             batch_index=index,
             status="pending",
-            extra=extra,
+            call_extra=call_extra,
         )
         items.insert(conn, record)
         records.append(record)

@@ -133,9 +133,10 @@ def snapshot(
     last = turns.last_turn(conn, thread_id)
     run = turns.run_of_turn(conn, last.id) if last else None
     pending = steering.pending_steering(conn, last.id) if last else []
+    path = items.branch_ids(conn, thread_id, record.head_item_id)
     return entities.ThreadSnapshot(
         thread=views.thread_view(record),
-        items=branch_wire(db, thread_id, record.head_item_id),
+        items=branch_wire(db, thread_id, path),
         turn=views.turn_view(last) if last else None,
         run=views.run_view(run) if run else None,
         pending_approvals=[
@@ -147,19 +148,27 @@ def snapshot(
         queue=views.queue_view(steering.queue(conn, thread_id)),
         pending_steering=[views.steering_view(s) for s in pending],
         last_seq=last_seq,
+        turns=[views.turn_view(t) for t in turns.of_thread(conn, thread_id)],
+        branches=[
+            entities.BranchPoint(
+                item_id=item_id,
+                choices=[entities.BranchChoice(item_id=i, head_item_id=h) for i, h in choices],
+            )
+            for item_id, choices in items.branch_points(conn, thread_id, path)
+        ],
     )
 
 
-WIRE_FORMAT = 1
+WIRE_FORMAT = 2
 """Bump when ``views.item_view`` changes what it renders: cached item JSON is re-rendered."""
 _encode_item = msgspec.json.Encoder().encode
 
 
-def branch_wire(db: Database, thread_id: str, head: str | None) -> list[Item]:
-    """The branch's items as their wire JSON, rendered once per item and cached (schema
-    4): reopening a long thread reads stored JSON instead of rebuilding every item."""
+def branch_wire(db: Database, thread_id: str, ids: list[str]) -> list[Item]:
+    """The branch's items (``ids``, oldest first) as their wire JSON, rendered once per
+    item and cached (schema 4): reopening a long thread reads stored JSON instead of
+    rebuilding every item."""
     conn = db.conn
-    ids = items.branch_ids(conn, thread_id, head)
     rendered = item_wire.cached(conn, thread_id, WIRE_FORMAT)
     missing = [item_id for item_id in ids if item_id not in rendered]
     if missing:

@@ -24,11 +24,12 @@ from panelot_host.gatekeeper.models import Decision
 from panelot_host.store import approvals, items, turns
 from panelot_host.store import grants as grant_store
 from panelot_host.store.ids import new_id
-from panelot_host.store.records import ApprovalRecord, ItemRecord
+from panelot_host.store.records import ApprovalRecord, ItemRecord, ToolCallExtra
 from panelot_host.tools.calls import BoundCall
 from panelot_host.tools.catalog import RunCatalog
 from panelot_host.tools.result import ToolResult, error_result
 from panelot_host.tools.target import Target
+from panelot_host.vocabulary import ApprovalScope, ToolCallStatus
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +61,9 @@ class ToolStepper:
         if tools_disabled:
             self._settle(call, error_result(TOOLS_DISABLED_RESULT), "failed")
             return
-        if call.extra.get("argsError"):
-            message = (
-                f"The arguments of `{call.name}` were not valid JSON: {call.extra['argsError']}"
-            )
+        args_error = call.call_extra.args_error
+        if args_error:
+            message = f"The arguments of `{call.name}` were not valid JSON: {args_error}"
             self._settle(call, error_result(message), "failed")
             return
         bound = catalog.bind(call.name or "", call.args or {})
@@ -172,10 +172,11 @@ class ToolStepper:
 
     async def _execute(self, call: ItemRecord, bound: BoundCall, target: Target | None) -> None:
         with self.ctx.db.transaction() as conn:
-            evidence: dict[str, Any] = {"recovery": bound.tool.descriptor.recovery}
-            if target is not None:
-                evidence["target"] = msgspec.to_builtins(target)
-            items.start_call(conn, call.id, evidence)
+            started = ToolCallExtra(
+                recovery=bound.tool.descriptor.recovery,
+                target=msgspec.to_builtins(target) if target is not None else None,
+            )
+            items.start_call(conn, call.id, started)
             turns.update_run(conn, self.run_id, state="executing_tool")
         self.ctx.publish.run_updated(self.thread_id, self.run_id, "executing_tool", self.turn_id)
         context = EngineToolContext(self.ctx, call, self.run_id, target)
@@ -184,7 +185,7 @@ class ToolStepper:
         except OutcomeUnknown as exc:
             await self._outcome_unknown(call, bound, exc)
             return
-        status = "failed" if result.is_error else "succeeded"
+        status: ToolCallStatus = "failed" if result.is_error else "succeeded"
         if self.ctx.failpoints.on("split_result_state"):
             with self.ctx.db.transaction() as conn:  # the bug: status without its result
                 items.set_tool_status(conn, call.id, status)
@@ -206,7 +207,7 @@ class ToolStepper:
         TurnFinisher(self.ctx, self.thread_id, self.turn_id, self.run_id).pause("uncertain")
         raise RunPaused
 
-    def _settle(self, call: ItemRecord, result: ToolResult, status: str) -> None:
+    def _settle(self, call: ItemRecord, result: ToolResult, status: ToolCallStatus) -> None:
         """Store the result with the next run state (the failure streak) in one transaction."""
         cursor = after_tool_result(
             self.cursor.value, failure=result.counts_as_failure, denial=result.denied
@@ -218,7 +219,9 @@ class ToolStepper:
         self.ctx.publish.item_completed(settled, self.turn_id)
 
 
-def record_approval_grants(ctx: EngineContext, approval: ApprovalRecord, scope: str) -> None:
+def record_approval_grants(
+    ctx: EngineContext, approval: ApprovalRecord, scope: ApprovalScope
+) -> None:
     """Grants an approval decision creates, stored in the caller's transaction."""
     request = approval.request
     target_data = request.get("resolvedTarget")
@@ -229,8 +232,8 @@ def record_approval_grants(ctx: EngineContext, approval: ApprovalRecord, scope: 
         tool=request["tool"]["name"],
         level=request["tool"]["level"],
         target=target,
-        decision=approval.decision,  # type: ignore[arg-type]
-        scope=scope,  # type: ignore[arg-type]
+        decision=approval.decision or "deny",
+        scope=scope,
         decided_at=datetime.now(tz=UTC),
         tool_call_id=approval.tool_call_item_id,
         new_id=lambda: new_id("grt"),

@@ -33,6 +33,7 @@ from panelot_host.store import approvals, items, steering, threads, turns
 from panelot_host.store.ids import new_id
 from panelot_host.store.receipts import CommandContext
 from panelot_host.store.records import RunRecord
+from panelot_host.vocabulary import ToolCallStatus
 
 log = logging.getLogger(__name__)
 
@@ -299,8 +300,8 @@ class TurnService:
         publish.turn_started(thread_id, turn_id, admission.run_id, admission.user_item.id)
         publish.item_started(admission.user_item, turn_id)
         publish.item_completed(admission.user_item, turn_id)
+        publish.thread_updated(threads.get(self.ctx.db.conn, thread_id))  # status: running
         publish.run_updated(thread_id, admission.run_id, "streaming", turn_id)
-        publish.thread_updated(threads.get(self.ctx.db.conn, thread_id))
         self.drive(thread_id, turn_id, admission.run_id)
         if admission.first_turn and admission.title_changed:
             self.ctx.on_first_turn(thread_id, admission.user_item.text or "")
@@ -318,7 +319,7 @@ def recovered_owner(ctx: EngineContext, thread_id: str) -> str | None:
     return None
 
 
-def _resolution(outcome: str) -> tuple[str, dict[str, Any]]:
+def _resolution(outcome: str) -> tuple[ToolCallStatus, dict[str, Any]]:
     """The status and result of an uncertain call the user settled (``succeeded`` or
     ``failed``; ``retry`` resets the call instead)."""
     if outcome == "succeeded":

@@ -27,7 +27,7 @@ from panelot_host.protocol.events import ErrorEvent
 from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, Response
 from panelot_host.protocol.messages import OpCall, decode_message
 from panelot_host.protocol.ops import CancelRequestParams
-from panelot_host.protocol.registry import CANCEL_REQUEST, ERROR, OPS, OpSpec
+from panelot_host.protocol.registry import CANCEL_REQUEST, ERROR, OpSpec
 from panelot_host.server.errors import ConnectionLost, RpcError, to_rpc_error
 from panelot_host.server.flow import Backpressure, Lanes
 from panelot_host.server.host import Host, OpenProfile
@@ -189,10 +189,11 @@ class Connection(Session):
     async def _admit(self, request_id: int | str, method: str, raw: Any) -> None:
         """Decode and check a request, then serve it in its lane (``initialize`` at once:
         nothing else is served before it)."""
-        route, spec = ROUTES.get(method), OPS.get(method)
+        route = ROUTES.get(method)
         try:
-            if route is None or spec is None:
+            if route is None:
                 raise MethodNotFound(method, request_id)
+            spec = route.spec
             if not spec.before_initialize and not self._initialized:
                 raise NotInitialized(f"{method} before initialize")
             params = codec.decode_params(method, raw, request_id)
@@ -200,14 +201,14 @@ class Connection(Session):
             self._send_error(request_id, to_rpc_error(exc))
             return
         if spec.before_initialize:
-            await self._serve(request_id, spec, route, params)
+            await self._serve(request_id, route, params)
             return
         await self._flow.wait_for_room()
         self._flow.started()
-        self._lanes.submit(_lane_of(spec, params), self._job(request_id, spec, route, params))
+        self._lanes.submit(_lane_of(spec, params), self._job(request_id, route, params))
 
     def _job(
-        self, request_id: int | str, spec: OpSpec, route: Route, params: Any
+        self, request_id: int | str, route: Route, params: Any
     ) -> Callable[[], Coroutine[Any, Any, None]]:
         served = self._served[request_id] = _Served()
 
@@ -217,7 +218,7 @@ class Connection(Session):
                     return
                 served.started = True
                 with served.scope:
-                    await self._serve(request_id, spec, route, params)
+                    await self._serve(request_id, route, params)
                 if served.scope.cancelled_caught:
                     self._send_error(request_id, _CANCELLED)
             finally:
@@ -240,7 +241,8 @@ class Connection(Session):
         if not served.started:
             self._send_error(request_id, _CANCELLED)
 
-    async def _serve(self, request_id: int | str, spec: OpSpec, route: Route, params: Any) -> None:
+    async def _serve(self, request_id: int | str, route: Route, params: Any) -> None:
+        spec = route.spec
         try:
             # any op naming a thread subscribes (`docs/protocol.md`, "Semantics clients rely on")
             if spec.names_thread:
