@@ -43,17 +43,19 @@ def test_error_path_loads_jsonschema_lazily() -> None:
     assert out.strip() == "InvalidParams"
 
 
-def test_decoders_are_built_on_first_use_and_the_server_can_defer_the_fast_path() -> None:
+def test_decoders_are_built_on_first_use_and_the_server_can_defer_the_one_pass_path() -> None:
     probe = (
         "from panelot_host.protocol import codec, messages\n"
         'data = b\'{"jsonrpc":"2.0","id":1,"method":"thread.list","params":{}}\'\n'
         "before = type(messages.decode_message(data, build=False)).__name__\n"
+        "assert messages._FAST_PATH.decoder is None\n"
         "assert list(codec._HOST_PARAMS._built) == []\n"
         "codec.decode_params('thread.list', b'{}')\n"
         "assert list(codec._HOST_PARAMS._built) == ['thread.list']\n"
         "codec.warm_decoders()\n"
+        "assert messages._FAST_PATH.decoder is not None\n"
         "after = type(messages.decode_message(data, build=False)).__name__\n"
         "print(before, after)\n"
     )
     out = python_output(probe)
-    assert out.split() == ["Request", "Call_thread.list"]
+    assert out.split() == ["Call_thread.list", "Call_thread.list"]
