@@ -152,7 +152,7 @@ class ConfigService:
             )
         except ProviderConfigError:
             return None
-        return config.destination if config.provider != "scripted" else None
+        return config.destination if config.spec.sends_requests else None
 
     def delete_credential(self, cmd: Receipt, ref: str) -> ops.CredentialsDeleteResult:
         vault = self._require_vault()
@@ -243,10 +243,11 @@ def _provider_view(
     environ: Mapping[str, str], stored: Mapping[str, Any]
 ) -> tuple[Any, str | None, str | None]:
     from panelot_host.providers.config import load_provider_config
+    from panelot_host.providers.registry import WIRE_PROVIDERS
 
     try:
         config = load_provider_config(environ, stored)
     except ProviderConfigError:
         return stored.get("provider"), stored.get("model"), stored.get("taskModel")
-    provider = config.provider if config.provider in ("anthropic", "openai") else None
+    provider = config.provider if config.provider in WIRE_PROVIDERS else None
     return provider, config.model, config.task_model
