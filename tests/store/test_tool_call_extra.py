@@ -107,12 +107,15 @@ def test_starting_and_evidence_keep_the_rest_of_a_calls_extra(tmp_path: Path) ->
         items.start_call(conn, "new", ToolCallExtra(recovery="write", target={"tabId": 1}))
         items.set_evidence(conn, "new", CallEvidence(attempted={"tool": "x"}, target=None))
     stored = items.get(db.conn, "new").call_extra
-    assert stored == ToolCallExtra(
+    assert stored.started_at is not None  # start_call stamps when the call started
+    assert msgspec.structs.replace(stored, started_at=None) == ToolCallExtra(
         label="Click", level="L2", effects=["write"], recovery="write", target={"tabId": 1},
         evidence=CallEvidence(attempted={"tool": "x"}, target=None),
     )  # fmt: skip
     raw = db.conn.execute("SELECT extra FROM item WHERE id = 'new'").fetchone()[0]
-    assert set(json.loads(raw)) == {"label", "level", "effects", "recovery", "target", "evidence"}
+    assert set(json.loads(raw)) == {
+        "label", "level", "effects", "recovery", "target", "evidence", "startedAt",
+    }  # fmt: skip
     assert items.turn_ran_level(db.conn, "trn", "L2")  # queried by its stored key
     assert not items.turn_ran_level(db.conn, "trn", "L1")
 
@@ -123,3 +126,5 @@ def test_the_struct_writes_the_keys_rows_were_always_written_with() -> None:
         recovery="read", target={}, evidence=CallEvidence(),
     )  # fmt: skip
     assert set(msgspec.to_builtins(full)) == set(OLD_EXTRA) - {"someKeyOfTheFuture"}
+    timed = ToolCallExtra(started_at=1, ended_at=2)  # added later, with their own keys
+    assert set(msgspec.to_builtins(timed)) == {"startedAt", "endedAt"}

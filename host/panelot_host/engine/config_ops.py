@@ -15,7 +15,8 @@ import msgspec
 
 from panelot_host.engine.authority import credential_widening, widening
 from panelot_host.engine.commands import Receipt, command_unit
-from panelot_host.engine.context import EngineContext, grant_from_record
+from panelot_host.engine.context import EngineContext
+from panelot_host.engine.policy import grant_from_record
 from panelot_host.engine.views import iso
 from panelot_host.errors import InvalidParams, ProviderConfigError
 from panelot_host.gatekeeper.models import PolicyRule
@@ -84,7 +85,7 @@ class ConfigService:
             if mcp_servers is not None and self.mcp is not None:
                 self.mcp.write(mcp_servers)  # rolls back if refused
             result = unit.respond(ops.SettingsResult(settings=self._effective(unit.conn)))
-        self.ctx.settings_changed()
+        self.ctx.policy.settings_changed()
         self.ctx.publish.authority_widened(cmd.command_id, widening(before, self._authority_view()))
         return result
 
@@ -151,7 +152,7 @@ class ConfigService:
             )
         except ProviderConfigError:
             return None
-        return config.destination if config.provider != "scripted" else None
+        return config.destination if config.spec.sends_requests else None
 
     def delete_credential(self, cmd: Receipt, ref: str) -> ops.CredentialsDeleteResult:
         vault = self._require_vault()
@@ -183,7 +184,7 @@ class ConfigService:
             grant_store.revoke(unit.conn, grant_id)
             records = grant_store.active(unit.conn)
             result = unit.respond(ops.GrantsResult(grants=_grant_views(records, None, None)))
-        self.ctx.grants_changed()
+        self.ctx.policy.grants_changed()
         return result
 
     def export_ledger(self) -> bytes:
@@ -242,10 +243,11 @@ def _provider_view(
     environ: Mapping[str, str], stored: Mapping[str, Any]
 ) -> tuple[Any, str | None, str | None]:
     from panelot_host.providers.config import load_provider_config
+    from panelot_host.providers.registry import WIRE_PROVIDERS
 
     try:
         config = load_provider_config(environ, stored)
     except ProviderConfigError:
         return stored.get("provider"), stored.get("model"), stored.get("taskModel")
-    provider = config.provider if config.provider in ("anthropic", "openai") else None
+    provider = config.provider if config.provider in WIRE_PROVIDERS else None
     return provider, config.model, config.task_model

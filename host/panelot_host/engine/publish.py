@@ -16,6 +16,7 @@ from panelot_host.store.records import (
     InteractionRecord,
     ItemRecord,
     QueueEntryRecord,
+    RunRef,
     ThreadRecord,
     TurnRecord,
 )
@@ -99,28 +100,28 @@ class Publisher:
         )
         self._sink.publish(thread_id, "item.delta", event)
 
-    def run_updated(self, thread_id: str, run_id: str, state: RunState, turn_id: str) -> None:
+    def run_updated(self, run: RunRef, state: RunState) -> None:
         event = events.RunUpdatedEvent(
-            thread_id=thread_id,
+            thread_id=run.thread_id,
             seq=PENDING_SEQ,
-            run_id=run_id,
+            run_id=run.run_id,
             state=state,
-            turn_id=turn_id,
+            turn_id=run.turn_id,
         )
-        self._sink.publish(thread_id, "run.updated", event)
+        self._sink.publish(run.thread_id, "run.updated", event)
         status = _RUN_STATE_STATUS.get(state)
-        if self._load_thread and status and self._sent_status.get(thread_id) != status:
-            self.thread_updated(self._load_thread(thread_id))
+        if self._load_thread and status and self._sent_status.get(run.thread_id) != status:
+            self.thread_updated(self._load_thread(run.thread_id))
 
-    def turn_paused(self, thread_id: str, turn_id: str, run_id: str, reason: PauseReason) -> None:
+    def turn_paused(self, run: RunRef, reason: PauseReason) -> None:
         event = events.TurnPausedEvent(
-            thread_id=thread_id,
+            thread_id=run.thread_id,
             seq=PENDING_SEQ,
-            turn_id=turn_id,
+            turn_id=run.turn_id,
             reason=reason,
-            run_id=run_id,
+            run_id=run.run_id,
         )
-        self._sink.publish(thread_id, "turn.paused", event)
+        self._sink.publish(run.thread_id, "turn.paused", event)
 
     def turn_complete(self, turn: TurnRecord) -> None:
         usage = turn.usage

@@ -82,9 +82,7 @@ def _settle_cut_calls(
     """Classify the calls that were running; ``paused_uncertain`` if a write was among them."""
     outcome: RunState | None = None
     for call in running_calls(conn, run):
-        recovery = _recovery_class(ctx, call)
-        if ctx.failpoints.on("rerun_write") and recovery == "write":
-            continue  # the bug: a write whose outcome is unknown runs again on resume
+        recovery = ctx.faults.recovery_class(_recovery_class(ctx, call))
         if recovery == "write":
             mark_uncertain(conn, call)
             outcome = "paused_uncertain"

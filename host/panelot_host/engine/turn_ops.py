@@ -16,7 +16,7 @@ from panelot_host.engine import environment, views
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.admission import Admission, TurnRequest, active_turn_id, admit
 from panelot_host.engine.commands import Receipt, command_unit
-from panelot_host.engine.context import EngineContext
+from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import dump_cursor, load_cursor
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.loop import RunDriver
@@ -35,7 +35,7 @@ from panelot_host.protocol.ops._base import EmptyResult
 from panelot_host.store import approvals, items, steering, threads, turns
 from panelot_host.store.ids import new_id
 from panelot_host.store.records import RunRecord
-from panelot_host.vocabulary import ToolCallStatus
+from panelot_host.vocabulary import InteractionAction, ToolCallStatus
 
 log = logging.getLogger(__name__)
 
@@ -138,8 +138,6 @@ class TurnService:
         self, cmd: Receipt, thread_id: str, expected_turn_id: str, text: str
     ) -> ops.TurnSteerResult:
         """Persist input for the next model call of the running Turn (durable when answered)."""
-        if self.ctx.failpoints.on("ack_before_commit"):
-            return self._steer_unstored(thread_id, expected_turn_id, text)
         with command_unit(self.ctx.db, cmd) as unit:
             threads.get(unit.conn, thread_id)
             active = active_turn_id(unit.conn, thread_id)
@@ -148,27 +146,16 @@ class TurnService:
                     f"Turn {expected_turn_id!r} is not the running Turn of this thread"
                     + (f" (running: {active})" if active else " (the thread is idle)")
                 )
-            record = steering.add_steering(
+            item_id = new_id("itm")
+            self.ctx.faults.store_steering(
                 unit.conn,
-                steering_id=new_id("itm"),
+                steering_id=item_id,
                 thread_id=thread_id,
                 turn_id=active,
                 text=text,
             )
-            result = unit.respond(ops.TurnSteerResult(item_id=record.id))
+            result = unit.respond(ops.TurnSteerResult(item_id=item_id))
         return result
-
-    def _steer_unstored(
-        self, thread_id: str, expected_turn_id: str, text: str
-    ) -> ops.TurnSteerResult:
-        """Failpoint ``ack_before_commit``: acknowledge now (no receipt), store at the next
-        model call."""
-        active = active_turn_id(self.ctx.db.conn, thread_id)
-        if active is None or active != expected_turn_id:
-            raise StaleTurn(f"Turn {expected_turn_id!r} is not running")
-        item_id = new_id("itm")
-        self.ctx.unstored_steering.setdefault(active, []).append((item_id, text))
-        return ops.TurnSteerResult(item_id=item_id)
 
     # ------------------------------------------------------------ interrupt
 
@@ -185,7 +172,7 @@ class TurnService:
         if active_turn_id(self.ctx.db.conn, thread_id) == active:
             run = turns.run_of_turn(self.ctx.db.conn, active)
             if run is not None:  # nothing was driving it (paused, or waiting after a restart)
-                TurnFinisher(self.ctx, thread_id, active, run.id).interrupted()
+                TurnFinisher(self.ctx, run.ref).interrupted()
         return EmptyResult()
 
     # ------------------------------------------------------------ the user's answers
@@ -262,14 +249,14 @@ class TurnService:
             turns.update_run(unit.conn, run.id, state="streaming", cursor=dump_cursor(cursor))
             turns.set_turn_status(unit.conn, turn.id, "running")
             result = unit.respond(EmptyResult())
-        self.ctx.publish.run_updated(thread_id, run.id, "streaming", run.turn_id)
-        self.drive(thread_id, run.turn_id, run.id)
+        self.ctx.publish.run_updated(run.ref, "streaming")
+        self.drive(run.ref)
         return result
 
     # ------------------------------------------------------------ driving
 
-    def drive(self, thread_id: str, turn_id: str, run_id: str) -> None:
-        self.ctx.actor(thread_id).drive(RunDriver(self.ctx, thread_id, turn_id, run_id))
+    def drive(self, run: RunRef) -> None:
+        self.ctx.actor(run.thread_id).drive(RunDriver(self.ctx, run))
 
     def _continue(self, thread_id: str) -> None:
         """Wake the loop waiting for the user, or (after a restart) start one."""
@@ -289,13 +276,13 @@ class TurnService:
         try:
             environment.validate(self.ctx, run, cursor)
         except DriftError as exc:
-            TurnFinisher(self.ctx, run.thread_id, run.turn_id, run.id).fail(exc.kind, exc.message)
+            TurnFinisher(self.ctx, run.ref).fail(exc.kind, exc.message)
             return
         if cursor.recovered:
             cursor.recovered = False
             with self.ctx.db.transaction() as conn:
                 turns.update_run(conn, run.id, cursor=dump_cursor(cursor))
-        self.drive(run.thread_id, run.turn_id, run.id)
+        self.drive(run.ref)
 
     def _check_owner(self, thread_id: str, run_id: str) -> None:
         """A recovered run owns its thread until one continuation claim finishes."""
@@ -337,8 +324,9 @@ class TurnService:
         publish.item_started(admission.user_item, turn_id)
         publish.item_completed(admission.user_item, turn_id)
         publish.thread_updated(threads.get(self.ctx.db.conn, thread_id))  # status: running
-        publish.run_updated(thread_id, admission.run_id, "streaming", turn_id)
-        self.drive(thread_id, turn_id, admission.run_id)
+        run = RunRef(thread_id, turn_id, admission.run_id)
+        publish.run_updated(run, "streaming")
+        self.drive(run)
         if admission.first_turn and admission.title_changed:
             self.ctx.on_first_turn(thread_id, admission.user_item.text or "")
 

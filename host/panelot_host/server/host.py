@@ -289,8 +289,8 @@ class Host:
             environ=self.config.environ,
             vault=self._credentials.vault(),
             mcp=self._mcp_settings(),
+            tool_sources=McpSources(self),
         )
-        engine.ctx.tool_sources = McpSources(self)
         return engine
 
     def _mcp_settings(self) -> McpSettings:

@@ -144,6 +144,14 @@ class TurnRecord(msgspec.Struct, frozen=True):
     ended_at: int | None
 
 
+class RunRef(msgspec.Struct, frozen=True):
+    """Which run: of which Turn, of which thread (what the engine's run code carries)."""
+
+    thread_id: str
+    turn_id: str
+    run_id: str
+
+
 class RunRecord(msgspec.Struct, frozen=True):
     id: str
     turn_id: str
@@ -153,6 +161,10 @@ class RunRecord(msgspec.Struct, frozen=True):
     environment: dict[str, Any] | None
     environment_digest: str | None
     updated_at: int
+
+    @property
+    def ref(self) -> RunRef:
+        return RunRef(self.thread_id, self.turn_id, self.id)
 
 
 class ApprovalRecord(msgspec.Struct, frozen=True):
