@@ -29,7 +29,7 @@ from panelot_host.errors import (
     StaleTurn,
     ThreadBusy,
 )
-from panelot_host.protocol.common import ApprovalScope, Decision, InteractionAction, RecoveryOutcome
+from panelot_host.protocol.common import ApprovalScope, Decision, RecoveryOutcome
 from panelot_host.protocol.ops import turns as ops
 from panelot_host.protocol.ops._base import EmptyResult
 from panelot_host.store import approvals, items, steering, threads, turns
