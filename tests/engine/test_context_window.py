@@ -30,7 +30,8 @@ from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import Fail, Hang
 from panelot_host.providers.types import ImagePart, ModelRequest, ToolResultMessage
-from panelot_host.server.host import Host, HostConfig, default_registry
+from panelot_host.server.assembly import default_registry
+from panelot_host.server.host import Host, HostConfig
 from panelot_host.server.transport import DirectTransport
 from panelot_host.store.profiles import database_path
 
