@@ -75,7 +75,7 @@ class Route(msgspec.Struct, frozen=True):
             result = await self._run(session, params, receipt)
         except Replay as replay:
             return msgspec.Raw(replay.response)
-        # answered without a stored receipt only under the ack_before_commit failpoint
+        # a handler that stored no receipt (none today) is answered with its result
         return result if receipt.response is None else msgspec.Raw(receipt.response)
 
     async def _run(self, session: Session, params: Any, receipt: Receipt | None) -> Any:
