@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import msgspec
 
 import panelot_host
-from panelot_host.engine.admission import TurnRequest
 from panelot_host.engine.commands import Receipt
 from panelot_host.errors import InvalidParams, InvalidState
 from panelot_host.protocol import ops
@@ -159,6 +158,10 @@ def _subscribed(session: Session, result: ops.ThreadResult) -> ops.ThreadResult:
 
 
 def _submit(session: Session, p: ops.TurnSubmitParams, receipt: Receipt) -> Any:
+    # imported here: engine.admission brings the engine's context (the Gatekeeper,
+    # jsonschema), which the host's first answers must not wait for
+    from panelot_host.engine.admission import TurnRequest
+
     attachments = [msgspec.to_builtins(a) for a in p.attachments]
     request = TurnRequest(p.text, attachments, p.model, p.token_budget)
     return _turns(session).submit(receipt, p.thread_id, request)
