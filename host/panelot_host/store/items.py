@@ -17,7 +17,8 @@ import msgspec
 from panelot_host.errors import NotFound
 from panelot_host.store import threads
 from panelot_host.store.ids import now_ms
-from panelot_host.store.records import ItemRecord
+from panelot_host.store.records import CallEvidence, ItemRecord, ToolCallExtra
+from panelot_host.vocabulary import ToolCallStatus, ToolLevel
 
 _COLUMNS = (
     "id, thread_id, parent_id, turn_id, kind, created_at, text, thinking, extra, interrupted, "
@@ -26,6 +27,8 @@ _COLUMNS = (
 _SEARCHABLE = frozenset({"user", "steering", "assistant"})
 _json_encode = msgspec.json.Encoder().encode
 _dict_decode = msgspec.json.Decoder(dict[str, Any]).decode
+_call_extra_decode = msgspec.json.Decoder(ToolCallExtra).decode
+_NO_CALL_EXTRA = ToolCallExtra()
 
 
 def _load(raw: str | None) -> dict[str, Any] | None:
@@ -37,6 +40,11 @@ def _dump(value: dict[str, Any] | None) -> str | None:
 
 
 def _row(row: Any) -> ItemRecord:
+    if row[4] == "toolCall":  # a tool call's extra is typed (keys unknown to it are ignored)
+        call_extra = _call_extra_decode(row[8]) if row[8] else _NO_CALL_EXTRA
+        extra: dict[str, Any] = {}
+    else:
+        call_extra, extra = _NO_CALL_EXTRA, _load(row[8]) or {}
     return ItemRecord(
         id=row[0],
         thread_id=row[1],
@@ -46,7 +54,7 @@ def _row(row: Any) -> ItemRecord:
         created_at=row[5],
         text=row[6],
         thinking=row[7],
-        extra=_load(row[8]) or {},
+        extra=extra,
         interrupted=bool(row[9]),
         call_id=row[10],
         name=row[11],
@@ -56,7 +64,16 @@ def _row(row: Any) -> ItemRecord:
         batch_index=row[15],
         status=row[16],
         result=_load(row[17]),
+        call_extra=call_extra,
     )
+
+
+def _dump_extra(item: ItemRecord) -> str | None:
+    if item.kind == "toolCall":
+        if item.extra:
+            raise ValueError("a tool call's extra data is its call_extra (ToolCallExtra)")
+        return _json_encode(item.call_extra).decode() if item.call_extra != _NO_CALL_EXTRA else None
+    return _dump(item.extra) if item.extra else None
 
 
 def insert(conn: sqlite3.Connection, item: ItemRecord, *, index_text: bool = True) -> None:
@@ -72,7 +89,7 @@ def insert(conn: sqlite3.Connection, item: ItemRecord, *, index_text: bool = Tru
             item.created_at,
             item.text,
             item.thinking,
-            _dump(item.extra) if item.extra else None,
+            _dump_extra(item),
             int(item.interrupted),
             item.call_id,
             item.name,
@@ -217,7 +234,7 @@ def of_turn(
     thread_id: str,
     turn_id: str,
     *,
-    statuses: tuple[str, ...] = (),
+    statuses: tuple[ToolCallStatus, ...] = (),
     after: str | None = None,
 ) -> list[ItemRecord]:
     """The items a Turn added to its thread, in the order they were stored (a running
@@ -237,7 +254,7 @@ def of_turn(
 def set_tool_status(
     conn: sqlite3.Connection,
     item_id: str,
-    status: str,
+    status: ToolCallStatus,
     result: dict[str, Any] | None = None,
 ) -> None:
     """Move a tool call to ``status``; ``result`` (once settled) is stored on the same row,
@@ -251,7 +268,7 @@ def set_tool_status(
 
 
 def settle_call(
-    conn: sqlite3.Connection, item_id: str, status: str, result: dict[str, Any]
+    conn: sqlite3.Connection, item_id: str, status: ToolCallStatus, result: dict[str, Any]
 ) -> ItemRecord:
     """Store a tool call's final ``status`` and ``result`` (and when: ``extra.endedAt``);
     the settled item."""
@@ -302,10 +319,14 @@ def copy_branch(
     return mapping[source[-1].id] if source else None
 
 
-def merge_extra(conn: sqlite3.Connection, item_id: str, values: dict[str, Any]) -> None:
-    """Add keys to an item's ``extra`` (evidence, the target a call ran against...)."""
-    current = get(conn, item_id).extra
-    conn.execute("UPDATE item SET extra = ? WHERE id = ?", (_dump({**current, **values}), item_id))
+def set_evidence(conn: sqlite3.Connection, item_id: str, evidence: CallEvidence) -> None:
+    """Store the evidence of a tool call whose outcome is unknown (its other extra data
+    is kept)."""
+    conn.execute(
+        "UPDATE item SET extra = json_set(coalesce(extra, '{}'), '$.evidence', json(?)) "
+        "WHERE id = ?",
+        (_json_encode(evidence).decode(), item_id),
+    )
 
 
 def continuation(
@@ -333,13 +354,13 @@ def continuation(
     return [_row(by_id[item_id]) for item_id in reversed(path)]
 
 
-def start_call(conn: sqlite3.Connection, item_id: str, extra: dict[str, Any]) -> None:
+def start_call(conn: sqlite3.Connection, item_id: str, started: ToolCallExtra) -> None:
     """Mark a tool call ``running`` and record with it what recovery needs (its recovery
-    class, its target) and when it started (``extra.startedAt``), in one statement."""
+    class, its target: the fields set in ``started``) and when it started, in one statement."""
     conn.execute(
         "UPDATE item SET status = 'running', extra = json_patch(coalesce(extra, '{}'), ?) "
         "WHERE id = ?",
-        (_dump({**extra, "startedAt": now_ms()}), item_id),
+        (_json_encode(msgspec.structs.replace(started, started_at=now_ms())).decode(), item_id),
     )
 
 
@@ -352,7 +373,7 @@ def reset_call(conn: sqlite3.Connection, item_id: str) -> None:
     )
 
 
-def with_status(conn: sqlite3.Connection, status: str) -> list[ItemRecord]:
+def with_status(conn: sqlite3.Connection, status: ToolCallStatus) -> list[ItemRecord]:
     """Every tool call in ``status``, whatever its thread (e.g. the uncertain ones)."""
     rows = conn.execute(
         f"SELECT {_COLUMNS} FROM item WHERE kind = 'toolCall' AND status = ? ORDER BY ord",
@@ -370,7 +391,7 @@ def has_notice(conn: sqlite3.Connection, thread_id: str, turn_id: str, code: str
     return row is not None
 
 
-def turn_ran_level(conn: sqlite3.Connection, turn_id: str, level: str) -> bool:
+def turn_ran_level(conn: sqlite3.Connection, turn_id: str, level: ToolLevel) -> bool:
     """Whether a tool call of the Turn ran at ``level`` (L2: a debugger was attached)."""
     row = conn.execute(
         "SELECT 1 FROM item WHERE turn_id = ? AND kind = 'toolCall' "

@@ -13,6 +13,7 @@ import msgspec
 from panelot_host.errors import InvalidParams, NotFound
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ThreadRecord, ThreadStats
+from panelot_host.vocabulary import TitleSource
 
 _COLUMNS = (
     "id, title, title_source, parent_thread_id, forked_from_item_id, head_item_id, "
@@ -47,7 +48,7 @@ def _row(row: Any) -> ThreadRecord:
     return ThreadRecord(
         id=str(tid),
         title=str(title),
-        title_source=str(source),
+        title_source=source,
         parent_thread_id=parent if isinstance(parent, str) else None,
         forked_from_item_id=forked if isinstance(forked, str) else None,
         head_item_id=head if isinstance(head, str) else None,
@@ -61,7 +62,7 @@ def create(
     conn: sqlite3.Connection,
     *,
     title: str,
-    title_source: str = "fallback",
+    title_source: TitleSource = "fallback",
     parent_thread_id: str | None = None,
     forked_from_item_id: str | None = None,
 ) -> ThreadRecord:
