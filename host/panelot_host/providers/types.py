@@ -54,6 +54,7 @@ class ToolResultMessage(msgspec.Struct, tag="tool_result", frozen=True):
     name: str
     content: list[UserContent]
     is_error: bool = False
+    tab_id: int | None = None  # the browser tab the result describes (engine-side; not sent)
 
 
 Message = UserMessage | AssistantMessage | ToolResultMessage
