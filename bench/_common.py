@@ -28,7 +28,7 @@ from panelot_host.store import items, threads, turns
 from panelot_host.store.db import Database
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.profiles import database_path
-from panelot_host.store.records import ItemRecord, UsageRecord
+from panelot_host.store.records import ItemRecord, ToolCallExtra, UsageRecord
 from panelot_host.tools.descriptor import AgentTool, BuiltinBinding
 from panelot_host.tools.result import ToolResult
 
@@ -355,7 +355,7 @@ def seed_long_thread(
                     turn_id,
                     "toolCall",
                     clock,
-                    extra={"label": "No-op", "level": "L0", "effects": ["read"]},
+                    call_extra=ToolCallExtra(label="No-op", level="L0", effects=["read"]),
                     call_id=f"call_{calls:08d}",
                     name=NOOP_NAME,
                     args={"i": calls},
@@ -370,9 +370,10 @@ def seed_long_thread(
                 run_id=run_id,
                 turn_id=turn_id,
                 thread_id=thread_id,
-                state="completed",
+                state="streaming",
                 cursor={"calls": model_calls},
             )
+            turns.update_run(conn, run_id, state="completed")  # a run starts streaming
             for _ in range(model_calls):
                 turns.record_usage(
                     conn,

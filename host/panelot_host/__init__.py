@@ -7,7 +7,8 @@ Packages, one per part of the architecture (``docs/protocol.md`` is the wire):
   (descriptors, registry, MCP), ``providers`` (model APIs), ``store`` (SQLite),
   ``credentials`` (secrets), ``install`` (the native-messaging host manifest and
   wrapper), ``cli`` (the ``panelot-host`` command).
-- Modules shared by all: ``errors`` (the one exception tree), ``private_files`` (0700 /
+- Modules shared by all: ``errors`` (the one exception tree), ``vocabulary`` (item
+  kinds, statuses and states as Literals, and the run state machine), ``private_files`` (0700 /
   0600 whatever the umask), ``secret_mask`` (secrets masked out of logs), ``__main__``
   (``python -m panelot_host``).
 """

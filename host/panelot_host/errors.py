@@ -9,6 +9,7 @@ not exceptions.
     ├── NotInitialized                not_initialized
     ├── NotFound                      not_found
     ├── InvalidState                  invalid_state
+    │   └── IllegalTransition         (a run state change the state machine forbids)
     ├── StaleTurn                     stale_turn
     ├── TurnActive                    turn_active
     ├── QueueFull                     queue_full
@@ -65,6 +66,10 @@ class NotFound(PanelotError):
 
 class InvalidState(PanelotError):
     kind = "invalid_state"
+
+
+class IllegalTransition(InvalidState):
+    """A run state change that ``vocabulary.RUN_TRANSITIONS`` does not allow."""
 
 
 class StaleTurn(PanelotError):

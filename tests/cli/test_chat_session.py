@@ -8,13 +8,13 @@ import anyio
 import pytest
 from tests.cli.chat_driver import Screen, driven_session
 from tests.engine.helpers import new_thread
+from tests.support.fake_browser import FakeBrowser, FakePage
 
 from panelot_host.cli.chat_input import CtrlC
 from panelot_host.providers.scripted import Hang, Pause, ScriptedProvider, Stop, Text, ToolCall
 from panelot_host.providers.types import Usage
 from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
-from panelot_host.tools.fake_browser import FakeBrowser, FakePage
 
 pytestmark = pytest.mark.anyio
 

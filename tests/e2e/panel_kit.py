@@ -8,7 +8,8 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
-from .harness import EXTENSION, screenshot
+from .fake_model import Reply, tool_use_reply
+from .harness import EXTENSION, Browser, screenshot
 
 AXE = EXTENSION / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -36,6 +37,23 @@ def snapshot(panel: Page, thread_id: str | None = None) -> dict[str, Any]:
         panel, "thread.open", {"threadId": thread_id or panel.evaluate("panelot.threadId")}
     )
     return result
+
+
+def site_tab(browser: Browser, site: str) -> int:
+    """A loopback page in its own tab: the target (and origin) of the navigations."""
+    page = browser.context.new_page()
+    page.goto(f"{site}/start")
+    tab_id: int = browser.worker().evaluate(
+        "async (site) => (await chrome.tabs.query({url: site + '/*'}))[0].id", site
+    )
+    return tab_id
+
+
+def navigate_reply(site: str, tab: int, name: str) -> Reply:
+    """The model asks to navigate ``tab`` to ``site/name`` (a call that needs approval)."""
+    return tool_use_reply(
+        f"toolu_{name}", "browser_navigate", {"url": f"{site}/{name}", "tabId": tab}
+    )
 
 
 def axe_scan(panel: Page, view: str) -> None:

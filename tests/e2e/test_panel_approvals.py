@@ -12,23 +12,7 @@ from playwright.sync_api import Page, expect
 from .fake_model import FakeAnthropic, text_reply, tool_use_reply
 from .harness import Browser
 from .pages import serve_pages
-from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
-
-
-def _site_tab(browser: Browser, site: str) -> int:
-    """A loopback page in its own tab: the target (and origin) of the navigations."""
-    page = browser.context.new_page()
-    page.goto(f"{site}/start")
-    tab_id: int = browser.worker().evaluate(
-        "async (site) => (await chrome.tabs.query({url: site + '/*'}))[0].id", site
-    )
-    return tab_id
-
-
-def _navigate(site: str, tab: int, name: str) -> Any:
-    return tool_use_reply(
-        f"toolu_{name}", "browser_navigate", {"url": f"{site}/{name}", "tabId": tab}
-    )
+from .panel_kit import both_schemes, connected, log, navigate_reply, rpc, send, site_tab, snapshot
 
 
 def _card(panel: Page) -> Any:
@@ -45,17 +29,21 @@ def _tool_statuses(panel: Page) -> list[str]:
 
 def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> None:
     with serve_pages() as site:
-        tab = _site_tab(browser, site)
+        tab = site_tab(browser, site)
         panel = browser.open_panel()
         connected(panel)
         # thread A: "Allow for this thread" — the second call in A is not asked
-        model.plan(_navigate(site, tab, "a1"), _navigate(site, tab, "a2"), text_reply(["A done."]))
+        model.plan(
+            navigate_reply(site, tab, "a1"),
+            navigate_reply(site, tab, "a2"),
+            text_reply(["A done."]),
+        )
         send(panel, "Thread A")
         card = _card(panel)
         expect(card).to_contain_text(f"on {site}")
         site_choice = card.get_by_role("button", name="Allow for this site")
         expect(site_choice).to_have_accessible_description(
-            f"Don't ask again for browser_navigate on {site}, in any conversation."
+            "Don't ask again on this site, in any conversation."
         )
         both_schemes(panel, "approval")
         card.get_by_role("button", name="Allow for this thread").click()
@@ -67,7 +55,7 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
 
         # thread B: the thread grant of A is not reused; "Allow for this site"
         panel.get_by_role("button", name="New thread").click()
-        model.plan(_navigate(site, tab, "b1"), text_reply(["B done."]))
+        model.plan(navigate_reply(site, tab, "b1"), text_reply(["B done."]))
         send(panel, "Thread B")
         _card(panel).get_by_role("button", name="Allow for this site").click()
         expect(log(panel).get_by_role("listitem").last).to_have_text("B done.")
@@ -77,7 +65,7 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
 
         # thread C: the site grant is reused (no card); then a read of another kind
         panel.get_by_role("button", name="New thread").click()
-        model.plan(_navigate(site, tab, "c1"), text_reply(["C done."]))
+        model.plan(navigate_reply(site, tab, "c1"), text_reply(["C done."]))
         send(panel, "Thread C")
         expect(log(panel).get_by_role("listitem").last).to_have_text("C done.")
         assert _tool_statuses(panel) == ["succeeded"]
@@ -89,7 +77,11 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
         expect(revoke).to_have_count(0)
         assert [g["scope"] for g in rpc(panel, "permissions.list", {})["grants"]] == ["thread"]
         panel.get_by_role("button", name="Back to chat").click()
-        model.plan(_navigate(site, tab, "c2"), _navigate(site, tab, "c3"), text_reply(["C again."]))
+        model.plan(
+            navigate_reply(site, tab, "c2"),
+            navigate_reply(site, tab, "c3"),
+            text_reply(["C again."]),
+        )
         send(panel, "Once more")
         _card(panel).get_by_role("button", name="Deny").click()
         expect(_card(panel)).to_have_count(1)  # asked again for the next call
@@ -103,9 +95,9 @@ def test_a_card_survives_a_reload_and_ask_user_is_a_form(
     browser: Browser, model: FakeAnthropic
 ) -> None:
     with serve_pages() as site:
-        tab = _site_tab(browser, site)
+        tab = site_tab(browser, site)
         model.plan(
-            _navigate(site, tab, "r1"),
+            navigate_reply(site, tab, "r1"),
             tool_use_reply(
                 "toolu_q1", "ask_user", {"question": "Which size?", "options": ["Small", "Large"]}
             ),

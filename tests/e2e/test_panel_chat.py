@@ -1,9 +1,13 @@
-"""Chat (issue 13, item 2): Markdown answers sanitised, code blocks with copy, tool cards,
-model and tool text with HTML shown as text and never run; item 6: usage."""
+"""Chat (issue 13, item 2): Markdown answers sanitised, code blocks with copy, tool cards
+(with their duration, also when loaded from history), model and tool text with HTML shown
+as text and never run; item 6: usage per turn (every turn of a reopened thread) and per
+thread, an unknown price shown as unknown."""
 
 from __future__ import annotations
 
 import json
+import re
+from datetime import datetime
 
 from playwright.sync_api import expect
 from tests.providers.streams import anthropic_sse
@@ -92,6 +96,47 @@ def test_unknown_price_is_shown_as_unknown_never_zero(
     expect(panel.locator("#thread-usage")).to_contain_text("cost unknown")
     threads = panel.get_by_role("navigation", name="Threads")
     expect(threads.get_by_role("button", name="hello")).to_contain_text("cost unknown")
+    assert "$0.0000" not in (panel.locator("body").text_content() or "")
+
+
+def _seconds(iso: str) -> float:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def test_a_reopened_thread_shows_every_turns_usage_and_its_tool_durations(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    rpc(panel, "settings.update", {"commandId": "m1", "model": "my-local-model"})  # no price
+    model.plan(tool_use_reply("toolu_h", "browser_tabs_list", {}), text_reply(["Two tabs."]))
+    send(panel, "List my tabs")
+    expect(log(panel).get_by_role("listitem").filter(has_text="Two tabs.")).to_be_visible()
+    send(panel, "Thanks")
+    expect(log(panel).get_by_role("listitem").filter(has_text="Echo: Thanks")).to_be_visible()
+    # a new panel knows only what thread.open returns
+    panel.reload()
+    connected(panel)
+    threads = panel.get_by_role("navigation", name="Threads")
+    threads.get_by_role("button", name="List my tabs").click()
+    expect(log(panel).get_by_role("listitem").filter(has_text="Echo: Thanks")).to_be_visible()
+    stored = snapshot(panel)
+    assert [t["costUsd"] for t in stored["turns"]] == [None, None]
+    shown = [
+        panel.locator(f'#log > li[data-turn="{t["id"]}"][data-usage]').get_attribute("data-usage")
+        for t in stored["turns"]
+    ]
+    for turn, usage in zip(stored["turns"], shown, strict=True):
+        tokens = turn["usage"]
+        assert usage == (
+            f"This turn: {tokens['inputTokens']} in · {tokens['outputTokens']} out · cost unknown"
+        )
+    expect(panel.locator("#thread-usage")).to_contain_text("cost unknown")
+    # the tool card's duration, from the times the host stored with the call
+    (call,) = [i for i in stored["items"] if i["kind"] == "toolCall"]
+    took = _seconds(call["endedAt"]) - _seconds(call["startedAt"])
+    card = log(panel).get_by_role("listitem").filter(has_text="browser_tabs_list")
+    expect(card).to_contain_text(re.compile(rf"succeeded\s*{took:.1f} s"))
     assert "$0.0000" not in (panel.locator("body").text_content() or "")
 
 

@@ -1,14 +1,24 @@
-"""Threads (issue 13, item 1): search with highlighted snippets, rename, delete after a
-confirmation, fork from a message, branch switching — checked against what the engine
-stored."""
+"""Threads (issue 13, item 1): each thread's status in the list, search with highlighted
+snippets, rename, delete after a confirmation, fork from a message, branch switching —
+checked against what the engine stored."""
 
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .fake_model import FakeAnthropic
+from .fake_model import FakeAnthropic, text_reply
 from .harness import Browser
-from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
+from .pages import serve_pages
+from .panel_kit import (
+    both_schemes,
+    connected,
+    log,
+    navigate_reply,
+    rpc,
+    send,
+    site_tab,
+    snapshot,
+)
 
 
 def _turn(panel: Page, text: str) -> None:
@@ -78,6 +88,24 @@ def test_fork_from_a_message_and_switch_branches(browser: Browser, model: FakeAn
     panel.get_by_role("button", name="Back to the previous branch").click()
     expect(log(panel).get_by_role("listitem").filter(has_text="Echo: second")).to_be_visible()
     assert _texts(panel) == ["first", "Echo: first", "second", "Echo: second"]
+    # the message shows its versions: 1 of 2 here; Next / Previous switch the whole branch
+    message = log(panel).get_by_role("listitem").filter(has_text="second").first
+    versions = message.get_by_role("group", name="Versions of this message")
+    expect(versions).to_contain_text("1 of 2")
+    expect(versions.get_by_role("button", name="Previous branch")).to_be_disabled()
+    versions.get_by_role("button", name="Next branch").click()
+    expect(log(panel).get_by_role("listitem").filter(has_text="Echo: third")).to_be_visible()
+    assert _texts(panel) == ["first", "Echo: first", "third", "Echo: third"]  # what the host shows
+    message = log(panel).get_by_role("listitem").filter(has_text="third").first
+    versions = message.get_by_role("group", name="Versions of this message")
+    expect(versions).to_contain_text("2 of 2")
+    expect(versions.get_by_role("button", name="Next branch")).to_be_disabled()
+    both_schemes(panel, "branches")
+    versions.get_by_role("button", name="Previous branch").click()
+    expect(log(panel).get_by_role("listitem").filter(has_text="Echo: second")).to_be_visible()
+    assert _texts(panel) == ["first", "Echo: first", "second", "Echo: second"]
+    stored = snapshot(panel)
+    assert [p["itemId"] for p in stored["branches"]] == [stored["items"][2]["id"]]
     # fork at the first answer: a new thread holding the branch up to it
     answer = log(panel).get_by_role("listitem").filter(has_text="Echo: first")
     answer.hover()
@@ -88,3 +116,40 @@ def test_fork_from_a_message_and_switch_branches(browser: Browser, model: FakeAn
     assert [i["text"] for i in fork["items"]] == ["first", "Echo: first"]
     assert _texts(panel) == ["first", "Echo: first"]
     assert len(snapshot(panel, source)["items"]) == 4
+
+
+def _listed_status(panel: Page, thread_id: str) -> str:
+    listed = rpc(panel, "thread.list", {})["threads"]
+    status: str = next(t["status"] for t in listed if t["id"] == thread_id)
+    return status
+
+
+def test_the_list_shows_each_threads_status_as_the_host_reports_it(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    with serve_pages() as site:
+        tab = site_tab(browser, site)
+        panel = browser.open_panel()
+        connected(panel)
+        model.plan(navigate_reply(site, tab, "s1"))
+        send(panel, "Open the start page")
+        expect(log(panel).get_by_role("listitem").filter(has_text="Allow “")).to_be_visible()
+        waiting = panel.evaluate("panelot.threadId")
+        threads = panel.get_by_role("navigation", name="Threads")
+        row = threads.get_by_role("button", name="Open the start page")
+        expect(row).to_contain_text("needs approval")
+        assert _listed_status(panel, waiting) == "awaiting_approval"
+        # another thread shown: the waiting one still says so, the new one is idle
+        panel.get_by_role("button", name="New thread").click()
+        _turn(panel, "Hello there")
+        expect(threads.get_by_role("button", name="Hello there")).to_contain_text("idle")
+        expect(row).to_contain_text("needs approval")
+        both_schemes(panel, "threads-status")
+        # answered elsewhere (another client): the row follows the host's thread.updated
+        request = snapshot(panel, waiting)["pendingApprovals"][0]
+        model.plan(text_reply(["Navigated."]))
+        answer = {"commandId": "elsewhere", "requestId": request["requestId"]}
+        rpc(panel, "approval.response", {**answer, "decision": "allow", "scope": "once"})
+        expect(row).to_contain_text("idle")
+        assert _listed_status(panel, waiting) == "idle"
+        assert panel.evaluate("panelot.threadId") != waiting  # the shown thread did not change

@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from tests.support.fake_browser import FakeBrowser, FakePage
 
 from panelot_host.errors import ToolError
 from panelot_host.gatekeeper import (
@@ -25,7 +26,6 @@ from panelot_host.tools import (
     ToolRegistry,
     new_run_catalog,
 )
-from panelot_host.tools.fake_browser import FakeBrowser, FakePage
 
 from .conftest import T0, bind, extra_tools, grant
 

@@ -1,10 +1,14 @@
-"""Every method, event, item kind, status and error kind named in protocol.md exists."""
+"""Every method, event, item kind, status and error kind named in protocol.md exists;
+each op is declared once, and documented."""
 
 from __future__ import annotations
 
+import re
 import typing
+from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from panelot_host.protocol import (
@@ -17,8 +21,14 @@ from panelot_host.protocol import (
 )
 from panelot_host.protocol.items import ITEM_KINDS, Item
 from panelot_host.protocol.jsonrpc import ENGINE_ERROR_KINDS
+from panelot_host.protocol.ops import ThreadRenameParams, ThreadRenameResult, ThreadResult
+from panelot_host.protocol.ops._base import Params, command, request
+from panelot_host.protocol.registry import table
 
-# Hard-coded from /work/shared/design/protocol.md (version 1).
+PROTOCOL_MD = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+# Hard-coded from /work/shared/design/protocol.md (version 1): the host may add ops (each
+# then documented in docs/protocol.md, see below), never drop or rename these.
 DOC_OPS = [
     "initialize",
     "thread.create",
@@ -127,14 +137,17 @@ DOC_COMMANDS = set(DOC_OPS) - {
 
 
 def test_every_method_is_registered() -> None:
-    assert sorted(OPS) == sorted(DOC_OPS)
+    assert set(DOC_OPS) <= set(OPS)
     assert sorted(EVENTS) == sorted(DOC_EVENTS + EXTENSION_EVENTS)
     assert sorted(SHIM_REQUESTS) == sorted(DOC_SHIM)
     assert "$/cancelRequest" in CONTROL_NOTIFICATIONS
 
 
 def test_commands_are_the_ops_that_carry_command_id() -> None:
-    assert {m for m, s in OPS.items() if s.command} == DOC_COMMANDS
+    commands = {m for m, s in OPS.items() if s.command}
+    assert commands >= DOC_COMMANDS
+    assert not commands & (set(DOC_OPS) - DOC_COMMANDS)
+    assert commands == {m for m, s in OPS.items() if "command_id" in s.params.__struct_fields__}
     assert [m for m, s in OPS.items() if s.before_initialize] == ["initialize"]
 
 
@@ -160,3 +173,40 @@ def test_error_kinds() -> None:
 def test_tables_are_read_only() -> None:
     with pytest.raises(TypeError):
         OPS["x"] = OPS["initialize"]  # type: ignore[index]
+
+
+def _documented_ops() -> dict[str, bool]:
+    """``### `method``` headings of docs/protocol.md section 6 -> marked ``— command``."""
+    text = PROTOCOL_MD.read_text(encoding="utf-8")
+    section = text.split("## 6. Ops", 1)[1].split("\n## ", 1)[0]
+    headings = re.findall(r"^### `([^`]+)`( — command)?$", section, flags=re.MULTILINE)
+    return {method: bool(marker) for method, marker in headings}
+
+
+def _listed_commands() -> set[str]:
+    """The methods listed after "Commands:" in docs/protocol.md, "Commands and receipts"."""
+    text = PROTOCOL_MD.read_text(encoding="utf-8")
+    listing = text.split("\nCommands: ", 1)[1].split("Not commands:", 1)[0]
+    return set(re.findall(r"`([^`]+)`", listing))
+
+
+def test_every_op_is_documented_as_declared() -> None:
+    """docs/protocol.md has a section per op, marked a command exactly when it is one."""
+    assert _documented_ops() == {method: spec.command for method, spec in OPS.items()}
+    assert _listed_commands() == {method for method, spec in OPS.items() if spec.command}
+
+
+def test_a_declaration_that_disagrees_with_its_params_fails_at_import() -> None:
+    class NoCommandId(Params, kw_only=True):
+        title: str
+
+    with pytest.raises(TypeError, match="commandId"):
+        command("thread.x", NoCommandId, ThreadResult)
+    with pytest.raises(TypeError, match="commandId"):
+        request("thread.y", ThreadRenameParams, ThreadRenameResult)
+
+
+def test_an_op_declared_twice_fails_at_import() -> None:
+    spec = command("thread.rename", ThreadRenameParams, ThreadRenameResult)
+    with pytest.raises(ValueError, match="declared twice"):
+        table(spec, msgspec.structs.replace(spec))

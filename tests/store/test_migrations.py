@@ -12,7 +12,7 @@ from panelot_host.store import items, threads
 from panelot_host.store.db import Database
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.migrate import apply_migrations, load_migrations, schema_version
-from panelot_host.store.records import ItemRecord
+from panelot_host.store.records import ItemRecord, ToolCallExtra
 
 
 def _first_schema_database(path: Path) -> None:
@@ -100,7 +100,7 @@ def test_item_rows_round_trip(tmp_path: Path) -> None:
             args={"ref": "e3"},
             status="succeeded",
             result={"content": "clicked", "isError": False},
-            extra={"level": "L1"},
+            call_extra=ToolCallExtra(level="L1"),
         )
         items.insert(conn, record)
     assert items.get(db.conn, record.id) == record

@@ -6,6 +6,7 @@ from typing import Any
 
 import anyio
 import pytest
+from tests.support.fake_browser import FakeBrowser, FakePage
 
 from panelot_host.errors import OutcomeUnknown, ToolError
 from panelot_host.tools import (
@@ -20,7 +21,6 @@ from panelot_host.tools import (
     new_run_catalog,
 )
 from panelot_host.tools.browser_result import browser_result
-from panelot_host.tools.fake_browser import FakeBrowser, FakePage
 
 from .conftest import Context, echo_tool
 

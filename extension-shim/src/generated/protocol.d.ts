@@ -33,6 +33,8 @@ export interface ProtocolDefinitions {
   AssistantItem?: AssistantItem;
   AuthorityChange?: AuthorityChange;
   AuthorityWidenedEvent?: AuthorityWidenedEvent;
+  BranchChoice?: BranchChoice;
+  BranchPoint?: BranchPoint;
   BrowserInvokeParams?: BrowserInvokeParams;
   BrowserInvokeResult?: BrowserInvokeResult;
   BrowserResolveTargetParams?: BrowserResolveTargetParams;
@@ -246,6 +248,22 @@ export interface AuthorityChange {
 export interface AuthorityWidenedEvent {
   commandId: string;
   changes: AuthorityChange[];
+}
+/**
+ * One of the sibling items at a branch point and the branch ``thread.selectBranch``
+ * selects for it: ``headItemId``, the newest item stored below it (or itself).
+ */
+export interface BranchChoice {
+  itemId: string;
+  headItemId: string;
+}
+/**
+ * An item of the selected branch that has siblings (a message sent again from the same
+ * place): ``choices`` holds it and its siblings, oldest first.
+ */
+export interface BranchPoint {
+  itemId: string;
+  choices: BranchChoice[];
 }
 /**
  * Run a browser tool. ``callId`` is the toolCall item's ``callId``; ``target`` is the
@@ -606,6 +624,8 @@ export interface ToolCallItem {
   level?: ("L0" | "L1" | "L2") | null;
   effects?: ("external" | "navigate" | "network" | "read" | "write")[];
   evidence?: {} | null;
+  startedAt?: string | null;
+  endedAt?: string | null;
 }
 /**
  * A settled tool call's result. ``details`` is UI-only data (screenshots, diffs...).
@@ -912,6 +932,15 @@ export interface Thread {
   stats?: ThreadStats;
   parentThreadId?: string | null;
   forkedFromItemId?: string | null;
+  status?:
+    | "awaiting_answer"
+    | "awaiting_approval"
+    | "budget_paused"
+    | "failed"
+    | "idle"
+    | "interrupted"
+    | "paused_uncertain"
+    | "running";
 }
 /**
  * Running totals over a thread's Turns. ``costUsd`` is null once any model call of the
@@ -1014,6 +1043,8 @@ export interface ThreadSnapshot {
   queue: QueueEntry[];
   pendingSteering: SteeringItem[];
   lastSeq: number;
+  turns?: Turn[];
+  branches?: BranchPoint[];
 }
 /**
  * One user message and everything the engine did for it.

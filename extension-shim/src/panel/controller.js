@@ -149,6 +149,18 @@ export class Controller {
     }
   }
 
+  /**
+   * Show another branch at a branch point: the one ending at `headItemId` (the newest item
+   * below a sibling message, from the snapshot's `branches`).
+   * @param {string} headItemId
+   */
+  async switchBranch(headItemId) {
+    if (await this.selectBranch(headItemId)) {
+      this.store.state.previousHead = null;
+      this.store.emit("thread");
+    }
+  }
+
   /** @param {string} itemId */
   async selectBranch(itemId) {
     const threadId = this.threadId;
@@ -275,10 +287,13 @@ export class Controller {
   /**
    * Store the provider key in the host (never in the page or chrome.storage); point the
    * settings at its reference when none was set. Returns its fingerprint.
-   * @param {string} ref @param {string} secret @param {boolean} pointSettings
+   * The key is bound to `origin` when given (an OpenAI-compatible server's), else to the
+   * configured provider's (the host decides).
+   * @param {string} ref @param {string} secret @param {boolean} pointSettings @param {string | null} [origin]
    */
-  async setKey(ref, secret, pointSettings) {
-    const result = await this.attempt(() => this.client.request("credentials.set", { commandId: newCommandId(), ref, secret }));
+  async setKey(ref, secret, pointSettings, origin) {
+    const params = origin ? { commandId: newCommandId(), ref, secret, origin } : { commandId: newCommandId(), ref, secret };
+    const result = await this.attempt(() => this.client.request("credentials.set", params));
     if (!result) return null;
     if (pointSettings) await this.updateSettings({ apiKeyRef: ref });
     return result.fingerprint;
@@ -323,8 +338,10 @@ export class Controller {
   onThreadUpdated(thread) {
     const s = this.store.state;
     const at = s.threads.findIndex((t) => t.id === thread.id);
+    // only a newer updatedAt moves a thread to the top (a status change alone does not)
+    const moved = at < 0 || s.threads[at].updatedAt !== thread.updatedAt;
     if (at >= 0) s.threads.splice(at, 1);
-    if (!s.query) s.threads.unshift(thread);
+    if (!s.query && moved) s.threads.unshift(thread);
     else if (at >= 0) s.threads.splice(at, 0, thread);
     if (thread.id === s.threadId) s.thread = thread;
     this.store.emit("thread");

@@ -12,6 +12,7 @@ const ICONS = /** @type {Record<string, string>} */ ({
   settings: "M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8z M12 2v3 M12 19v3 M2 12h3 M19 12h3 M5 5l2 2 M17 17l2 2 M5 19l2-2 M17 7l2-2",
   close: "M6 6l12 12 M18 6 6 18",
   back: "M15 5l-7 7 7 7",
+  next: "M9 5l7 7-7 7",
   threads: "M4 6h16 M4 12h16 M4 18h10",
 });
 

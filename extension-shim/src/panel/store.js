@@ -10,6 +10,7 @@
 /** @typedef {import("../generated/protocol").InteractionRequest} InteractionRequest */
 /** @typedef {import("../generated/protocol").QueueEntry} QueueEntry */
 /** @typedef {import("../generated/protocol").Usage} Usage */
+/** @typedef {import("../generated/protocol").BranchPoint} BranchPoint */
 /** @typedef {import("../types").HostStatus} HostStatus */
 /** @typedef {ThreadSnapshot["items"][number]} Item */
 /** @typedef {{id: string, status: string, runId?: string, pauseReason?: string, error?: {kind: string, message: string}}} TurnView */
@@ -33,6 +34,7 @@
  *   turn: TurnView | null,
  *   run: {id: string, state: string} | null,
  *   turnUsage: Map<string, TurnUsage>,
+ *   branches: Map<string, BranchPoint>,
  *   approvals: Map<string, ApprovalRequest>,
  *   interactions: Map<string, InteractionRequest>,
  *   queue: QueueEntry[],
@@ -68,6 +70,7 @@ export class Store {
       turn: null,
       run: null,
       turnUsage: new Map(),
+      branches: new Map(),
       approvals: new Map(),
       interactions: new Map(),
       queue: [],
@@ -122,7 +125,10 @@ export class Store {
     const turn = snapshot.turn;
     s.turn = turn ? { id: turn.id, status: turn.status, runId: snapshot.run?.id, pauseReason: turn.pauseReason ?? undefined, error: turn.error ?? undefined } : null;
     s.run = snapshot.run ? { id: snapshot.run.id, state: snapshot.run.state } : null;
-    s.turnUsage = new Map(turn && turn.status !== "running" && turn.status !== "paused" ? [[turn.id, { usage: turn.usage, costUsd: turn.costUsd }]] : []);
+    // every ended turn's usage (a host without `turns` sends only the last one)
+    const ended = [...(snapshot.turns ?? []), ...(turn ? [turn] : [])].filter((t) => t.status !== "running" && t.status !== "paused");
+    s.turnUsage = new Map(ended.map((t) => [t.id, { usage: t.usage, costUsd: t.costUsd }]));
+    s.branches = new Map((snapshot.branches ?? []).map((point) => [point.itemId, point]));
     s.approvals = new Map(snapshot.pendingApprovals.map((a) => [a.requestId, a]));
     s.interactions = new Map(snapshot.pendingInteractions.map((i) => [i.interactionId, i]));
     s.queue = snapshot.queue;
@@ -140,6 +146,7 @@ export class Store {
     s.items = new Map();
     s.turn = null;
     s.run = null;
+    s.branches = new Map();
     s.approvals = new Map();
     s.interactions = new Map();
     s.queue = [];

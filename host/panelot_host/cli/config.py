@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+
+import msgspec
 
 from panelot_host.private_files import private_dir, private_file
 
@@ -29,8 +30,8 @@ def allowed_origins(home: Path, environ: Mapping[str, str]) -> frozenset[str]:
     path = home / ORIGINS_FILE
     if path.exists():
         try:
-            listed = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
+            listed = msgspec.json.decode(path.read_bytes())  # json: not on the start-up path
+        except (OSError, msgspec.DecodeError):
             listed = []
         origins.update(o for o in listed if isinstance(o, str))
     extra = environ.get("PANELOT_ALLOWED_ORIGINS", "")
@@ -40,6 +41,8 @@ def allowed_origins(home: Path, environ: Mapping[str, str]) -> frozenset[str]:
 
 def write_allowed_origins(home: Path, origins: list[str]) -> Path:
     """Record the allowed origins (the installer calls it); written atomically."""
+    import json
+
     private_dir(home)
     path = home / ORIGINS_FILE
     tmp = private_file(path.with_suffix(".tmp"))

@@ -7,10 +7,13 @@ worker start), so each command imports what it needs only when it runs.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # argparse is imported for the user commands only, not to serve
+    import argparse
 
 EXTENSION_SCHEME = "chrome-extension://"
 _SECRET_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
@@ -21,6 +24,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0].startswith(EXTENSION_SCHEME):
         return _serve_for_origin(args[0])
+    if args in (["serve"], ["serve", "--verbose"]):  # start-up cost: no argparse
+        return _serve(verbose=len(args) == 2)
     parser = _parser()
     options = parser.parse_args(args)
     if options.command is None:
@@ -31,6 +36,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="panelot-host",
         description="Panelot's agent engine. Chrome starts it with the extension's origin; "

@@ -16,7 +16,7 @@ from panelot_host.store.profiles import database_path
 
 
 def run_permissions(options: argparse.Namespace) -> int:
-    from panelot_host.engine.context import grant_from_record
+    from panelot_host.engine.policy import grant_from_record
     from panelot_host.gatekeeper.grants import export_grant_ledger
     from panelot_host.store import grants
 

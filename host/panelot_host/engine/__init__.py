@@ -4,10 +4,12 @@ repositories and to providers and tools through their interfaces; never SQL or H
 
 Module map:
 
-- Facade and wiring: ``core`` (the ``Engine`` the server talks to), ``context`` (what a
-  run needs from the rest of the host), ``events`` / ``publish`` (events, sent only after
+- Facade and wiring: ``core`` (the ``Engine`` the server talks to), ``context`` (the
+  engine's fixed dependencies, and ``RunRef``, which run), ``policy`` (settings, rules and
+  grants cached for the Gatekeeper), ``events`` / ``publish`` (events, sent only after
   their commit), ``views`` (store records -> protocol structs).
-- Commands: ``commands`` (a domain change and its receipt in one transaction),
+- Commands (plain arguments in, result structs out; ``server.routes`` maps the wire):
+  ``commands`` (a domain change and its receipt in one transaction, ``Receipt``),
   ``threads`` (create, list, open, rename, delete, fork, branch), ``turn_ops`` (submit,
   steer, enqueue, queue edits, interrupt, approvals, interactions, resume, recovery
   answers), ``admission`` (a Turn's first transaction), ``config_ops`` (settings,
@@ -24,5 +26,6 @@ Module map:
   ``session_context`` (from the latest compaction on), ``tokens`` (the token account),
   ``elision`` (superseded page state), ``compaction`` (summaries of older turns).
 - After a crash: ``recovery`` (settle what the last process left).
-- Testing aid: ``failpoints`` (bugs and deaths injected on purpose, off by default).
+- Fault injection: ``failpoints`` (the ``FaultHook`` seams the engine calls; the bugs and
+  deaths the torture harness injects through them, none by default).
 """

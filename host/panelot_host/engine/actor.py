@@ -97,3 +97,20 @@ class ThreadActor:
             drive.scope.cancel()
         with anyio.move_on_after(wait_s):
             await drive.finished.wait()
+
+
+class ThreadActors:
+    """The actor of each thread, made on first use and kept for the engine's life."""
+
+    def __init__(self, spawn: Spawn) -> None:
+        self._spawn = spawn
+        self._actors: dict[str, ThreadActor] = {}
+
+    def of(self, thread_id: str) -> ThreadActor:
+        actor = self._actors.get(thread_id)
+        if actor is None:
+            actor = self._actors[thread_id] = ThreadActor(thread_id, self._spawn)
+        return actor
+
+    def all(self) -> list[ThreadActor]:
+        return list(self._actors.values())

@@ -58,7 +58,7 @@ def admit(
         raise TurnActive("a Turn is running on this thread: steer it, or use turn.enqueue")
     model = ctx.models.resolve(request.model)
     catalog = new_run_catalog(ctx.registry.current, model.capabilities, ctx.browser_tools)
-    budget = request.token_budget or ctx.settings().get("defaultTokenBudget")
+    budget = request.token_budget or ctx.policy.settings().get("defaultTokenBudget")
     turn_id, run_id = new_id("trn"), new_id("run")
     user_item = _user_item(thread, turn_id, request)
     items.insert(conn, user_item)

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.engine import prompts
-from panelot_host.engine.context import EngineContext
+from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import record_call_usage
 from panelot_host.engine.session_context import Boundary
@@ -42,8 +42,6 @@ ARGS_CLIP = 300
 USER_MESSAGES_KEPT = 20
 USER_MESSAGE_CLIP = 1_000
 CHARS_PER_TOKEN_SAFE = 3  # the transcript must fit the summarizer: count tokens generously
-
-Ids = tuple[str, str, str]  # thread, turn, run
 
 
 class CompactionFailed(Exception):
@@ -164,9 +162,10 @@ def summary_text(summary: str, said: list[str]) -> str:
 class Compactor:
     """Writes and stores one compaction for a running Turn."""
 
-    def __init__(self, ctx: EngineContext, ids: Ids) -> None:
+    def __init__(self, ctx: EngineContext, run: RunRef) -> None:
         self.ctx = ctx
-        self.thread_id, self.turn_id, self.run_id = ids
+        self.run = run
+        self.thread_id, self.turn_id, self.run_id = run.thread_id, run.turn_id, run.run_id
 
     def region(self, boundary: Boundary | None) -> list[ItemRecord]:
         """The branch after the current boundary: what a new compaction may cover."""
@@ -221,7 +220,7 @@ class Compactor:
     def _request(
         self, covered: Sequence[ItemRecord], previous: ItemRecord | None, model: ResolvedModel
     ) -> ModelRequest:
-        limits = model_limits(model.info, self.ctx.settings())
+        limits = model_limits(model.info, self.ctx.policy.settings())
         max_tokens = min(SUMMARY_MAX_TOKENS, limits.max_output_tokens)
         before = prompts.COMPACTION_PREVIOUS.format(summary=previous.text or "") if previous else ""
         room = (limits.context_window - max_tokens) * CHARS_PER_TOKEN_SAFE
@@ -249,12 +248,11 @@ class Compactor:
         return draft
 
     def _store(self, record: ItemRecord, draft: AssistantDraft, model: ResolvedModel) -> ItemRecord:
-        ids = (self.thread_id, self.turn_id, self.run_id, record.id)
         with self.ctx.db.transaction() as conn:
             head = threads.get(conn, self.thread_id).head_item_id
             record = msgspec.structs.replace(record, parent_id=head)
             items.insert(conn, record, index_text=False)
-            thread = record_call_usage(conn, ids, draft, model, record.id)
+            thread = record_call_usage(conn, self.run, draft, model, record.id)
         self.ctx.publish.item_started(record, self.turn_id)
         self.ctx.publish.item_completed(record, self.turn_id)
         self.ctx.publish.thread_updated(thread)

@@ -7,19 +7,22 @@ from collections.abc import Awaitable, Callable, Mapping
 
 import anyio
 
-from panelot_host.engine.actor import Spawn, StopCause
+from panelot_host.engine.actor import Spawn, StopCause, ThreadActors
 from panelot_host.engine.admission import active_turn_id
 from panelot_host.engine.config_ops import ConfigService, CredentialVault, McpSettings
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.events import EventSink
 from panelot_host.engine.failpoints import Failpoints
 from panelot_host.engine.models import ModelAccess
+from panelot_host.engine.policy import PolicyCache
 from panelot_host.engine.prompts import SYSTEM_PROMPT
 from panelot_host.engine.publish import Publisher
 from panelot_host.engine.recovery import refresh_evidence, settle_on_start
 from panelot_host.engine.titles import generate_title
+from panelot_host.engine.tool_warmup import ToolSources
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
 from panelot_host.errors import ThreadBusy, TurnActive
+from panelot_host.store import threads
 from panelot_host.store.db import Database
 from panelot_host.store.seq import SeqAllocator
 from panelot_host.tools.context import BrowserBridge
@@ -44,30 +47,32 @@ class Engine:
         vault: CredentialVault | None = None,
         mcp: McpSettings | None = None,
         system_prompt: str = SYSTEM_PROMPT,
+        tool_sources: ToolSources | None = None,
     ) -> None:
         self.db = db
         self.seq = seq
         self.ctx = EngineContext(
             db=db,
-            publisher=Publisher(sink),
+            publish=Publisher(sink, lambda thread_id: threads.get(db.conn, thread_id)),
             models=models,
             registry=registry,
-            spawn=spawn,
+            actors=ThreadActors(spawn),
+            policy=PolicyCache(db),
             system_prompt=system_prompt,
+            tool_sources=tool_sources,
+            on_idle=self._on_idle,
+            on_first_turn=self._on_first_turn,
+            faults=Failpoints.from_environ(environ or {}),
         )
         self.turns = TurnService(self.ctx)
         self.config = ConfigService(self.ctx, environ or {}, vault, mcp)
-        self.ctx.failpoints = Failpoints.from_environ(environ or {})
-        self.ctx.on_idle = self._on_idle
-        self.ctx.on_first_turn = self._on_first_turn
         self._spawn = spawn
         self._closing = False
         self._background_scopes: set[anyio.CancelScope] = set()
 
     def attach_browser(self, bridge: BrowserBridge | None, tools: frozenset[str]) -> None:
         """The client that runs browser tools (``initialize.capabilities.browserTools``)."""
-        self.ctx.browser = bridge
-        self.ctx.browser_tools = tools if bridge is not None else frozenset()
+        self.ctx.link.attach(bridge, tools)
         if bridge is not None:
 
             async def refresh() -> None:
@@ -126,6 +131,6 @@ class Engine:
         for scope in list(self._background_scopes):
             scope.cancel()
         async with anyio.create_task_group() as tasks:
-            for actor in list(self.ctx.actors.values()):
+            for actor in self.ctx.actors.all():
                 tasks.start_soon(actor.stop, StopCause.SHUTDOWN)
         await self.ctx.models.aclose()

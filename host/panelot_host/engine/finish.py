@@ -6,9 +6,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from panelot_host.engine.context import EngineContext
+from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.store import approvals, items, threads, turns
 from panelot_host.store.records import ApprovalRecord, InteractionRecord, ItemRecord
+from panelot_host.vocabulary import PauseReason, RunState, StopReason, ToolCallStatus
 
 INTERRUPTED_RESULT = "Interrupted by the user before it finished; its outcome is unknown."
 NOT_RUN_RESULT = "Not run: the user interrupted the turn before this call was executed."
@@ -20,17 +21,15 @@ _Withdrawn = tuple[list[ApprovalRecord], list[InteractionRecord]]
 class TurnFinisher:
     """Ends (or pauses) one run of a thread and tells the clients."""
 
-    def __init__(self, ctx: EngineContext, thread_id: str, turn_id: str, run_id: str) -> None:
+    def __init__(self, ctx: EngineContext, run: RunRef) -> None:
         self.ctx = ctx
-        self.thread_id = thread_id
-        self.turn_id = turn_id
-        self.run_id = run_id
+        self.run = run
 
-    def complete(self, stop_reason: str) -> None:
+    def complete(self, stop_reason: StopReason) -> None:
         """A final response: the Turn is ``completed`` with its stop reason."""
         with self.ctx.db.transaction() as conn:
-            turns.set_turn_status(conn, self.turn_id, "completed", stop_reason=stop_reason)
-            turns.update_run(conn, self.run_id, state="completed")
+            turns.set_turn_status(conn, self.run.turn_id, "completed", stop_reason=stop_reason)
+            turns.update_run(conn, self.run.run_id, state="completed")
         self._ended("completed")
 
     def fail(self, kind: str, message: str) -> None:
@@ -39,8 +38,8 @@ class TurnFinisher:
             settled = self._settle_calls(conn, "failed", ABANDONED_RESULT)
             withdrawn = self._cancel_waits(conn)
             error = {"kind": kind, "message": message}
-            turns.set_turn_status(conn, self.turn_id, "failed", error=error)
-            turns.update_run(conn, self.run_id, state="failed")
+            turns.set_turn_status(conn, self.run.turn_id, "failed", error=error)
+            turns.update_run(conn, self.run.run_id, state="failed")
         self._publish_withdrawn(withdrawn)
         self._publish_calls(settled)
         self._ended("failed")
@@ -50,46 +49,50 @@ class TurnFinisher:
         with self.ctx.db.transaction() as conn:
             settled = self._settle_calls(conn, "interrupted", INTERRUPTED_RESULT)
             withdrawn = self._cancel_waits(conn)
-            turns.set_turn_status(conn, self.turn_id, "interrupted")
-            turns.update_run(conn, self.run_id, state="interrupted")
+            turns.set_turn_status(conn, self.run.turn_id, "interrupted")
+            turns.update_run(conn, self.run.run_id, state="interrupted")
         self._publish_withdrawn(withdrawn)
         self._publish_calls(settled)
         self._detach_l2()
         self._ended("interrupted")
 
-    def pause(self, reason: str) -> None:
+    def pause(self, reason: PauseReason) -> None:
         """Pause the Turn (``budget``; ``uncertain``): it waits for ``run.resume``."""
-        state = "budget_paused" if reason == "budget" else "paused_uncertain"
+        state: RunState = "budget_paused" if reason == "budget" else "paused_uncertain"
         with self.ctx.db.transaction() as conn:
-            turn = turns.get_turn(conn, self.turn_id)
-            turns.update_turn_context(conn, self.turn_id, {**turn.context, "pauseReason": reason})
-            turns.set_turn_status(conn, self.turn_id, "paused")
-            turns.update_run(conn, self.run_id, state=state)
-        self.ctx.actor(self.thread_id).release()
-        self.ctx.publish.run_updated(self.thread_id, self.run_id, state, self.turn_id)
-        self.ctx.publish.turn_paused(self.thread_id, self.turn_id, self.run_id, reason)
+            turn = turns.get_turn(conn, self.run.turn_id)
+            turns.update_turn_context(
+                conn, self.run.turn_id, {**turn.context, "pauseReason": reason}
+            )
+            turns.set_turn_status(conn, self.run.turn_id, "paused")
+            turns.update_run(conn, self.run.run_id, state=state)
+        self.ctx.actor(self.run.thread_id).release()
+        self.ctx.publish.run_updated(self.run, state)
+        self.ctx.publish.turn_paused(self.run, reason)
 
     def suspend(self) -> None:
         """The host is stopping: leave the run resumable; recovery settles it on start."""
         with self.ctx.db.transaction() as conn:
-            run = turns.get_run(conn, self.run_id)
+            run = turns.get_run(conn, self.run.run_id)
             if run.state == "streaming":
-                turns.update_run(conn, self.run_id, state="interrupted")
-        self.ctx.actor(self.thread_id).release()
+                turns.update_run(conn, self.run.run_id, state="interrupted")
+        self.ctx.actor(self.run.thread_id).release()
 
     # ------------------------------------------------------------ helpers
 
     def _detach_l2(self) -> None:
         """Interrupt detaches L2 tools (`docs/engine.md`, "Agent loop"): the shim drops its debugger
         attachment when any call of this Turn ran at L2."""
-        used_l2 = items.turn_ran_level(self.ctx.db.conn, self.turn_id, "L2")
+        used_l2 = items.turn_ran_level(self.ctx.db.conn, self.run.turn_id, "L2")
         detach = getattr(self.ctx.browser, "detach", None)
         if used_l2 and detach is not None:
-            detach(self.thread_id, self.turn_id)
+            detach(self.run.thread_id, self.run.turn_id)
 
-    def _settle_calls(self, conn: sqlite3.Connection, status: str, text: str) -> list[ItemRecord]:
+    def _settle_calls(
+        self, conn: sqlite3.Connection, status: ToolCallStatus, text: str
+    ) -> list[ItemRecord]:
         settled = []
-        for item in items.of_turn(conn, self.thread_id, self.turn_id):
+        for item in items.of_turn(conn, self.run.thread_id, self.run.turn_id):
             if item.kind == "toolCall" and item.result is None:
                 dispatched = item.status in ("running", "uncertain")
                 said = text if dispatched or status != "interrupted" else NOT_RUN_RESULT
@@ -100,8 +103,8 @@ class TurnFinisher:
     def _cancel_waits(self, conn: sqlite3.Connection) -> _Withdrawn:
         """Withdraw the questions of this Turn; every client is then told (``*.resolved``)."""
         return (
-            approvals.cancel_approvals_of_turn(conn, self.turn_id),
-            approvals.cancel_interactions_of_turn(conn, self.turn_id),
+            approvals.cancel_approvals_of_turn(conn, self.run.turn_id),
+            approvals.cancel_interactions_of_turn(conn, self.run.turn_id),
         )
 
     def _publish_withdrawn(self, withdrawn: _Withdrawn) -> None:
@@ -113,13 +116,13 @@ class TurnFinisher:
 
     def _publish_calls(self, settled: list[ItemRecord]) -> None:
         for item in settled:
-            self.ctx.publish.item_completed(item, self.turn_id)
+            self.ctx.publish.item_completed(item, self.run.turn_id)
 
-    def _ended(self, state: str) -> None:
+    def _ended(self, state: RunState) -> None:
         """Release the thread, then tell the clients; then start the next queued entry."""
-        self.ctx.actor(self.thread_id).release()
-        turn = turns.get_turn(self.ctx.db.conn, self.turn_id)
-        self.ctx.publish.run_updated(self.thread_id, self.run_id, state, self.turn_id)
+        self.ctx.actor(self.run.thread_id).release()
+        turn = turns.get_turn(self.ctx.db.conn, self.run.turn_id)
+        self.ctx.publish.run_updated(self.run, state)
         self.ctx.publish.turn_complete(turn)
-        self.ctx.publish.thread_updated(threads.get(self.ctx.db.conn, self.thread_id))
-        self.ctx.on_idle(self.thread_id)
+        self.ctx.publish.thread_updated(threads.get(self.ctx.db.conn, self.run.thread_id))
+        self.ctx.on_idle(self.run.thread_id)

@@ -26,7 +26,7 @@ from panelot_host.engine.compaction import (
     item_cost,
     plan,
 )
-from panelot_host.engine.context import EngineContext
+from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import (
     CHANGE_APPROACH_AFTER,
     DISABLE_TOOLS_AFTER,
@@ -66,22 +66,21 @@ from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ItemRecord
 from panelot_host.tools.capabilities import reject_image_history
 from panelot_host.tools.catalog import RunCatalog, recovered_run_catalog
+from panelot_host.vocabulary import StopReason, ToolCallStatus
 
 log = logging.getLogger(__name__)
 
-UNSETTLED = ("pending", "awaiting_approval", "running")
+UNSETTLED: tuple[ToolCallStatus, ...] = ("pending", "awaiting_approval", "running")
 RETRY_GROWTH = 1.1  # a failed compaction is tried again once the context grew by 10 %
 
 
 class RunDriver:
     """Drives one run of a thread until it completes, pauses, fails or is stopped."""
 
-    def __init__(self, ctx: EngineContext, thread_id: str, turn_id: str, run_id: str) -> None:
+    def __init__(self, ctx: EngineContext, run: RunRef) -> None:
         self.ctx = ctx
-        self.thread_id = thread_id
-        self.turn_id = turn_id
-        self.run_id = run_id
-        self.finish = TurnFinisher(ctx, thread_id, turn_id, run_id)
+        self.run = run
+        self.finish = TurnFinisher(ctx, run)
         self._draft: AssistantDraft | None = None
         self._draft_item_id: str | None = None
         self._model: ResolvedModel | None = None
@@ -89,14 +88,14 @@ class RunDriver:
         self._pending_cursor: RunCursor | None = None  # advanced, stored with the response
         self._cell = CursorCell(RunCursor())  # loaded from the run's row when the loop starts
         self._checked_prefix: tuple[list[Message], list[Message]] | None = None
-        self._session = SessionContext(ctx, thread_id, turn_id)
+        self._session = SessionContext(ctx, run.thread_id, run.turn_id)
         self._estimator = TokenEstimator()
         self._elider = Elider()
         self._raw_estimate = 0  # of the request being answered, to calibrate the ratio
         self._compact_after = 0  # after a compaction found nothing or failed: try again past
 
     async def __call__(self) -> None:
-        actor = self.ctx.actor(self.thread_id)
+        actor = self.ctx.actor(self.run.thread_id)
         try:
             await self._loop()
         except RunPaused:
@@ -107,7 +106,7 @@ class RunDriver:
         except PanelotError as exc:
             self._fail(exc.kind, exc.message)
         except Exception as exc:
-            log.exception("run %s failed unexpectedly", self.run_id)
+            log.exception("run %s failed unexpectedly", self.run.run_id)
             self._fail("internal", f"the engine failed unexpectedly ({type(exc).__name__})")
 
     def _fail(self, kind: str, message: str) -> None:
@@ -117,21 +116,21 @@ class RunDriver:
             self.finish.fail(kind, message)
         except StoreError:
             log.exception(
-                "run %s: its failure could not be stored; recovery settles it", self.run_id
+                "run %s: its failure could not be stored; recovery settles it", self.run.run_id
             )
 
     # ------------------------------------------------------------ the loop
 
     async def _loop(self) -> None:
         cell = self._cell = CursorCell(
-            load_cursor(turns.get_run(self.ctx.db.conn, self.run_id).cursor)
+            load_cursor(turns.get_run(self.ctx.db.conn, self.run.run_id).cursor)
         )
-        stepper = ToolStepper(self.ctx, self.thread_id, self.turn_id, self.run_id, cell)
+        stepper = ToolStepper(self.ctx, self.run, cell)
         calls = self._unsettled_calls()  # left by a restart, or awaiting approval
         if not calls and cell.value.calls == 0:  # a new run: MCP servers get their chance
             model = self._resolved(cell.value)
             cell.value = await tool_warmup.ready_cursor(
-                self.ctx, self.run_id, cell.value, model, self._add_notice
+                self.ctx, self.run.run_id, cell.value, model, self._add_notice
             )
         while True:
             cursor = cell.value
@@ -149,7 +148,13 @@ class RunDriver:
             catalog = dict(self._run_catalog(cursor).tools)
             pending, self._pending_cursor = self._pending_cursor, None
             outcome, calls = store_response(
-                self.ctx, self._ids(), draft, self._resolved(cursor), catalog, pending
+                self.ctx,
+                self.run,
+                self._draft_id(),
+                draft,
+                self._resolved(cursor),
+                catalog,
+                pending,
             )
             if pending is not None:
                 cell.value = pending
@@ -160,12 +165,12 @@ class RunDriver:
                 return
             if self._pending_steering():
                 continue  # an acknowledged steering message arrived: one more request
-            self.finish.complete(draft.stop.stop_reason if draft.stop else "end_turn")
+            self.finish.complete(_final_stop_reason(draft))
             return
 
-    def _ids(self) -> tuple[str, str, str, str]:
+    def _draft_id(self) -> str:
         assert self._draft_item_id is not None
-        return self.thread_id, self.turn_id, self.run_id, self._draft_item_id
+        return self._draft_item_id
 
     def _resolved(self, cursor: RunCursor) -> ResolvedModel:
         if self._model is None:
@@ -181,15 +186,17 @@ class RunDriver:
         return self._catalog
 
     def _unsettled_calls(self) -> list[ItemRecord]:
-        return items.of_turn(self.ctx.db.conn, self.thread_id, self.turn_id, statuses=UNSETTLED)
+        return items.of_turn(
+            self.ctx.db.conn, self.run.thread_id, self.run.turn_id, statuses=UNSETTLED
+        )
 
     def _budget_reached(self, cursor: RunCursor) -> bool:
         if cursor.budget is None:
             return False
-        return turns.get_turn(self.ctx.db.conn, self.turn_id).usage.total >= cursor.budget
+        return turns.get_turn(self.ctx.db.conn, self.run.turn_id).usage.total >= cursor.budget
 
     def _pending_steering(self) -> bool:
-        return bool(steering.pending_steering(self.ctx.db.conn, self.turn_id))
+        return bool(steering.pending_steering(self.ctx.db.conn, self.run.turn_id))
 
     # ------------------------------------------------------------ one model call
 
@@ -201,13 +208,13 @@ class RunDriver:
         self._draft_item_id = item_id
         placeholder = ItemRecord(
             id=item_id,
-            thread_id=self.thread_id,
+            thread_id=self.run.thread_id,
             parent_id=None,
-            turn_id=self.turn_id,
+            turn_id=self.run.turn_id,
             kind="assistant",
             created_at=now_ms(),
         )
-        self.ctx.publish.item_started(placeholder, self.turn_id)
+        self.ctx.publish.item_started(placeholder, self.run.turn_id)
         retried = False
         while True:
             self._draft = AssistantDraft()
@@ -221,7 +228,7 @@ class RunDriver:
                     retried = True  # compact harder and retry once
                     request = await self._fitted_request(cursor, model, forced=True)
                     continue
-                store_stream_failure(self.ctx, self._ids(), failed)
+                store_stream_failure(self.ctx, self.run, self._draft_id(), failed)
                 self._draft = None
                 if too_long:
                     raise ContextOverflow(self._overflow_message(model, "")) from None
@@ -232,7 +239,9 @@ class RunDriver:
 
     def _delta(self, field: str, text: str) -> None:
         assert self._draft_item_id is not None
-        self.ctx.publish.delta(self.thread_id, self.turn_id, self._draft_item_id, field, text)
+        self.ctx.publish.delta(
+            self.run.thread_id, self.run.turn_id, self._draft_item_id, field, text
+        )
 
     def _retry_notice(self, notice: RetryNotice) -> None:
         text = (
@@ -248,31 +257,23 @@ class RunDriver:
         is stored with the model call's response (one commit per model call)."""
         db = self.ctx.db
         conn = db.conn
-        unstored = self.ctx.unstored_steering.pop(self.turn_id, [])  # failpoint only
+        self.ctx.faults.before_model_call(db, self.run.turn_id)
         cutoff = steering.steering_cutoff(conn)
-        admitted = steering.pending_steering_upto(conn, self.turn_id, cutoff)
+        admitted = steering.pending_steering_upto(conn, self.run.turn_id, cutoff)
         cursor = self._next_call_cursor(cursor, cutoff)
-        if not (unstored or admitted or self._due_notice(cursor)):
+        if not (admitted or self._due_notice(cursor)):
             self._pending_cursor = cursor
             return cursor
         added: list[ItemRecord] = []
         with db.transaction() as conn:
-            for item_id, text in unstored:
-                steering.add_steering(
-                    conn,
-                    steering_id=item_id,
-                    thread_id=self.thread_id,
-                    turn_id=self.turn_id,
-                    text=text,
-                )
             cutoff = steering.steering_cutoff(conn)
-            head = threads.get(conn, self.thread_id).head_item_id
-            for message in steering.pending_steering_upto(conn, self.turn_id, cutoff):
+            head = threads.get(conn, self.run.thread_id).head_item_id
+            for message in steering.pending_steering_upto(conn, self.run.turn_id, cutoff):
                 item = ItemRecord(
                     id=message.id,
-                    thread_id=self.thread_id,
+                    thread_id=self.run.thread_id,
                     parent_id=head,
-                    turn_id=self.turn_id,
+                    turn_id=self.run.turn_id,
                     kind="steering",
                     created_at=message.created_at,
                     text=message.text,
@@ -283,14 +284,14 @@ class RunDriver:
                 added.append(item)
             added.extend(self._streak_notices(cursor, head))
             if added:
-                threads.set_head(conn, self.thread_id, added[-1].id)
+                threads.set_head(conn, self.run.thread_id, added[-1].id)
             cursor = msgspec.structs.replace(cursor, steering_cutoff=cutoff)
-            turns.update_run(conn, self.run_id, state="streaming", cursor=dump_cursor(cursor))
+            turns.update_run(conn, self.run.run_id, state="streaming", cursor=dump_cursor(cursor))
         self._pending_cursor = None
         self._cell.value = cursor
         for item in added:
-            self.ctx.publish.item_started(item, self.turn_id)
-            self.ctx.publish.item_completed(item, self.turn_id)
+            self.ctx.publish.item_started(item, self.run.turn_id)
+            self.ctx.publish.item_completed(item, self.run.turn_id)
         return cursor
 
     def _due_notice(self, cursor: RunCursor) -> tuple[str, str] | None:
@@ -302,7 +303,7 @@ class RunDriver:
             code, text = "change_approach", prompts.CHANGE_APPROACH.format(n=streak)
         else:
             return None
-        given = items.has_notice(self.ctx.db.conn, self.thread_id, self.turn_id, code)
+        given = items.has_notice(self.ctx.db.conn, self.run.thread_id, self.run.turn_id, code)
         return None if given else (code, text)
 
     def _next_call_cursor(self, cursor: RunCursor, cutoff: int) -> RunCursor:
@@ -325,9 +326,9 @@ class RunDriver:
     def _notice_record(self, code: str, text: str, parent: str | None) -> ItemRecord:
         return ItemRecord(
             id=new_id("itm"),
-            thread_id=self.thread_id,
+            thread_id=self.run.thread_id,
             parent_id=parent,
-            turn_id=self.turn_id,
+            turn_id=self.run.turn_id,
             kind="notice",
             created_at=now_ms(),
             text=text,
@@ -336,12 +337,12 @@ class RunDriver:
 
     def _add_notice(self, code: str, text: str) -> None:
         with self.ctx.db.transaction() as conn:
-            head = threads.get(conn, self.thread_id).head_item_id
+            head = threads.get(conn, self.run.thread_id).head_item_id
             notice = self._notice_record(code, text, head)
             items.insert(conn, notice)
-            threads.set_head(conn, self.thread_id, notice.id)
-        self.ctx.publish.item_started(notice, self.turn_id)
-        self.ctx.publish.item_completed(notice, self.turn_id)
+            threads.set_head(conn, self.run.thread_id, notice.id)
+        self.ctx.publish.item_started(notice, self.run.turn_id)
+        self.ctx.publish.item_completed(notice, self.run.turn_id)
 
     # ------------------------------------------------------------ the context
 
@@ -351,7 +352,7 @@ class RunDriver:
         """The request of this model call, compacted first when its context passed
         ``COMPACT_AT`` of the model's input budget (``forced``: the provider said the
         prompt is too long; raises ``ContextOverflow`` when nothing more can be done)."""
-        limits = model_limits(model.info, self.ctx.settings())
+        limits = model_limits(model.info, self.ctx.policy.settings())
         request, raw = self._request(cursor, model, limits)
         ratio = effective_ratio(self._current_cursor().token_ratio)
         due = raw * ratio > COMPACT_AT * limits.input_budget and raw > self._compact_after
@@ -368,14 +369,15 @@ class RunDriver:
                 if forced:
                     reason = f" (summarizing failed: {failed.reason})"
                     raise ContextOverflow(self._overflow_message(model, reason)) from None
-                log.warning("run %s: compaction failed: %s", self.run_id, failed.reason)
+                log.warning("run %s: compaction failed: %s", self.run.run_id, failed.reason)
                 self._compact_after = int(raw * RETRY_GROWTH)
                 self._add_notice("compaction_failed", f"Could not summarize older turns: "
                                  f"{failed.reason}")  # fmt: skip
         self._raw_estimate = raw
         log.debug(
             "run %s: context ~%d tokens (raw %d x %.2f) of %d input budget, %d messages",
-            self.run_id, int(raw * ratio), raw, ratio, limits.input_budget, len(request.messages),
+            self.run.run_id, int(raw * ratio), raw, ratio, limits.input_budget,
+            len(request.messages),
         )  # fmt: skip
         return request
 
@@ -383,7 +385,7 @@ class RunDriver:
         self, request: ModelRequest, model: ResolvedModel, tail: int, estimate: int
     ) -> bool:
         """Store a compaction of the oldest turns; False when there is nothing to cover."""
-        compactor = Compactor(self.ctx, (self.thread_id, self.turn_id, self.run_id))
+        compactor = Compactor(self.ctx, self.run)
         boundary = self._session.boundary
         results = {
             m.call_id: message_tokens(m)
@@ -400,7 +402,7 @@ class RunDriver:
         return True
 
     def _overflow_message(self, model: ResolvedModel, reason: str) -> str:
-        window = model_limits(model.info, self.ctx.settings()).context_window
+        window = model_limits(model.info, self.ctx.policy.settings()).context_window
         return prompts.CONTEXT_OVERFLOW.format(model=model.model, window=window, reason=reason)
 
     def _current_cursor(self) -> RunCursor:
@@ -462,7 +464,7 @@ class RunDriver:
         draft = self._draft
         if draft is not None and self._draft_item_id is not None and draft.started:
             stopped = StreamFailed(ProviderError("stopped"), draft)
-            store_stream_failure(self.ctx, self._ids(), stopped)
+            store_stream_failure(self.ctx, self.run, self._draft_id(), stopped)
         if cause is StopCause.INTERRUPT:
             self.finish.interrupted()
         else:
@@ -488,3 +490,13 @@ def _nudge(cursor: RunCursor) -> str | None:
 
 def _non_empty(messages: list[Message]) -> list[Message]:
     return messages or [UserMessage(content=[TextPart("(empty conversation)")])]
+
+
+def _final_stop_reason(draft: AssistantDraft) -> StopReason:
+    """The Turn's stop reason on the wire. A provider's ``tool_use`` with no tool call
+    (nothing to run) ends the Turn as ``end_turn``."""
+    match draft.stop.stop_reason if draft.stop else "end_turn":
+        case "max_tokens" | "stop_sequence" | "content_filter" as reason:
+            return reason
+        case _:
+            return "end_turn"

@@ -2,26 +2,56 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 from panelot_host.engine import views
 from panelot_host.engine.events import PENDING_SEQ, EventSink
+from panelot_host.errors import InvalidState
 from panelot_host.protocol import common, events
 from panelot_host.store.records import (
     ApprovalRecord,
     InteractionRecord,
     ItemRecord,
     QueueEntryRecord,
+    RunRef,
     ThreadRecord,
     TurnRecord,
 )
+from panelot_host.vocabulary import (
+    InteractionAction,
+    PauseReason,
+    RunState,
+    TurnEndStatus,
+    TurnStatus,
+)
+
+_RUN_STATE_STATUS = {
+    "queued": "running",
+    "streaming": "running",
+    "executing_tool": "running",
+    "awaiting_approval": "awaiting_approval",
+    "awaiting_interaction": "awaiting_answer",
+    "budget_paused": "budget_paused",
+    "paused_uncertain": "paused_uncertain",
+}
+"""The thread status a live Run state shows; a Run that ends is followed by the Turn's
+``turn.complete`` and a ``thread.updated``."""
 
 
 class Publisher:
-    """Typed helpers over the event sink, one per engine."""
+    """Typed helpers over the event sink, one per engine. With ``load_thread``, a Run state
+    change that changes its thread's status (``Thread.status``) also sends ``thread.updated``,
+    so thread lists follow waits and pauses."""
 
-    def __init__(self, sink: EventSink) -> None:
+    def __init__(
+        self, sink: EventSink, load_thread: Callable[[str], ThreadRecord] | None = None
+    ) -> None:
         self._sink = sink
+        self._load_thread = load_thread
+        self._sent_status: dict[str, str] = {}
 
     def authority_widened(self, command_id: str, changes: list[events.AuthorityChange]) -> None:
         """A connection-level event to every client (no thread, no seq)."""
@@ -30,9 +60,9 @@ class Publisher:
             self._sink.publish(None, "authority.widened", event)
 
     def thread_updated(self, thread: ThreadRecord) -> None:
-        event = events.ThreadUpdatedEvent(
-            thread_id=thread.id, seq=PENDING_SEQ, thread=views.thread_view(thread)
-        )
+        view = views.thread_view(thread)
+        self._sent_status[thread.id] = view.status
+        event = events.ThreadUpdatedEvent(thread_id=thread.id, seq=PENDING_SEQ, thread=view)
         self._sink.publish(thread.id, "thread.updated", event)
 
     def turn_started(self, thread_id: str, turn_id: str, run_id: str, user_item_id: str) -> None:
@@ -70,25 +100,28 @@ class Publisher:
         )
         self._sink.publish(thread_id, "item.delta", event)
 
-    def run_updated(self, thread_id: str, run_id: str, state: str, turn_id: str) -> None:
+    def run_updated(self, run: RunRef, state: RunState) -> None:
         event = events.RunUpdatedEvent(
-            thread_id=thread_id,
+            thread_id=run.thread_id,
             seq=PENDING_SEQ,
-            run_id=run_id,
-            state=state,  # type: ignore[arg-type]
-            turn_id=turn_id,
+            run_id=run.run_id,
+            state=state,
+            turn_id=run.turn_id,
         )
-        self._sink.publish(thread_id, "run.updated", event)
+        self._sink.publish(run.thread_id, "run.updated", event)
+        status = _RUN_STATE_STATUS.get(state)
+        if self._load_thread and status and self._sent_status.get(run.thread_id) != status:
+            self.thread_updated(self._load_thread(run.thread_id))
 
-    def turn_paused(self, thread_id: str, turn_id: str, run_id: str, reason: str) -> None:
+    def turn_paused(self, run: RunRef, reason: PauseReason) -> None:
         event = events.TurnPausedEvent(
-            thread_id=thread_id,
+            thread_id=run.thread_id,
             seq=PENDING_SEQ,
-            turn_id=turn_id,
-            reason=reason,  # type: ignore[arg-type]
-            run_id=run_id,
+            turn_id=run.turn_id,
+            reason=reason,
+            run_id=run.run_id,
         )
-        self._sink.publish(thread_id, "turn.paused", event)
+        self._sink.publish(run.thread_id, "turn.paused", event)
 
     def turn_complete(self, turn: TurnRecord) -> None:
         usage = turn.usage
@@ -96,7 +129,7 @@ class Publisher:
             thread_id=turn.thread_id,
             seq=PENDING_SEQ,
             turn_id=turn.id,
-            status=turn.status,  # type: ignore[arg-type]
+            status=_ended(turn.status),
             usage=common.Usage(
                 input_tokens=usage.input_tokens,
                 output_tokens=usage.output_tokens,
@@ -104,8 +137,8 @@ class Publisher:
                 cache_write_tokens=usage.cache_write_tokens,
             ),
             cost_usd=usage.cost_usd,
-            stop_reason=turn.stop_reason,  # type: ignore[arg-type]
-            error=common.TurnError(**turn.error) if turn.error else None,  # type: ignore[arg-type]
+            stop_reason=turn.stop_reason,
+            error=msgspec.convert(turn.error, common.TurnError) if turn.error else None,
         )
         self._sink.publish(turn.thread_id, "turn.complete", event)
 
@@ -128,8 +161,8 @@ class Publisher:
             thread_id=approval.thread_id,
             seq=PENDING_SEQ,
             cancelled=cancelled,
-            decision=approval.decision or "deny",  # type: ignore[arg-type]
-            scope=approval.scope or "once",  # type: ignore[arg-type]
+            decision=approval.decision or "deny",
+            scope=approval.scope or "once",
             **_fields(view),
         )
         self._sink.publish(approval.thread_id, "approval.resolved", event)
@@ -141,15 +174,25 @@ class Publisher:
         )
         self._sink.publish(interaction.thread_id, "interaction.request", event)
 
-    def interaction_resolved(self, interaction: InteractionRecord, action: str) -> None:
+    def interaction_resolved(
+        self, interaction: InteractionRecord, action: InteractionAction
+    ) -> None:
         view = views.interaction_view(interaction)
         event = events.InteractionResolvedEvent(
             thread_id=interaction.thread_id,
             seq=PENDING_SEQ,
-            action=action,  # type: ignore[arg-type]
+            action=action,
             **_fields(view),
         )
         self._sink.publish(interaction.thread_id, "interaction.resolved", event)
+
+
+def _ended(status: TurnStatus) -> TurnEndStatus:
+    match status:
+        case "completed" | "interrupted" | "failed":
+            return status
+        case _:
+            raise InvalidState(f"a {status} Turn has not ended")
 
 
 def _fields(view: object) -> dict[str, Any]:

@@ -17,15 +17,18 @@ import logging
 import sqlite3
 from typing import Any
 
+import msgspec
+
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.cursor import dump_cursor, load_cursor
 from panelot_host.store import approvals, items, turns
-from panelot_host.store.records import ItemRecord, RunRecord
+from panelot_host.store.records import CallEvidence, ItemRecord, RunRecord
 from panelot_host.tools.context import BrowserBridge
+from panelot_host.vocabulary import RecoveryClass, RunState
 
 log = logging.getLogger(__name__)
 
-LIVE_STATES = (
+LIVE_STATES: tuple[RunState, ...] = (
     "queued",
     "streaming",
     "executing_tool",
@@ -63,25 +66,23 @@ def settle_on_start(ctx: EngineContext) -> list[str]:
     return recovered
 
 
-def _settle_run(ctx: EngineContext, conn: sqlite3.Connection, run: RunRecord) -> str:
+def _settle_run(ctx: EngineContext, conn: sqlite3.Connection, run: RunRecord) -> RunState:
     match run.state:
         case "streaming" | "queued":
             return "interrupted"
         case "executing_tool" | "interrupted":
-            return _settle_cut_calls(ctx, conn, run) or run.state.replace(
-                "executing_tool", "interrupted"
-            )
+            return _settle_cut_calls(ctx, conn, run) or "interrupted"
         case _:
             return run.state  # waiting for the user, or paused: unchanged
 
 
-def _settle_cut_calls(ctx: EngineContext, conn: sqlite3.Connection, run: RunRecord) -> str | None:
+def _settle_cut_calls(
+    ctx: EngineContext, conn: sqlite3.Connection, run: RunRecord
+) -> RunState | None:
     """Classify the calls that were running; ``paused_uncertain`` if a write was among them."""
-    outcome = None
+    outcome: RunState | None = None
     for call in running_calls(conn, run):
-        recovery = _recovery_class(ctx, call)
-        if ctx.failpoints.on("rerun_write") and recovery == "write":
-            continue  # the bug: a write whose outcome is unknown runs again on resume
+        recovery = ctx.faults.recovery_class(_recovery_class(ctx, call))
         if recovery == "write":
             mark_uncertain(conn, call)
             outcome = "paused_uncertain"
@@ -96,11 +97,9 @@ def _settle_cut_calls(ctx: EngineContext, conn: sqlite3.Connection, run: RunReco
 def mark_uncertain(conn: sqlite3.Connection, call: ItemRecord) -> None:
     """A started write whose outcome is unknown waits for the user (``recovery.resolve``),
     with the evidence to decide on: what was attempted, against which target."""
-    evidence: dict[str, Any] = {
-        "attempted": {"tool": call.name, "args": call.args},
-        "target": call.extra.get("target"),
-    }
-    items.merge_extra(conn, call.id, {"evidence": evidence})
+    attempted = {"tool": call.name, "args": call.args}
+    evidence = CallEvidence(attempted=attempted, target=call.call_extra.target)
+    items.set_evidence(conn, call.id, evidence)
     items.set_tool_status(conn, call.id, "uncertain")
 
 
@@ -111,9 +110,9 @@ def running_calls(conn: sqlite3.Connection, run: RunRecord) -> list[ItemRecord]:
     return items.of_turn(conn, run.thread_id, run.turn_id, statuses=("running",))
 
 
-def _recovery_class(ctx: EngineContext, call: ItemRecord) -> str:
-    recorded = call.extra.get("recovery")
-    if isinstance(recorded, str):
+def _recovery_class(ctx: EngineContext, call: ItemRecord) -> RecoveryClass:
+    recorded = call.call_extra.recovery
+    if recorded is not None:
         return recorded
     tool = ctx.registry.current.get(call.name or "")
     return tool.descriptor.recovery if tool is not None else "write"
@@ -123,8 +122,8 @@ async def refresh_evidence(ctx: EngineContext, bridge: BrowserBridge) -> None:
     """The shim (re)connected: record the current URL and title of each uncertain browser
     call's tab as evidence for the user's decision."""
     for call in items.with_status(ctx.db.conn, "uncertain"):
-        target = (call.extra.get("evidence") or {}).get("target") or {}
-        tab_id = target.get("tabId")
+        evidence = call.call_extra.evidence or CallEvidence()
+        tab_id = (evidence.target or {}).get("tabId")
         if tab_id is None:
             continue
         try:
@@ -134,7 +133,7 @@ async def refresh_evidence(ctx: EngineContext, bridge: BrowserBridge) -> None:
         else:
             last_known = {"url": now.url, "title": now.title, "origin": now.origin}
         with ctx.db.transaction() as conn:
-            evidence = {**call.extra.get("evidence", {}), "lastKnown": last_known}
-            items.merge_extra(conn, call.id, {"evidence": evidence})
+            updated_evidence = msgspec.structs.replace(evidence, last_known=last_known)
+            items.set_evidence(conn, call.id, updated_evidence)
             updated = items.get(conn, call.id)
         ctx.publish.item_completed(updated, call.turn_id or "")

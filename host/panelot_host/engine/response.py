@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Literal
 
-from panelot_host.engine.context import EngineContext
+from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import RunCursor, dump_cursor
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.models import ResolvedModel
@@ -14,45 +14,47 @@ from panelot_host.engine.stream import AssistantDraft, StreamFailed, ToolCallDra
 from panelot_host.providers.pricing import call_cost
 from panelot_host.store import items, threads, turns
 from panelot_host.store.ids import new_id, now_ms
-from panelot_host.store.records import ItemRecord, ThreadRecord, UsageRecord
+from panelot_host.store.records import ItemRecord, ThreadRecord, ToolCallExtra, UsageRecord
 from panelot_host.tools.registry import RegisteredTool
+from panelot_host.vocabulary import RunState
 
-Ids = tuple[str, str, str, str]  # thread, turn, run, assistant item
 Outcome = Literal["tools", "continue", "final", "failed"]
 
 
 def store_response(
     ctx: EngineContext,
-    ids: Ids,
+    run: RunRef,
+    item_id: str,
     draft: AssistantDraft,
     model: ResolvedModel,
     catalog: dict[str, RegisteredTool] | None = None,
     cursor: RunCursor | None = None,
 ) -> tuple[Outcome, list[ItemRecord]]:
     """Persist one complete model response; what the loop does next, and the tool calls
-    it stored (pending, in call order).
+    it stored (pending, in call order). ``item_id`` is the assistant message's id (its
+    deltas streamed under it).
 
     Tool calls paired with any stop reason but ``tool_use`` are a protocol error: the text
     is kept, no call is stored or run, and the turn fails (kind ``provider``).
     """
     assert draft.stop is not None
-    thread_id, turn_id, run_id, _ = ids
     calls = draft.ordered_calls()
     violation = bool(calls) and draft.stop.stop_reason != "tool_use"
     stored_calls = [] if violation else calls
     with ctx.db.transaction() as conn:
-        assistant = _insert_assistant(conn, ids, draft, interrupted=False)
-        records = _insert_calls(conn, ids, assistant.id, stored_calls, catalog or {})
+        assistant = _insert_assistant(conn, run, item_id, draft, interrupted=False)
+        records = _insert_calls(conn, run, assistant.id, stored_calls, catalog or {})
         head = (records[-1] if records else assistant).id
-        thread = record_call_usage(conn, ids, draft, model, head)
-        state = "executing_tool" if records else "streaming"
-        turns.update_run(conn, run_id, state=state, cursor=dump_cursor(cursor) if cursor else None)
-    ctx.publish.item_completed(assistant, turn_id)
+        thread = record_call_usage(conn, run, draft, model, head)
+        state: RunState = "executing_tool" if records else "streaming"
+        stored_cursor = dump_cursor(cursor) if cursor else None
+        turns.update_run(conn, run.run_id, state=state, cursor=stored_cursor)
+    ctx.publish.item_completed(assistant, run.turn_id)
     for record in records:
-        ctx.publish.item_started(record, turn_id)
+        ctx.publish.item_started(record, run.turn_id)
     ctx.publish.thread_updated(thread)
     if violation:
-        TurnFinisher(ctx, thread_id, turn_id, run_id).fail(
+        TurnFinisher(ctx, run).fail(
             "provider",
             f"the model made tool calls with stop reason {draft.stop.stop_reason!r} instead of "
             "tool_use (a truncated or malformed response); no tool was run",
@@ -65,31 +67,31 @@ def store_response(
     return "final", []
 
 
-def store_stream_failure(ctx: EngineContext, ids: Ids, failed: StreamFailed) -> None:
+def store_stream_failure(
+    ctx: EngineContext, run: RunRef, item_id: str, failed: StreamFailed
+) -> None:
     """Keep the text that streamed before a failure or a stop, marked interrupted."""
     draft = failed.draft
     if not draft.started:
         return
-    thread_id, turn_id, _, _ = ids
     with ctx.db.transaction() as conn:
-        assistant = _insert_assistant(conn, ids, draft, interrupted=True)
-        threads.set_head(conn, thread_id, assistant.id)
-    ctx.publish.item_completed(assistant, turn_id)
+        assistant = _insert_assistant(conn, run, item_id, draft, interrupted=True)
+        threads.set_head(conn, run.thread_id, assistant.id)
+    ctx.publish.item_completed(assistant, run.turn_id)
 
 
 def _insert_assistant(
-    conn: sqlite3.Connection, ids: Ids, draft: AssistantDraft, *, interrupted: bool
+    conn: sqlite3.Connection, run: RunRef, item_id: str, draft: AssistantDraft, *, interrupted: bool
 ) -> ItemRecord:
-    thread_id, turn_id, _, item_id = ids
     blocks = [{k: v for k, v in b.items() if k != "closed"} for b in draft.thinking_blocks]
     extra: dict[str, Any] = {"thinkingBlocks": blocks} if blocks else {}
     if draft.stop is not None:
         extra["stopReason"] = draft.stop.stop_reason
     record = ItemRecord(
         id=item_id,
-        thread_id=thread_id,
-        parent_id=threads.get(conn, thread_id).head_item_id,
-        turn_id=turn_id,
+        thread_id=run.thread_id,
+        parent_id=threads.get(conn, run.thread_id).head_item_id,
+        turn_id=run.turn_id,
         kind="assistant",
         created_at=now_ms(),
         text=draft.text,
@@ -103,12 +105,12 @@ def _insert_assistant(
 
 def _insert_calls(
     conn: sqlite3.Connection,
-    ids: Ids,
+    run: RunRef,
     assistant_id: str,
     calls: list[ToolCallDraft],
     catalog: dict[str, RegisteredTool],
 ) -> list[ItemRecord]:
-    thread_id, turn_id, _, _ = ids
+    thread_id, turn_id = run.thread_id, run.turn_id
     records: list[ItemRecord] = []
     taken: set[str] = set()
     parent = assistant_id
@@ -116,15 +118,14 @@ def _insert_calls(
         call_id = normalised_call_id(conn, thread_id, call.call_id, taken)
         taken.add(call_id)
         tool = catalog.get(call.name)
-        extra: dict[str, Any] = {}
-        if tool is not None:
-            descriptor = tool.descriptor
-            extra = {"label": descriptor.label, "level": descriptor.level_for(call.args or {}),
-                     "effects": sorted(descriptor.effects)}  # fmt: skip
-        if call.error:
-            extra["argsError"] = call.error
-        if call.call_id and call.call_id != call_id:
-            extra["providerCallId"] = call.call_id
+        descriptor = tool.descriptor if tool is not None else None
+        call_extra = ToolCallExtra(
+            label=descriptor.label if descriptor else None,
+            level=descriptor.level_for(call.args or {}) if descriptor else None,
+            effects=sorted(descriptor.effects) if descriptor else [],
+            args_error=call.error or None,
+            provider_call_id=call.call_id if call.call_id and call.call_id != call_id else None,
+        )
         record = ItemRecord(
             id=new_id("itm"),
             thread_id=thread_id,
@@ -139,7 +140,7 @@ def _insert_calls(
             batch_item_id=assistant_id,
             batch_index=index,
             status="pending",
-            extra=extra,
+            call_extra=call_extra,
         )
         items.insert(conn, record)
         records.append(record)
@@ -165,12 +166,12 @@ def normalised_call_id(
 
 
 def record_call_usage(
-    conn: sqlite3.Connection, ids: Ids, draft: AssistantDraft, model: ResolvedModel, head: str
+    conn: sqlite3.Connection, run: RunRef, draft: AssistantDraft, model: ResolvedModel, head: str
 ) -> ThreadRecord:
     """A model call's usage row, the Turn's and the thread's totals, and the thread's new
     head, in the caller's transaction (an answer, or a compaction's summary)."""
     assert draft.stop is not None
-    thread_id, turn_id, run_id, _ = ids
+    thread_id, turn_id, run_id = run.thread_id, run.turn_id, run.run_id
     usage = draft.stop.usage
     cost = call_cost(usage if draft.stop.usage_reported else None, model.info)
     turns.record_usage(

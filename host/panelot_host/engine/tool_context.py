@@ -7,7 +7,7 @@ from typing import Any
 import anyio
 
 from panelot_host.engine.actor import StopCause
-from panelot_host.engine.context import EngineContext
+from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.errors import ToolError
 from panelot_host.store import approvals, turns
 from panelot_host.store.ids import new_id
@@ -20,11 +20,11 @@ class EngineToolContext:
     """One call's context; ``ask_user`` persists the question and waits for the answer."""
 
     def __init__(
-        self, ctx: EngineContext, call: ItemRecord, run_id: str, target: Target | None
+        self, ctx: EngineContext, run: RunRef, call: ItemRecord, target: Target | None
     ) -> None:
         self._ctx = ctx
+        self._run = run
         self._call = call
-        self._run_id = run_id
         self._target = target
 
     @property
@@ -33,11 +33,11 @@ class EngineToolContext:
 
     @property
     def thread_id(self) -> str:
-        return self._call.thread_id
+        return self._run.thread_id
 
     @property
     def turn_id(self) -> str:
-        return self._call.turn_id or ""
+        return self._run.turn_id
 
     @property
     def target(self) -> Target | None:
@@ -69,8 +69,8 @@ class EngineToolContext:
             self._withdraw(interaction_id)
             raise
         with self._ctx.db.transaction() as conn:
-            turns.update_run(conn, self._run_id, state="executing_tool")
-        self._ctx.publish.run_updated(self.thread_id, self._run_id, "executing_tool", self.turn_id)
+            turns.update_run(conn, self._run.run_id, state="executing_tool")
+        self._ctx.publish.run_updated(self._run, "executing_tool")
         response = record.response or {}
         if record.state != "answered" or response.get("action", "accept") != "accept":
             raise ToolError("the user declined to answer")
@@ -102,10 +102,8 @@ class EngineToolContext:
                 prompt=prompt,
                 schema=schema,
             )
-            turns.update_run(conn, self._run_id, state="awaiting_interaction")
+            turns.update_run(conn, self._run.run_id, state="awaiting_interaction")
             record = approvals.get_interaction(conn, interaction_id)
-        self._ctx.publish.run_updated(
-            self.thread_id, self._run_id, "awaiting_interaction", self.turn_id
-        )
+        self._ctx.publish.run_updated(self._run, "awaiting_interaction")
         self._ctx.publish.interaction_request(record)
         return interaction_id

@@ -8,12 +8,12 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-import anyio
 import msgspec
 
-from panelot_host.engine.context import EngineContext, record_from_grant
+from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import CursorCell, after_tool_result, dump_cursor
 from panelot_host.engine.finish import TurnFinisher
+from panelot_host.engine.policy import record_from_grant
 from panelot_host.engine.recovery import mark_uncertain
 from panelot_host.engine.tool_context import EngineToolContext
 from panelot_host.errors import OutcomeUnknown, ToolError
@@ -24,11 +24,12 @@ from panelot_host.gatekeeper.models import Decision
 from panelot_host.store import approvals, items, turns
 from panelot_host.store import grants as grant_store
 from panelot_host.store.ids import new_id
-from panelot_host.store.records import ApprovalRecord, ItemRecord
+from panelot_host.store.records import ApprovalRecord, ItemRecord, ToolCallExtra
 from panelot_host.tools.calls import BoundCall
 from panelot_host.tools.catalog import RunCatalog
 from panelot_host.tools.result import ToolResult, error_result
 from panelot_host.tools.target import Target
+from panelot_host.vocabulary import ApprovalScope, ToolCallStatus
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +47,9 @@ TOOLS_DISABLED_RESULT = "Tools are disabled for the rest of this turn; nothing w
 class ToolStepper:
     """Processes the unsettled tool calls of one run, one at a time, in call order."""
 
-    def __init__(
-        self, ctx: EngineContext, thread_id: str, turn_id: str, run_id: str, cursor: CursorCell
-    ) -> None:
+    def __init__(self, ctx: EngineContext, run: RunRef, cursor: CursorCell) -> None:
         self.ctx = ctx
-        self.thread_id = thread_id
-        self.turn_id = turn_id
-        self.run_id = run_id
+        self.run = run
         self.cursor = cursor
 
     async def step(self, call: ItemRecord, catalog: RunCatalog, tools_disabled: bool) -> None:
@@ -60,10 +57,9 @@ class ToolStepper:
         if tools_disabled:
             self._settle(call, error_result(TOOLS_DISABLED_RESULT), "failed")
             return
-        if call.extra.get("argsError"):
-            message = (
-                f"The arguments of `{call.name}` were not valid JSON: {call.extra['argsError']}"
-            )
+        args_error = call.call_extra.args_error
+        if args_error:
+            message = f"The arguments of `{call.name}` were not valid JSON: {args_error}"
             self._settle(call, error_result(message), "failed")
             return
         bound = catalog.bind(call.name or "", call.args or {})
@@ -84,8 +80,8 @@ class ToolStepper:
         except ToolError as exc:
             self._settle(call, error_result(exc.message), "failed")
             return
-        decision = self.ctx.gatekeeper().decide(
-            bound, target, thread_id=self.thread_id, grants=self.ctx.grants()
+        decision = self.ctx.policy.gatekeeper().decide(
+            bound, target, thread_id=self.run.thread_id, grants=self.ctx.policy.grants()
         )
         match decision.action:
             case "allow":
@@ -118,19 +114,19 @@ class ToolStepper:
             approvals.add_approval(
                 conn,
                 request_id=request_id,
-                thread_id=self.thread_id,
-                turn_id=self.turn_id,
+                thread_id=self.run.thread_id,
+                turn_id=self.run.turn_id,
                 tool_call_item_id=call.id,
                 request=_without_nulls(request),
             )
             items.set_tool_status(conn, call.id, "awaiting_approval")
-            turns.update_run(conn, self.run_id, state="awaiting_approval")
+            turns.update_run(conn, self.run.run_id, state="awaiting_approval")
             record = approvals.get_approval(conn, request_id)
-        self.ctx.publish.run_updated(self.thread_id, self.run_id, "awaiting_approval", self.turn_id)
+        self.ctx.publish.run_updated(self.run, "awaiting_approval")
         self.ctx.publish.approval_request(record)
 
     async def _await_approval(self, call: ItemRecord, bound: BoundCall) -> None:
-        actor = self.ctx.actor(self.thread_id)
+        actor = self.ctx.actor(self.run.thread_id)
         while True:
             approval = approvals.latest_approval_of_call(self.ctx.db.conn, call.id)
             if approval is None:  # the request was lost: decide afresh
@@ -153,12 +149,12 @@ class ToolStepper:
         except ToolError as exc:
             self._settle(call, error_result(exc.message), "failed")
             return
-        current = self.ctx.gatekeeper().revalidate(
+        current = self.ctx.policy.gatekeeper().revalidate(
             prior,
             bound,
             target,
-            thread_id=self.thread_id,
-            grants=self.ctx.grants(),
+            thread_id=self.run.thread_id,
+            grants=self.ctx.policy.grants(),
             approval_request_id=approval.id,
         )
         match current.action:
@@ -172,23 +168,21 @@ class ToolStepper:
 
     async def _execute(self, call: ItemRecord, bound: BoundCall, target: Target | None) -> None:
         with self.ctx.db.transaction() as conn:
-            evidence: dict[str, Any] = {"recovery": bound.tool.descriptor.recovery}
-            if target is not None:
-                evidence["target"] = msgspec.to_builtins(target)
-            items.start_call(conn, call.id, evidence)
-            turns.update_run(conn, self.run_id, state="executing_tool")
-        self.ctx.publish.run_updated(self.thread_id, self.run_id, "executing_tool", self.turn_id)
-        context = EngineToolContext(self.ctx, call, self.run_id, target)
+            started = ToolCallExtra(
+                recovery=bound.tool.descriptor.recovery,
+                target=msgspec.to_builtins(target) if target is not None else None,
+            )
+            items.start_call(conn, call.id, started)
+            turns.update_run(conn, self.run.run_id, state="executing_tool")
+        self.ctx.publish.run_updated(self.run, "executing_tool")
+        context = EngineToolContext(self.ctx, self.run, call, target)
         try:
             result = await bound.execute(context)
         except OutcomeUnknown as exc:
             await self._outcome_unknown(call, bound, exc)
             return
-        status = "failed" if result.is_error else "succeeded"
-        if self.ctx.failpoints.on("split_result_state"):
-            with self.ctx.db.transaction() as conn:  # the bug: status without its result
-                items.set_tool_status(conn, call.id, status)
-            await anyio.sleep(0.05)
+        status: ToolCallStatus = "failed" if result.is_error else "succeeded"
+        await self.ctx.faults.before_result(self.ctx.db, call.id, status)
         self._settle(call, result, status)
 
     async def _outcome_unknown(
@@ -202,23 +196,25 @@ class ToolStepper:
             return
         with self.ctx.db.transaction() as conn:
             mark_uncertain(conn, items.get(conn, call.id))  # with the target it started on
-        self.ctx.publish.item_completed(items.get(self.ctx.db.conn, call.id), self.turn_id)
-        TurnFinisher(self.ctx, self.thread_id, self.turn_id, self.run_id).pause("uncertain")
+        self.ctx.publish.item_completed(items.get(self.ctx.db.conn, call.id), self.run.turn_id)
+        TurnFinisher(self.ctx, self.run).pause("uncertain")
         raise RunPaused
 
-    def _settle(self, call: ItemRecord, result: ToolResult, status: str) -> None:
+    def _settle(self, call: ItemRecord, result: ToolResult, status: ToolCallStatus) -> None:
         """Store the result with the next run state (the failure streak) in one transaction."""
         cursor = after_tool_result(
             self.cursor.value, failure=result.counts_as_failure, denial=result.denied
         )
         with self.ctx.db.transaction() as conn:
             settled = items.settle_call(conn, call.id, status, _wire_result(result))
-            turns.update_run(conn, self.run_id, state="streaming", cursor=dump_cursor(cursor))
+            turns.update_run(conn, self.run.run_id, state="streaming", cursor=dump_cursor(cursor))
         self.cursor.value = cursor
-        self.ctx.publish.item_completed(settled, self.turn_id)
+        self.ctx.publish.item_completed(settled, self.run.turn_id)
 
 
-def record_approval_grants(ctx: EngineContext, approval: ApprovalRecord, scope: str) -> None:
+def record_approval_grants(
+    ctx: EngineContext, approval: ApprovalRecord, scope: ApprovalScope
+) -> None:
     """Grants an approval decision creates, stored in the caller's transaction."""
     request = approval.request
     target_data = request.get("resolvedTarget")
@@ -229,14 +225,14 @@ def record_approval_grants(ctx: EngineContext, approval: ApprovalRecord, scope: 
         tool=request["tool"]["name"],
         level=request["tool"]["level"],
         target=target,
-        decision=approval.decision,  # type: ignore[arg-type]
-        scope=scope,  # type: ignore[arg-type]
+        decision=approval.decision or "deny",
+        scope=scope,
         decided_at=datetime.now(tz=UTC),
         tool_call_id=approval.tool_call_item_id,
         new_id=lambda: new_id("grt"),
     ):
         grant_store.add(ctx.db.conn, record_from_grant(grant))
-    ctx.grants_changed()
+    ctx.policy.grants_changed()
 
 
 def _wire_result(result: ToolResult) -> dict[str, Any]:

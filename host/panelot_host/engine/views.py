@@ -17,6 +17,7 @@ from panelot_host.store.records import (
     RunRecord,
     SteeringRecord,
     ThreadRecord,
+    ToolCallExtra,
     TurnRecord,
 )
 
@@ -41,7 +42,7 @@ def thread_view(record: ThreadRecord) -> entities.Thread:
     return entities.Thread(
         id=record.id,
         title=record.title,
-        title_source=record.title_source,  # type: ignore[arg-type]
+        title_source=record.title_source,
         created_at=iso(record.created_at),
         updated_at=iso(record.updated_at),
         stats=entities.ThreadStats(
@@ -54,7 +55,34 @@ def thread_view(record: ThreadRecord) -> entities.Thread:
         ),
         parent_thread_id=record.parent_thread_id,
         forked_from_item_id=record.forked_from_item_id,
+        status=thread_status(record.last_turn_status, record.last_run_state),
     )
+
+
+_WAITING: dict[str | None, entities.ThreadStatus] = {
+    "awaiting_approval": "awaiting_approval",
+    "awaiting_interaction": "awaiting_answer",
+    "budget_paused": "budget_paused",
+    "paused_uncertain": "paused_uncertain",
+    "interrupted": "interrupted",  # left by a restart, resumable
+}
+
+
+def thread_status(turn_status: str | None, run_state: str | None) -> entities.ThreadStatus:
+    """A thread's status from its latest Turn's status and that Turn's Run state."""
+    match turn_status:
+        case None | "completed":
+            return "idle"
+        case "interrupted" | "failed":
+            return turn_status
+        case "paused":
+            return "paused_uncertain" if run_state == "paused_uncertain" else "budget_paused"
+        case _:
+            return _WAITING.get(run_state, "running")
+
+
+def _iso_or_none(ms: object) -> str | None:
+    return iso(ms) if isinstance(ms, int) else None
 
 
 def tool_result_view(result: dict[str, Any] | None) -> common.ToolResult | None:
@@ -85,17 +113,20 @@ def item_view(record: ItemRecord) -> items.Item:
                 interrupted=record.interrupted,
             )
         case "toolCall":
+            call_extra = record.call_extra
             return items.ToolCallItem(
                 **base,
                 call_id=record.call_id or "",
                 name=record.name or "",
                 args=record.args or {},
-                status=record.status or "pending",  # type: ignore[arg-type]
+                status=record.status or "pending",
                 result=tool_result_view(record.result),
-                label=extra.get("label"),
-                level=extra.get("level"),
-                effects=list(extra.get("effects", [])),
-                evidence=extra.get("evidence") if record.status == "uncertain" else None,
+                label=call_extra.label,
+                level=call_extra.level,
+                effects=call_extra.effects,
+                evidence=_evidence(call_extra) if record.status == "uncertain" else None,
+                started_at=_iso_or_none(call_extra.started_at),
+                ended_at=_iso_or_none(call_extra.ended_at),
             )
         case "compaction":
             return items.CompactionItem(
@@ -113,6 +144,11 @@ def item_view(record: ItemRecord) -> items.Item:
             )
 
 
+def _evidence(call_extra: ToolCallExtra) -> dict[str, Any] | None:
+    evidence = call_extra.evidence
+    return None if evidence is None else msgspec.to_builtins(evidence)
+
+
 def steering_view(record: SteeringRecord) -> items.SteeringItem:
     return items.SteeringItem(
         id=record.id, turn_id=record.turn_id, created_at=iso(record.created_at), text=record.text
@@ -124,7 +160,7 @@ def turn_view(record: TurnRecord) -> entities.Turn:
     context = record.context
     return entities.Turn(
         id=record.id,
-        status=record.status,  # type: ignore[arg-type]
+        status=record.status,
         user_item_id=record.user_item_id or _ID_FALLBACK,
         started_at=iso(record.started_at),
         cost_usd=usage.cost_usd,
@@ -134,7 +170,7 @@ def turn_view(record: TurnRecord) -> entities.Turn:
             cache_read_tokens=usage.cache_read_tokens,
             cache_write_tokens=usage.cache_write_tokens,
         ),
-        stop_reason=record.stop_reason,  # type: ignore[arg-type]
+        stop_reason=record.stop_reason,
         error=msgspec.convert(record.error, common.TurnError) if record.error else None,
         ended_at=iso(record.ended_at) if record.ended_at else None,
         model=context.get("model"),
@@ -144,7 +180,7 @@ def turn_view(record: TurnRecord) -> entities.Turn:
 
 
 def run_view(record: RunRecord) -> entities.Run:
-    return entities.Run(id=record.id, turn_id=record.turn_id, state=record.state)  # type: ignore[arg-type]
+    return entities.Run(id=record.id, turn_id=record.turn_id, state=record.state)
 
 
 def queue_view(records: list[QueueEntryRecord]) -> list[entities.QueueEntry]:

@@ -7,13 +7,14 @@ from typing import Literal
 
 import msgspec
 
+from panelot_host import vocabulary
 from panelot_host.tools.descriptor import Effect, Level
 from panelot_host.tools.target import Target
 
 Action = Literal["allow", "ask", "deny"]
-GrantDecision = Literal["allow", "deny"]
-GrantScope = Literal["thread", "origin", "global"]
-ApprovalScope = Literal["once", "thread", "origin"]
+GrantDecision = vocabulary.Decision
+GrantScope = vocabulary.GrantScope
+ApprovalScope = vocabulary.ApprovalScope
 GrantKind = Literal["tool", "l2_attach"]
 DecisionSource = Literal["policy", "grant", "default", "approval", "revalidation"]
 

@@ -1,7 +1,8 @@
 """The wire contract of the Panelot host: ops, events, items and errors as msgspec
 structs, the JSON-RPC envelope codec, and the JSON Schema generated from them.
 
-No I/O, and nothing but msgspec and the stdlib at import time (jsonschema is loaded
+No I/O, and nothing but msgspec, the stdlib and ``panelot_host.vocabulary`` (the domain's
+Literals, which the store shares) at import time (jsonschema is loaded
 only to report invalid params). Submodules:
 
 - ``jsonrpc``: envelope structs, error codes, the generic ``decode_message``
@@ -9,7 +10,8 @@ only to report invalid params). Submodules:
 - ``common``, ``items``, ``entities``: shared types, items, threads/turns/runs/...
 - ``ops``: ``<Op>Params`` / ``<Op>Result`` of every op and host -> shim request
 - ``events``: ``<Name>Event`` params of every notification
-- ``registry``: ``OPS``, ``SHIM_REQUESTS``, ``EVENTS``, ``CONTROL_NOTIFICATIONS``
+- ``registry``: ``OPS`` and ``SHIM_REQUESTS`` (each op declared once: method, params,
+  result, command or not), ``EVENTS``, ``CONTROL_NOTIFICATIONS``
 - ``codec``: ``decode_params``, ``decode_result``, ``decode_event``, ``encode_*``
 - ``schema``: ``python -m panelot_host.protocol.schema [--write]``
 - ``nesting``: the nesting limit checked before decoding (and the id of a too-deep request)

@@ -1,7 +1,9 @@
 """Small shared types of the wire: constrained scalars, enums as Literals, content blocks.
 
 Everything here is a ``msgspec`` type with camelCase wire names. Constraints live in
-``msgspec.Meta`` so that both the decoder and the generated JSON Schema enforce them.
+``msgspec.Meta`` so that both the decoder and the generated JSON Schema enforce them. The
+domain's enums (statuses, states, scopes) are defined once in ``panelot_host.vocabulary``,
+below both the protocol and the store, and re-exported here.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from typing import Annotated, Any, Final, Literal
 
 import msgspec
 from msgspec import Meta
+
+from panelot_host import vocabulary
 
 PROTOCOL_VERSION: Final = 1
 
@@ -75,45 +79,23 @@ ErrorKind = Literal[
 """``data.kind`` of engine errors and ``turn.complete.error.kind`` (``storage`` and
 ``internal``: extensions; ``context_overflow`` was added with context compaction)."""
 
-ToolLevel = Literal["L0", "L1", "L2"]
-Effect = Literal["read", "write", "navigate", "network", "external"]
-RecoveryClass = Literal["idempotent", "read", "write", "remote"]
+# The domain's enums, defined once below the protocol and the store (the wire's values).
+ApprovalScope = vocabulary.ApprovalScope
+Decision = vocabulary.Decision
+Effect = vocabulary.Effect
+GrantScope = vocabulary.GrantScope
+InteractionAction = vocabulary.InteractionAction
+PauseReason = vocabulary.PauseReason
+RecoveryClass = vocabulary.RecoveryClass
+RecoveryOutcome = vocabulary.RecoveryOutcome
+RunState = vocabulary.RunState
+StopReason = vocabulary.StopReason
+TitleSource = vocabulary.TitleSource
+ToolCallStatus = vocabulary.ToolCallStatus
+ToolLevel = vocabulary.ToolLevel
+TurnEndStatus = vocabulary.TurnEndStatus
+TurnStatus = vocabulary.TurnStatus
 
-StopReason = Literal["end_turn", "max_tokens", "stop_sequence", "content_filter"]
-TurnEndStatus = Literal["completed", "interrupted", "failed"]
-TurnStatus = Literal["running", "paused", "completed", "interrupted", "failed"]
-"""``running`` and ``paused`` (budget or uncertain tool call) are the live states."""
-
-RunState = Literal[
-    "queued",
-    "streaming",
-    "awaiting_approval",
-    "awaiting_interaction",
-    "executing_tool",
-    "paused_uncertain",
-    "budget_paused",
-    "interrupted",
-    "completed",
-    "failed",
-]
-
-ToolCallStatus = Literal[
-    "pending",
-    "awaiting_approval",
-    "running",
-    "succeeded",
-    "failed",
-    "denied",
-    "uncertain",
-    "interrupted",
-]
-
-Decision = Literal["allow", "deny"]
-ApprovalScope = Literal["once", "thread", "origin"]
-GrantScope = Literal["thread", "origin", "global"]
-RecoveryOutcome = Literal["succeeded", "failed", "retry"]
-PauseReason = Literal["budget", "uncertain"]
-TitleSource = Literal["fallback", "model", "user"]
 ImageMediaType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
 
 # ---------------------------------------------------------------- content

@@ -7,7 +7,7 @@ host may add optional ones.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -44,6 +44,23 @@ class ThreadStats(msgspec.Struct, rename="camel"):
     cost_usd: CostUsd | None = 0.0
 
 
+ThreadStatus = Literal[
+    "idle",
+    "running",
+    "awaiting_approval",
+    "awaiting_answer",
+    "budget_paused",
+    "paused_uncertain",
+    "interrupted",
+    "failed",
+]
+"""What a thread is doing, from its latest Turn and that Turn's Run (extension): ``idle``
+(no Turn, or the last one completed), ``running``, waiting for the user (``awaiting_approval``,
+``awaiting_answer``), paused until ``run.resume`` (``budget_paused``) or
+``recovery.resolve`` (``paused_uncertain``), or the last Turn ended ``interrupted`` or
+``failed`` (an interrupted Turn left by a restart can be resumed)."""
+
+
 class Thread(msgspec.Struct, rename="camel", kw_only=True):
     """A conversation. ``parentThreadId``/``forkedFromItemId`` are null unless forked."""
 
@@ -55,6 +72,8 @@ class Thread(msgspec.Struct, rename="camel", kw_only=True):
     stats: ThreadStats = msgspec.field(default_factory=ThreadStats)
     parent_thread_id: Id | None = None
     forked_from_item_id: Id | None = None
+    status: ThreadStatus = "idle"
+    """Extension: what the thread is doing (``thread.updated`` follows its changes)."""
 
 
 class Turn(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
@@ -137,6 +156,22 @@ class Grant(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
     thread_id: Id | None = None
 
 
+class BranchChoice(msgspec.Struct, rename="camel", kw_only=True):
+    """One of the sibling items at a branch point and the branch ``thread.selectBranch``
+    selects for it: ``headItemId``, the newest item stored below it (or itself)."""
+
+    item_id: Id
+    head_item_id: Id
+
+
+class BranchPoint(msgspec.Struct, rename="camel", kw_only=True):
+    """An item of the selected branch that has siblings (a message sent again from the same
+    place): ``choices`` holds it and its siblings, oldest first."""
+
+    item_id: Id
+    choices: list[BranchChoice]
+
+
 class ThreadSnapshot(msgspec.Struct, rename="camel", kw_only=True):
     """The ``thread.open`` (and ``thread.selectBranch``) result: everything a client needs
     to render a thread and continue from it. Events that follow have ``seq > lastSeq``."""
@@ -152,3 +187,7 @@ class ThreadSnapshot(msgspec.Struct, rename="camel", kw_only=True):
     pending_steering: list[SteeringItem]
     """Acknowledged steering not yet admitted to a model call."""
     last_seq: TokenCount
+    turns: list[Turn] = []
+    """Extension: the thread's Turns, oldest first, for usage and cost per Turn."""
+    branches: list[BranchPoint] = []
+    """Extension: the items of the selected branch that have siblings, oldest first."""

@@ -17,6 +17,7 @@ from panelot_host.protocol.common import (
     CostUsd,
     Decision,
     Id,
+    InteractionAction,
     PauseReason,
     RunState,
     Seq,
@@ -114,7 +115,7 @@ class InteractionResolvedEvent(InteractionRequestEvent, kw_only=True):
     """``interaction.resolved``: the request's fields; ``action`` is an extension.
     The answered values are not repeated."""
 
-    action: Literal["accept", "decline", "cancel"] = "accept"
+    action: InteractionAction = "accept"
 
 
 class QueueUpdatedEvent(ThreadEvent, kw_only=True):

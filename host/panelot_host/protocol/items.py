@@ -85,6 +85,10 @@ class ToolCallItem(_ItemBase, tag="toolCall", kw_only=True):
     """Extension, on ``uncertain`` calls: what was attempted (``attempted {tool, args}``),
     on which ``target``, and the tab's ``lastKnown {url, title, origin}`` as the shim
     reported it after reconnecting, so the user can decide succeeded / failed / retry."""
+    started_at: Timestamp | None = None
+    """Extension: when the call started running (null until it ran)."""
+    ended_at: Timestamp | None = None
+    """Extension: when its result was stored."""
 
 
 class NoticeItem(_ItemBase, tag="notice", kw_only=True):

@@ -1,6 +1,7 @@
 """The method tables: every op, event, host -> shim request and control notification.
 
-Built once at import; the mappings are read-only.
+Built once at import; the mappings are read-only. ``OPS`` is the one declaration of every
+op (`docs/protocol.md`, "Adding an op").
 """
 
 from __future__ import annotations
@@ -12,90 +13,73 @@ import msgspec
 
 from panelot_host.protocol import events as ev
 from panelot_host.protocol import ops
+from panelot_host.protocol.ops._base import OpSpec, command, request
+
+__all__ = [
+    "CANCEL_REQUEST",
+    "CHUNK",
+    "CONTROL_NOTIFICATIONS",
+    "ERROR",
+    "EVENTS",
+    "EVENT_METHODS",
+    "OPS",
+    "SHIM_REQUESTS",
+    "OpSpec",
+    "table",
+]
 
 
-class OpSpec(msgspec.Struct, frozen=True):
-    """What the server needs to know about a method.
+def table(*specs: OpSpec) -> MappingProxyType[str, OpSpec]:
+    """Method -> spec, read-only, in declaration order.
 
-    ``command``: the op changes stored state and carries ``commandId`` (receipts).
-    ``before_initialize``: allowed before ``initialize`` (only ``initialize`` itself).
-    ``names_thread``: the params have ``threadId`` (the op subscribes the connection).
+    Raises:
+        ValueError: a method is declared twice.
     """
-
-    method: str
-    params: type[msgspec.Struct]
-    result: type[msgspec.Struct]
-    command: bool = False
-    before_initialize: bool = False
-    names_thread: bool = False
-
-
-def _op(
-    method: str,
-    params: type[msgspec.Struct],
-    result: type[msgspec.Struct],
-    *,
-    before_initialize: bool = False,
-) -> tuple[str, OpSpec]:
-    fields = params.__struct_fields__
-    spec = OpSpec(
-        method=method,
-        params=params,
-        result=result,
-        command="command_id" in fields,
-        before_initialize=before_initialize,
-        names_thread="thread_id" in fields,
-    )
-    return method, spec
+    found: dict[str, OpSpec] = {}
+    for spec in specs:
+        if spec.method in found:
+            raise ValueError(f"op {spec.method!r} is declared twice")
+        found[spec.method] = spec
+    return MappingProxyType(found)
 
 
-OPS: Final = MappingProxyType(
-    dict(
-        [
-            _op("initialize", ops.InitializeParams, ops.InitializeResult, before_initialize=True),
-            _op("thread.create", ops.ThreadCreateParams, ops.ThreadCreateResult),
-            _op("thread.list", ops.ThreadListParams, ops.ThreadListResult),
-            _op("thread.open", ops.ThreadOpenParams, ops.ThreadOpenResult),
-            _op("thread.delete", ops.ThreadDeleteParams, ops.ThreadDeleteResult),
-            _op("thread.fork", ops.ThreadForkParams, ops.ThreadForkResult),
-            _op("thread.selectBranch", ops.ThreadSelectBranchParams, ops.ThreadSelectBranchResult),
-            _op("thread.rename", ops.ThreadRenameParams, ops.ThreadRenameResult),
-            _op("turn.submit", ops.TurnSubmitParams, ops.TurnSubmitResult),
-            _op("turn.steer", ops.TurnSteerParams, ops.TurnSteerResult),
-            _op("turn.enqueue", ops.TurnEnqueueParams, ops.TurnEnqueueResult),
-            _op("queue.update", ops.QueueUpdateParams, ops.QueueUpdateResult),
-            _op("queue.remove", ops.QueueRemoveParams, ops.QueueRemoveResult),
-            _op("turn.interrupt", ops.TurnInterruptParams, ops.TurnInterruptResult),
-            _op("approval.response", ops.ApprovalResponseParams, ops.ApprovalResponseResult),
-            _op(
-                "interaction.response",
-                ops.InteractionResponseParams,
-                ops.InteractionResponseResult,
-            ),
-            _op("run.resume", ops.RunResumeParams, ops.RunResumeResult),
-            _op("recovery.resolve", ops.RecoveryResolveParams, ops.RecoveryResolveResult),
-            _op("settings.get", ops.SettingsGetParams, ops.SettingsGetResult),
-            _op("settings.update", ops.SettingsUpdateParams, ops.SettingsUpdateResult),
-            _op("credentials.set", ops.CredentialsSetParams, ops.CredentialsSetResult),
-            _op("credentials.delete", ops.CredentialsDeleteParams, ops.CredentialsDeleteResult),
-            _op("permissions.list", ops.PermissionsListParams, ops.PermissionsListResult),
-            _op("permissions.revoke", ops.PermissionsRevokeParams, ops.PermissionsRevokeResult),
-        ]
-    )
+OPS: Final = table(
+    request("initialize", ops.InitializeParams, ops.InitializeResult, before_initialize=True),
+    command("thread.create", ops.ThreadCreateParams, ops.ThreadCreateResult),
+    request("thread.list", ops.ThreadListParams, ops.ThreadListResult),
+    request("thread.open", ops.ThreadOpenParams, ops.ThreadOpenResult),
+    command("thread.delete", ops.ThreadDeleteParams, ops.ThreadDeleteResult),
+    command("thread.fork", ops.ThreadForkParams, ops.ThreadForkResult),
+    command("thread.selectBranch", ops.ThreadSelectBranchParams, ops.ThreadSelectBranchResult),
+    command("thread.rename", ops.ThreadRenameParams, ops.ThreadRenameResult),
+    command("turn.submit", ops.TurnSubmitParams, ops.TurnSubmitResult),
+    command("turn.steer", ops.TurnSteerParams, ops.TurnSteerResult),
+    command("turn.enqueue", ops.TurnEnqueueParams, ops.TurnEnqueueResult),
+    command("queue.update", ops.QueueUpdateParams, ops.QueueUpdateResult),
+    command("queue.remove", ops.QueueRemoveParams, ops.QueueRemoveResult),
+    request("turn.interrupt", ops.TurnInterruptParams, ops.TurnInterruptResult),
+    command("approval.response", ops.ApprovalResponseParams, ops.ApprovalResponseResult),
+    command("interaction.response", ops.InteractionResponseParams, ops.InteractionResponseResult),
+    command("run.resume", ops.RunResumeParams, ops.RunResumeResult),
+    command("recovery.resolve", ops.RecoveryResolveParams, ops.RecoveryResolveResult),
+    request("settings.get", ops.SettingsGetParams, ops.SettingsGetResult),
+    command("settings.update", ops.SettingsUpdateParams, ops.SettingsUpdateResult),
+    command("credentials.set", ops.CredentialsSetParams, ops.CredentialsSetResult),
+    command("credentials.delete", ops.CredentialsDeleteParams, ops.CredentialsDeleteResult),
+    request("permissions.list", ops.PermissionsListParams, ops.PermissionsListResult),
+    command("permissions.revoke", ops.PermissionsRevokeParams, ops.PermissionsRevokeResult),
 )
-"""Client -> host requests."""
+"""Client -> host requests: each op declared once (``command``: it changes stored state and
+carries ``commandId``; ``request``: it does not). The codec, the schema and the server's
+``routes`` are derived from this table."""
 
-SHIM_REQUESTS: Final = MappingProxyType(
-    dict(
-        [
-            _op(
-                "browser.resolveTarget",
-                ops.BrowserResolveTargetParams,
-                ops.BrowserResolveTargetResult,
-            ),
-            _op("browser.invoke", ops.BrowserInvokeParams, ops.BrowserInvokeResult),
-        ]
-    )
+SHIM_REQUESTS: Final = table(
+    request(
+        "browser.resolveTarget",
+        ops.BrowserResolveTargetParams,
+        ops.BrowserResolveTargetResult,
+    ),
+    request("browser.invoke", ops.BrowserInvokeParams, ops.BrowserInvokeResult),
 )
 """Host -> shim requests (the shim answers with a response)."""
 

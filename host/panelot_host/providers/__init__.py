@@ -6,8 +6,11 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
 ``build_provider`` builds one (``tests/providers/test_import_cost.py``).
 
 - ``types``: the normalised protocol (``ModelRequest``, ``ProviderEvent``s, ``Provider``)
-- ``config``: ``load_provider_config(env, settings)``, ``build_provider(config, credentials)``
-  (``build_provider_with_key`` when the key is already resolved)
+- ``registry``: a ``ProviderSpec`` per provider (endpoint, key variables, defaults, headers,
+  adapter factory): ``PROVIDERS``, ``WIRE_PROVIDERS``
+- ``config``: ``ProviderConfig``, ``load_provider_config(env, settings)``,
+  ``build_provider(config, credentials)`` (``build_provider_with_key`` when the key is
+  already resolved)
 - ``anthropic``/``openai``: ``AnthropicProvider``, ``OpenAIProvider``
 - ``scripted``: ``ScriptedProvider`` for tests and demo mode
 - ``catalog``/``pricing``: ``ModelCatalog``, ``ModelInfo``, ``call_cost``, ``sum_costs``

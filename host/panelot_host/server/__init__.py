@@ -7,7 +7,7 @@ Module map:
   (EOF, signals, an unexpected exception).
 - ``connection``: one client: decoding, admission, cancellation, the outbox.
 - ``flow``: lanes (a thread's ops in order, the rest concurrently) and backpressure.
-- ``routes``: which engine service serves which op.
+- ``routes``: one handler per declared op (checked at import): params -> engine call.
 - ``errors``: the one place where exceptions become JSON-RPC errors.
 - ``bus``: event fan-out with stored per-thread ``seq``.
 - ``outgoing``: what is written for each message (frames, ``$/chunk``).

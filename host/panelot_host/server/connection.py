@@ -27,14 +27,13 @@ from panelot_host.protocol.events import ErrorEvent
 from panelot_host.protocol.jsonrpc import ErrorResponse, Notification, Request, Response
 from panelot_host.protocol.messages import OpCall, decode_message
 from panelot_host.protocol.ops import CancelRequestParams
-from panelot_host.protocol.registry import CANCEL_REQUEST, ERROR, OPS, OpSpec
+from panelot_host.protocol.registry import CANCEL_REQUEST, ERROR, OpSpec
 from panelot_host.server.errors import ConnectionLost, RpcError, to_rpc_error
 from panelot_host.server.flow import Backpressure, Lanes
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.server.outgoing import Buffers, MessageEncoder, PlainMessages
 from panelot_host.server.routes import ROUTES, Route, Session
 from panelot_host.server.shim import ConnectionBrowser
-from panelot_host.store.receipts import Replay, command_context
 from panelot_host.wire.errors import FrameError, FrameErrorCode
 
 log = logging.getLogger(__name__)
@@ -169,7 +168,7 @@ class Connection(Session):
             self.notify(ERROR, ErrorEvent(code=code, message=frame.message, kind=frame.code))
             return
         try:
-            message = decode_message(frame)
+            message = decode_message(frame, build=False)  # built by Host.warm_up
         except InvalidResponse as exc:  # the client's own id space: nothing to answer
             log.warning("dropping a malformed response from the client: %s", exc.message)
             return
@@ -189,10 +188,11 @@ class Connection(Session):
     async def _admit(self, request_id: int | str, method: str, raw: Any) -> None:
         """Decode and check a request, then serve it in its lane (``initialize`` at once:
         nothing else is served before it)."""
-        route, spec = ROUTES.get(method), OPS.get(method)
+        route = ROUTES.get(method)
         try:
-            if route is None or spec is None:
+            if route is None:
                 raise MethodNotFound(method, request_id)
+            spec = route.spec
             if not spec.before_initialize and not self._initialized:
                 raise NotInitialized(f"{method} before initialize")
             params = codec.decode_params(method, raw, request_id)
@@ -200,14 +200,14 @@ class Connection(Session):
             self._send_error(request_id, to_rpc_error(exc))
             return
         if spec.before_initialize:
-            await self._serve(request_id, spec, route, params)
+            await self._serve(request_id, route, params)
             return
         await self._flow.wait_for_room()
         self._flow.started()
-        self._lanes.submit(_lane_of(spec, params), self._job(request_id, spec, route, params))
+        self._lanes.submit(_lane_of(spec, params), self._job(request_id, route, params))
 
     def _job(
-        self, request_id: int | str, spec: OpSpec, route: Route, params: Any
+        self, request_id: int | str, route: Route, params: Any
     ) -> Callable[[], Coroutine[Any, Any, None]]:
         served = self._served[request_id] = _Served()
 
@@ -217,7 +217,7 @@ class Connection(Session):
                     return
                 served.started = True
                 with served.scope:
-                    await self._serve(request_id, spec, route, params)
+                    await self._serve(request_id, route, params)
                 if served.scope.cancelled_caught:
                     self._send_error(request_id, _CANCELLED)
             finally:
@@ -240,19 +240,13 @@ class Connection(Session):
         if not served.started:
             self._send_error(request_id, _CANCELLED)
 
-    async def _serve(self, request_id: int | str, spec: OpSpec, route: Route, params: Any) -> None:
+    async def _serve(self, request_id: int | str, route: Route, params: Any) -> None:
+        spec = route.spec
         try:
             # any op naming a thread subscribes (`docs/protocol.md`, "Semantics clients rely on")
             if spec.names_thread:
                 self.subscribe(params.thread_id)
-            ctx = None
-            if spec.command:
-                digested = route.digest(params) if route.digest else params
-                ctx = command_context(params.command_id, spec.method, digested)
-            try:
-                result = await route.handler(self, params, ctx)
-            except Replay as replay:
-                result = msgspec.Raw(replay.response)
+            result = await route.call(self, params)
             payload = codec.encode_result(request_id, result)
         except Exception as exc:
             self._send_error(request_id, to_rpc_error(exc))

@@ -21,6 +21,7 @@ from anyio.abc import TaskGroup
 
 from panelot_host.errors import InvalidState
 from panelot_host.private_files import private_dir
+from panelot_host.protocol.codec import warm_decoders
 from panelot_host.server.bus import EventBus
 from panelot_host.store import turns
 from panelot_host.store.db import Database
@@ -288,8 +289,8 @@ class Host:
             environ=self.config.environ,
             vault=self._credentials.vault(),
             mcp=self._mcp_settings(),
+            tool_sources=McpSources(self),
         )
-        engine.ctx.tool_sources = McpSources(self)
         return engine
 
     def _mcp_settings(self) -> McpSettings:
@@ -364,20 +365,23 @@ class Host:
             return profile
 
     def warm_up(self) -> None:
-        """Build the engine soon, after the ``initialize`` answer has gone out."""
+        """Build the request decoders and the engine soon, after the ``initialize``
+        answer has gone out."""
         profile = self._profile
 
         async def warm() -> None:
             await anyio.sleep(WARM_UP_DELAY_S)
+            warm_decoders()
+            if profile is None or profile.engine_built:
+                return
             # import the engine's modules in a worker thread: the loop keeps serving
             await anyio.to_thread.run_sync(_preload_engine)
-            if profile is not None and self._profile is profile:
+            if self._profile is profile:
                 profile.ensure_engine()
                 if (self.config.home / "mcp.json").exists():
                     await self.start_mcp()
 
-        if profile is not None and not profile.engine_built:
-            self.spawn(warm)
+        self.spawn(warm)
 
     async def aclose(self) -> None:
         """Settle the engine, close the store and give up the lease."""

@@ -90,9 +90,9 @@ def _crash_on_sigusr1(environ: Mapping[str, str]) -> bool:
     only when failpoints are set: it is not on the start-up path)."""
     if not environ.get("PANELOT_FAILPOINTS"):
         return False
-    from panelot_host.engine.failpoints import Failpoints
+    from panelot_host.engine.failpoints import enabled_failpoints
 
-    return Failpoints.from_environ(environ).on("unexpected_exception")
+    return "unexpected_exception" in enabled_failpoints(environ)
 
 
 def _watch_signals(tasks: TaskGroup, reading: anyio.CancelScope, crash: bool) -> None:

@@ -1,27 +1,40 @@
-"""Which handler serves which op. Handlers translate params to engine calls; no domain state."""
+"""Which engine call serves which op: the server's half of each op's one declaration, and
+the only place where params become engine arguments.
+
+The protocol declares every op once (method, params, result, command or not:
+``protocol.registry.OPS``). Here each is bound, by its params struct, to exactly one
+handler; building ``ROUTES`` at import fails when a declared op has no handler or two.
+A handler turns the params into plain arguments of an engine service and returns its
+result struct; ``Route.call`` builds a command's ``Receipt`` and answers with the response
+stored with it (encoded once; a repeated command answers the stored bytes).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
 
 import panelot_host
+from panelot_host.engine.admission import TurnRequest
+from panelot_host.engine.commands import Receipt
 from panelot_host.errors import InvalidParams, InvalidState
+from panelot_host.protocol import ops
 from panelot_host.protocol.common import PROTOCOL_VERSION
-from panelot_host.protocol.ops import config as config_ops
-from panelot_host.protocol.ops import session as session_ops
-from panelot_host.protocol.ops import threads as thread_ops
-from panelot_host.protocol.ops import turns as turn_ops
+from panelot_host.protocol.registry import OPS, OpSpec
 from panelot_host.server.host import Host, OpenProfile
-from panelot_host.store.receipts import CommandContext
+from panelot_host.store.receipts import Replay, command_context
 
 if TYPE_CHECKING:
+    from panelot_host.engine.config_ops import ConfigService
+    from panelot_host.engine.threads import ThreadService
+    from panelot_host.engine.turn_ops import TurnService
     from panelot_host.tools.context import BrowserBridge
 
-_thread_id_of = msgspec.json.Decoder(thread_ops.ThreadResult).decode
+P = TypeVar("P", bound=msgspec.Struct)
 
 
 class Session(Protocol):
@@ -40,49 +53,77 @@ class Session(Protocol):
     def browser_bridge(self) -> BrowserBridge: ...
 
 
-Handler = Callable[[Session, Any, CommandContext | None], Awaitable[Any]]
-"""``(session, params, receipt identity)``: the connection decodes the params, subscribes
-the session to a named thread and builds the receipt identity of a command (see
-``protocol.registry.OPS``) before calling it."""
+Handler = Callable[[Session, Any, Any], Any]
+"""``(session, params, receipt)`` -> the result struct, or an awaitable of it. ``receipt``
+is the command's ``Receipt``, None for an op that is not a command."""
 
 
 class Route(msgspec.Struct, frozen=True):
+    spec: OpSpec
     handler: Handler
     digest: Callable[[Any], object] | None = None
     """What the receipt digest covers, when not the params themselves."""
 
+    async def call(self, session: Session, params: Any) -> Any:
+        """Serve ``params``: the result struct, or a command's stored response as
+        ``msgspec.Raw``."""
+        if not self.spec.command:
+            return await self._run(session, params, None)
+        digested = self.digest(params) if self.digest is not None else params
+        receipt = Receipt(command_context(params.command_id, self.spec.method, digested))
+        try:
+            result = await self._run(session, params, receipt)
+        except Replay as replay:
+            return msgspec.Raw(replay.response)
+        # answered without a stored receipt only under the ack_before_commit failpoint
+        return result if receipt.response is None else msgspec.Raw(receipt.response)
 
-Service = Callable[[OpenProfile], Callable[..., Any]]
-
-
-def command(service: Service) -> Route:
-    """A command whose service stores its receipt and returns the encoded response."""
-
-    async def handle(session: Session, params: Any, ctx: CommandContext | None) -> Any:
-        return msgspec.Raw(service(session.profile)(params, ctx))
-
-    return Route(handle)
-
-
-def query(service: Service) -> Route:
-    """A read: the service's result is the response."""
-
-    async def handle(session: Session, params: Any, ctx: CommandContext | None) -> Any:
-        return service(session.profile)(params)
-
-    return Route(handle)
+    async def _run(self, session: Session, params: Any, receipt: Receipt | None) -> Any:
+        result = self.handler(session, params, receipt)
+        return await result if inspect.isawaitable(result) else result
 
 
-async def interrupt(
-    session: Session, params: turn_ops.TurnInterruptParams, ctx: CommandContext | None
-) -> Any:
-    """Not a command (always allowed, idempotent); answered once the Turn has ended."""
-    return await session.profile.ensure_engine().turns.interrupt(params)
+def on(
+    params: type[P],
+    handler: Callable[[Session, P, Any], object],
+    *,
+    digest: Callable[[P], object] | None = None,
+) -> tuple[type[msgspec.Struct], Handler, Callable[[Any], object] | None]:
+    """Bind ``handler`` to the op whose params struct is ``params``."""
+    return params, handler, digest
+
+
+def bind(
+    ops_table: Mapping[str, OpSpec],
+    *bindings: tuple[type[msgspec.Struct], Handler, Callable[[Any], object] | None],
+) -> Mapping[str, Route]:
+    """Method -> route, in declaration order.
+
+    Raises:
+        LookupError: a handler for params no declared op has, a second handler for an op,
+            or an op without a handler.
+    """
+    by_params = {spec.params: spec for spec in ops_table.values()}
+    found: dict[str, Route] = {}
+    for params, handler, digest in bindings:
+        spec = by_params.get(params)
+        if spec is None:
+            raise LookupError(f"{params.__name__} is the params of no op in registry.OPS")
+        if spec.method in found:
+            raise LookupError(f"{spec.method!r} has two handlers")
+        found[spec.method] = Route(spec, handler, digest)
+    missing = [method for method in ops_table if method not in found]
+    if missing:
+        raise LookupError(f"ops without a handler: {', '.join(missing)}")
+    return MappingProxyType({method: found[method] for method in ops_table})
+
+
+# ---------------------------------------------------------------- handlers
 
 
 async def initialize(
-    session: Session, params: session_ops.InitializeParams, ctx: CommandContext | None
-) -> Any:
+    session: Session, params: ops.InitializeParams, receipt: None
+) -> ops.InitializeResult:
     if params.protocol_version != PROTOCOL_VERSION:
         raise InvalidParams(
             "unsupported protocol version",
@@ -104,79 +145,129 @@ async def initialize(
     if tools:
         profile.attach_browser(session.browser_bridge(), frozenset(tools))
     session.host.warm_up()
-    return session_ops.InitializeResult(
+    return ops.InitializeResult(
         protocol_version=PROTOCOL_VERSION,
-        engine=session_ops.EngineInfo(name="panelot-host", version=panelot_host.__version__),
-        capabilities=session_ops.HostCapabilities(browser_tools=list(tools)),
+        engine=ops.EngineInfo(name="panelot-host", version=panelot_host.__version__),
+        capabilities=ops.HostCapabilities(browser_tools=list(tools)),
     )
 
 
-async def creates_thread(session: Session, params: Any, ctx: CommandContext | None) -> Any:
-    """``thread.create`` and ``thread.fork``: the new thread's events go to this session."""
-    assert ctx is not None  # a command: the connection built its receipt identity
-    threads = session.profile.threads
-    create = threads.create if isinstance(params, thread_ops.ThreadCreateParams) else threads.fork
-    response = create(params, ctx)
-    session.subscribe(_thread_id_of(response).thread.id)
-    return msgspec.Raw(response)
+def _subscribed(session: Session, result: ops.ThreadResult) -> ops.ThreadResult:
+    """A new thread's events go to the session that made it (``thread.create``/``fork``)."""
+    session.subscribe(result.thread.id)
+    return result
 
 
-async def settings_update(
-    session: Session, params: config_ops.SettingsUpdateParams, ctx: CommandContext | None
-) -> Any:
-    assert ctx is not None
-    response = session.profile.ensure_engine().config.update(params, ctx)
-    if params.mcp_servers is not msgspec.UNSET:
+def _submit(session: Session, p: ops.TurnSubmitParams, receipt: Receipt) -> Any:
+    attachments = [msgspec.to_builtins(a) for a in p.attachments]
+    request = TurnRequest(p.text, attachments, p.model, p.token_budget)
+    return _turns(session).submit(receipt, p.thread_id, request)
+
+
+async def _settings_update(
+    session: Session, p: ops.SettingsUpdateParams, receipt: Receipt
+) -> ops.SettingsResult:
+    changes = msgspec.to_builtins(p)  # the fields present, as stored (camelCase)
+    del changes["commandId"]
+    servers = changes.pop("mcpServers", msgspec.UNSET)
+    replaced = None if servers is msgspec.UNSET else servers or {}  # null: no servers
+    result = _config(session).update(receipt, changes, replaced)
+    if p.mcp_servers is not msgspec.UNSET:
         await session.host.reload_mcp()
-    return msgspec.Raw(response)
+    return result
 
 
-def _without_secret(params: Any) -> dict[str, Any]:
+def _without_secret(params: ops.CredentialsSetParams | ops.CredentialsDeleteParams) -> object:
     """The receipt digest of a credentials op: the secret enters only as its fingerprint,
     so not even a hash of the full secret reaches the database."""
+    # lazy: the credentials package imports its store, which start-up does not need
     from panelot_host.credentials.secret import fingerprint
 
-    secret = getattr(params, "secret", None)
     return {
         "ref": params.ref,
         "commandId": params.command_id,
-        "secret": fingerprint(secret) if secret else None,
+        "secret": fingerprint(params.secret) if params.secret else None,
     }
 
 
-def _open(profile: OpenProfile) -> Callable[..., Any]:
-    return lambda params: profile.threads.open(params.thread_id)
+def _threads(session: Session) -> ThreadService:
+    return session.profile.threads  # served before the engine is built
 
 
-ROUTES: Mapping[str, Route] = MappingProxyType(
-    {
-        "initialize": Route(initialize),
-        "thread.create": Route(creates_thread),
-        "thread.list": query(lambda p: p.threads.list),
-        "thread.open": query(_open),
-        "thread.rename": command(lambda p: p.threads.rename),
-        "thread.delete": command(lambda p: p.threads.delete),
-        "thread.fork": Route(creates_thread),
-        "thread.selectBranch": command(lambda p: p.threads.select_branch),
-        "turn.submit": command(lambda p: p.ensure_engine().turns.submit),
-        "turn.steer": command(lambda p: p.ensure_engine().turns.steer),
-        "turn.enqueue": command(lambda p: p.ensure_engine().turns.enqueue),
-        "queue.update": command(lambda p: p.ensure_engine().turns.update_queue),
-        "queue.remove": command(lambda p: p.ensure_engine().turns.remove_from_queue),
-        "turn.interrupt": Route(interrupt),
-        "approval.response": command(lambda p: p.ensure_engine().turns.approval_response),
-        "interaction.response": command(lambda p: p.ensure_engine().turns.interaction_response),
-        "run.resume": command(lambda p: p.ensure_engine().turns.resume),
-        "recovery.resolve": command(lambda p: p.ensure_engine().turns.resolve),
-        "settings.get": query(lambda p: lambda params: p.ensure_engine().config.get()),
-        "settings.update": Route(settings_update),
-        "credentials.set": Route(
-            command(lambda p: p.ensure_engine().config.set_credential).handler, _without_secret
+def _turns(session: Session) -> TurnService:
+    return session.profile.ensure_engine().turns
+
+
+def _config(session: Session) -> ConfigService:
+    return session.profile.ensure_engine().config
+
+
+ROUTES: Mapping[str, Route] = bind(
+    OPS,
+    on(ops.InitializeParams, initialize),
+    # threads
+    on(ops.ThreadCreateParams, lambda s, p, r: _subscribed(s, _threads(s).create(r, p.title))),
+    on(ops.ThreadListParams, lambda s, p, _: _threads(s).list(p.limit, p.cursor, p.query)),
+    on(ops.ThreadOpenParams, lambda s, p, _: _threads(s).open(p.thread_id)),
+    on(ops.ThreadDeleteParams, lambda s, p, r: _threads(s).delete(r, p.thread_id)),
+    on(
+        ops.ThreadForkParams,
+        lambda s, p, r: _subscribed(s, _threads(s).fork(r, p.thread_id, p.at_item_id)),
+    ),
+    on(
+        ops.ThreadSelectBranchParams,
+        lambda s, p, r: _threads(s).select_branch(r, p.thread_id, p.item_id),
+    ),
+    on(ops.ThreadRenameParams, lambda s, p, r: _threads(s).rename(r, p.thread_id, p.title)),
+    # turns
+    on(ops.TurnSubmitParams, _submit),
+    on(
+        ops.TurnSteerParams,
+        lambda s, p, r: _turns(s).steer(r, p.thread_id, p.expected_turn_id, p.text),
+    ),
+    on(ops.TurnEnqueueParams, lambda s, p, r: _turns(s).enqueue(r, p.thread_id, p.text)),
+    on(
+        ops.QueueUpdateParams,
+        lambda s, p, r: _turns(s).update_queue(r, p.thread_id, p.entry_id, p.text, p.position),
+    ),
+    on(
+        ops.QueueRemoveParams,
+        lambda s, p, r: _turns(s).remove_from_queue(r, p.thread_id, p.entry_id),
+    ),
+    # not a command (always allowed, idempotent); answered once the Turn has ended
+    on(ops.TurnInterruptParams, lambda s, p, _: _turns(s).interrupt(p.thread_id, p.turn_id)),
+    on(
+        ops.ApprovalResponseParams,
+        lambda s, p, r: _turns(s).approval_response(
+            r, p.request_id, p.decision, p.scope, p.message
         ),
-        "credentials.delete": Route(
-            command(lambda p: p.ensure_engine().config.delete_credential).handler, _without_secret
-        ),
-        "permissions.list": query(lambda p: p.ensure_engine().config.list_grants),
-        "permissions.revoke": command(lambda p: p.ensure_engine().config.revoke),
-    }
+    ),
+    on(
+        ops.InteractionResponseParams,
+        lambda s, p, r: _turns(s).interaction_response(r, p.interaction_id, p.action, p.values),
+    ),
+    on(
+        ops.RunResumeParams,
+        lambda s, p, r: _turns(s).resume(r, p.thread_id, p.run_id, p.token_budget),
+    ),
+    on(
+        ops.RecoveryResolveParams,
+        lambda s, p, r: _turns(s).resolve(r, p.tool_call_id, p.outcome),
+    ),
+    # configuration
+    on(ops.SettingsGetParams, lambda s, p, _: _config(s).get()),
+    on(ops.SettingsUpdateParams, _settings_update),
+    on(
+        ops.CredentialsSetParams,
+        lambda s, p, r: _config(s).set_credential(r, p.ref, p.secret, p.origin),
+        digest=_without_secret,
+    ),
+    on(
+        ops.CredentialsDeleteParams,
+        lambda s, p, r: _config(s).delete_credential(r, p.ref),
+        digest=_without_secret,
+    ),
+    on(ops.PermissionsListParams, lambda s, p, _: _config(s).list_grants(p.thread_id, p.origin)),
+    on(ops.PermissionsRevokeParams, lambda s, p, r: _config(s).revoke(r, p.grant_id)),
 )
+"""Method -> route, for every op of ``protocol.registry.OPS`` (checked at import)."""

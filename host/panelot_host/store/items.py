@@ -15,7 +15,9 @@ import msgspec
 
 from panelot_host.errors import NotFound
 from panelot_host.store import threads
-from panelot_host.store.records import ItemRecord
+from panelot_host.store.ids import now_ms
+from panelot_host.store.records import CallEvidence, ItemRecord, ToolCallExtra
+from panelot_host.vocabulary import ToolCallStatus, ToolLevel
 
 _COLUMNS = (
     "id, thread_id, parent_id, turn_id, kind, created_at, text, thinking, extra, interrupted, "
@@ -24,6 +26,8 @@ _COLUMNS = (
 _SEARCHABLE = frozenset({"user", "steering", "assistant"})
 _json_encode = msgspec.json.Encoder().encode
 _dict_decode = msgspec.json.Decoder(dict[str, Any]).decode
+_call_extra_decode = msgspec.json.Decoder(ToolCallExtra).decode
+_NO_CALL_EXTRA = ToolCallExtra()
 
 
 def _load(raw: str | None) -> dict[str, Any] | None:
@@ -35,6 +39,11 @@ def _dump(value: dict[str, Any] | None) -> str | None:
 
 
 def _row(row: Any) -> ItemRecord:
+    if row[4] == "toolCall":  # a tool call's extra is typed (keys unknown to it are ignored)
+        call_extra = _call_extra_decode(row[8]) if row[8] else _NO_CALL_EXTRA
+        extra: dict[str, Any] = {}
+    else:
+        call_extra, extra = _NO_CALL_EXTRA, _load(row[8]) or {}
     return ItemRecord(
         id=row[0],
         thread_id=row[1],
@@ -44,7 +53,7 @@ def _row(row: Any) -> ItemRecord:
         created_at=row[5],
         text=row[6],
         thinking=row[7],
-        extra=_load(row[8]) or {},
+        extra=extra,
         interrupted=bool(row[9]),
         call_id=row[10],
         name=row[11],
@@ -54,7 +63,16 @@ def _row(row: Any) -> ItemRecord:
         batch_index=row[15],
         status=row[16],
         result=_load(row[17]),
+        call_extra=call_extra,
     )
+
+
+def _dump_extra(item: ItemRecord) -> str | None:
+    if item.kind == "toolCall":
+        if item.extra:
+            raise ValueError("a tool call's extra data is its call_extra (ToolCallExtra)")
+        return _json_encode(item.call_extra).decode() if item.call_extra != _NO_CALL_EXTRA else None
+    return _dump(item.extra) if item.extra else None
 
 
 def insert(conn: sqlite3.Connection, item: ItemRecord, *, index_text: bool = True) -> None:
@@ -70,7 +88,7 @@ def insert(conn: sqlite3.Connection, item: ItemRecord, *, index_text: bool = Tru
             item.created_at,
             item.text,
             item.thinking,
-            _dump(item.extra) if item.extra else None,
+            _dump_extra(item),
             int(item.interrupted),
             item.call_id,
             item.name,
@@ -121,6 +139,39 @@ def branch_ids(conn: sqlite3.Connection, thread_id: str, head_item_id: str | Non
     return path
 
 
+def branch_points(
+    conn: sqlite3.Connection, thread_id: str, path: list[str]
+) -> list[tuple[str, list[tuple[str, str]]]]:
+    """For each item of ``path`` (a branch, oldest first) that has siblings: the item and
+    its siblings with itself, oldest first, each with the newest item stored below it (or
+    itself), the head that selects its branch. Reads the thread's links in one pass."""
+    children: dict[str | None, list[str]] = {}
+    order: dict[str, int] = {}
+    rows = conn.execute(
+        "SELECT id, parent_id, ord FROM item WHERE thread_id = ? ORDER BY ord", (thread_id,)
+    )
+    for item_id, parent_id, ord_ in rows:
+        children.setdefault(parent_id, []).append(item_id)
+        order[item_id] = ord_
+    parents = {child: parent for parent, kids in children.items() for child in kids}
+    points = []
+    for item_id in path:
+        siblings = children.get(parents.get(item_id), [])
+        if len(siblings) > 1:
+            points.append((item_id, [(s, _newest_below(children, order, s)) for s in siblings]))
+    return points
+
+
+def _newest_below(children: dict[str | None, list[str]], order: dict[str, int], top: str) -> str:
+    newest, stack = top, [top]
+    while stack:
+        node = stack.pop()
+        if order[node] > order[newest]:
+            newest = node
+        stack.extend(children.get(node, []))
+    return newest
+
+
 def branch(conn: sqlite3.Connection, head_item_id: str | None) -> list[ItemRecord]:
     """The items from the root to ``head_item_id``, oldest first (empty for no head)."""
     thread_id = _thread_of(conn, head_item_id)
@@ -168,7 +219,7 @@ def of_turn(
     thread_id: str,
     turn_id: str,
     *,
-    statuses: tuple[str, ...] = (),
+    statuses: tuple[ToolCallStatus, ...] = (),
     after: str | None = None,
 ) -> list[ItemRecord]:
     """The items a Turn added to its thread, in the order they were stored (a running
@@ -188,23 +239,28 @@ def of_turn(
 def set_tool_status(
     conn: sqlite3.Connection,
     item_id: str,
-    status: str,
+    status: ToolCallStatus,
     result: dict[str, Any] | None = None,
 ) -> None:
-    """Move a tool call to ``status``; ``result`` (once settled) is stored on the same row."""
+    """Move a tool call to ``status``; ``result`` (once settled) is stored on the same row,
+    with when (``extra.endedAt``)."""
+    ended = None if result is None else now_ms()
     conn.execute(
-        "UPDATE item SET status = ?, result = coalesce(?, result) WHERE id = ?",
-        (status, _dump(result), item_id),
+        "UPDATE item SET status = ?, result = coalesce(?, result), extra = CASE WHEN ? IS NULL "
+        "THEN extra ELSE json_set(coalesce(extra, '{}'), '$.endedAt', ?) END WHERE id = ?",
+        (status, _dump(result), ended, ended, item_id),
     )
 
 
 def settle_call(
-    conn: sqlite3.Connection, item_id: str, status: str, result: dict[str, Any]
+    conn: sqlite3.Connection, item_id: str, status: ToolCallStatus, result: dict[str, Any]
 ) -> ItemRecord:
-    """Store a tool call's final ``status`` and ``result``; the settled item."""
+    """Store a tool call's final ``status`` and ``result`` (and when: ``extra.endedAt``);
+    the settled item."""
     row = conn.execute(
-        f"UPDATE item SET status = ?, result = ? WHERE id = ? RETURNING {_COLUMNS}",
-        (status, _dump(result), item_id),
+        "UPDATE item SET status = ?, result = ?, extra = json_set(coalesce(extra, '{}'), "
+        f"'$.endedAt', ?) WHERE id = ? RETURNING {_COLUMNS}",
+        (status, _dump(result), now_ms(), item_id),
     ).fetchone()
     if row is None:
         raise NotFound(f"no item {item_id!r}")
@@ -248,10 +304,14 @@ def copy_branch(
     return mapping[source[-1].id] if source else None
 
 
-def merge_extra(conn: sqlite3.Connection, item_id: str, values: dict[str, Any]) -> None:
-    """Add keys to an item's ``extra`` (evidence, the target a call ran against...)."""
-    current = get(conn, item_id).extra
-    conn.execute("UPDATE item SET extra = ? WHERE id = ?", (_dump({**current, **values}), item_id))
+def set_evidence(conn: sqlite3.Connection, item_id: str, evidence: CallEvidence) -> None:
+    """Store the evidence of a tool call whose outcome is unknown (its other extra data
+    is kept)."""
+    conn.execute(
+        "UPDATE item SET extra = json_set(coalesce(extra, '{}'), '$.evidence', json(?)) "
+        "WHERE id = ?",
+        (_json_encode(evidence).decode(), item_id),
+    )
 
 
 def continuation(
@@ -279,22 +339,26 @@ def continuation(
     return [_row(by_id[item_id]) for item_id in reversed(path)]
 
 
-def start_call(conn: sqlite3.Connection, item_id: str, extra: dict[str, Any]) -> None:
+def start_call(conn: sqlite3.Connection, item_id: str, started: ToolCallExtra) -> None:
     """Mark a tool call ``running`` and record with it what recovery needs (its recovery
-    class, its target), in one statement."""
+    class, its target: the fields set in ``started``) and when it started, in one statement."""
     conn.execute(
         "UPDATE item SET status = 'running', extra = json_patch(coalesce(extra, '{}'), ?) "
         "WHERE id = ?",
-        (_dump(extra), item_id),
+        (_json_encode(msgspec.structs.replace(started, started_at=now_ms())).decode(), item_id),
     )
 
 
 def reset_call(conn: sqlite3.Connection, item_id: str) -> None:
     """Back to ``pending`` with no result (the user chose to retry an uncertain call)."""
-    conn.execute("UPDATE item SET status = 'pending', result = NULL WHERE id = ?", (item_id,))
+    conn.execute(
+        "UPDATE item SET status = 'pending', result = NULL, "
+        "extra = json_remove(coalesce(extra, '{}'), '$.endedAt') WHERE id = ?",
+        (item_id,),
+    )
 
 
-def with_status(conn: sqlite3.Connection, status: str) -> list[ItemRecord]:
+def with_status(conn: sqlite3.Connection, status: ToolCallStatus) -> list[ItemRecord]:
     """Every tool call in ``status``, whatever its thread (e.g. the uncertain ones)."""
     rows = conn.execute(
         f"SELECT {_COLUMNS} FROM item WHERE kind = 'toolCall' AND status = ? ORDER BY ord",
@@ -312,7 +376,7 @@ def has_notice(conn: sqlite3.Connection, thread_id: str, turn_id: str, code: str
     return row is not None
 
 
-def turn_ran_level(conn: sqlite3.Connection, turn_id: str, level: str) -> bool:
+def turn_ran_level(conn: sqlite3.Connection, turn_id: str, level: ToolLevel) -> bool:
     """Whether a tool call of the Turn ran at ``level`` (L2: a debugger was attached)."""
     row = conn.execute(
         "SELECT 1 FROM item WHERE turn_id = ? AND kind = 'toolCall' "

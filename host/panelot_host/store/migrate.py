@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from importlib import resources
+from pathlib import Path
 
 import msgspec
 
@@ -26,7 +26,9 @@ class Migration(msgspec.Struct, frozen=True):
 
 def load_migrations() -> list[Migration]:
     """The migrations shipped with the package, in version order."""
-    folder = resources.files("panelot_host.store") / "migrations"
+    # beside this module (the package is installed as files, never zipped): reading them
+    # through importlib.resources would import tempfile, zipfile... at every start
+    folder = Path(__file__).with_name("migrations")
     found = []
     for entry in folder.iterdir():
         match = _NAME.match(entry.name)

@@ -9,7 +9,6 @@ changes nothing either.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import time
 
@@ -36,6 +35,8 @@ class Replay(Exception):
 
 def params_digest(params: object) -> str:
     """sha256 of the params' canonical JSON (struct field order, sorted map keys)."""
+    import hashlib  # commands only: not on the start-up path
+
     encoded = msgspec.json.encode(params, order="sorted")
     return "sha256:" + hashlib.sha256(encoded).hexdigest()
 

@@ -1,10 +1,32 @@
-"""Rows of the store as msgspec Structs. The server maps them to protocol structs."""
+"""Rows of the store as msgspec Structs. The server maps them to protocol structs.
+
+States, statuses and kinds are typed with ``panelot_host.vocabulary``, the types the
+protocol's structs use, so a record's value goes on the wire without a conversion.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import msgspec
+
+from panelot_host.vocabulary import (
+    ApprovalScope,
+    ApprovalState,
+    Decision,
+    Effect,
+    GrantScope,
+    InteractionState,
+    ItemKind,
+    RecoveryClass,
+    RunState,
+    SteeringState,
+    StopReason,
+    TitleSource,
+    ToolCallStatus,
+    ToolLevel,
+    TurnStatus,
+)
 
 
 class ThreadStats(msgspec.Struct, frozen=True):
@@ -19,21 +41,62 @@ class ThreadStats(msgspec.Struct, frozen=True):
 class ThreadRecord(msgspec.Struct, frozen=True):
     id: str
     title: str
-    title_source: str
+    title_source: TitleSource
     parent_thread_id: str | None
     forked_from_item_id: str | None
     head_item_id: str | None
     created_at: int
     updated_at: int
     stats: ThreadStats
+    last_turn_status: str | None = None
+    """The status of the thread's latest Turn (None: no Turn yet)."""
+    last_run_state: str | None = None
+    """The state of that Turn's latest Run."""
+
+
+class CallEvidence(msgspec.Struct, frozen=True, rename="camel"):
+    """What the user decides an ``uncertain`` call's outcome on (the wire's ``evidence``):
+    the call attempted, the target it started on, and, once the shim reconnected, the
+    tab's ``lastKnown`` URL and title (or the error resolving it)."""
+
+    attempted: dict[str, Any] | None = None
+    target: dict[str, Any] | None = None
+    last_known: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
+
+
+class ToolCallExtra(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
+    """A tool call's data beyond its columns, stored as JSON in the item's ``extra``.
+
+    Set when the call is stored: the tool's ``label``, ``level`` and ``effects`` (from its
+    descriptor), the arguments' parse error and the provider's own call id when it had to
+    be replaced. Set when it starts: its ``recovery`` class and the ``target`` it runs
+    against, and when (``started_at``, ms); ``ended_at`` when it settles. Set when its
+    outcome is unknown: the ``evidence``. Keys are the camelCase
+    names rows have always been written with, so rows written before this struct read.
+    """
+
+    label: str | None = None
+    level: ToolLevel | None = None
+    effects: list[Effect] = []
+    args_error: str | None = None
+    provider_call_id: str | None = None
+    recovery: RecoveryClass | None = None
+    target: dict[str, Any] | None = None
+    evidence: CallEvidence | None = None
+    started_at: int | None = None
+    ended_at: int | None = None
 
 
 class ItemRecord(msgspec.Struct, frozen=True):
+    """A stored item. A tool call's extra data is ``call_extra``; the other kinds keep
+    theirs in ``extra`` (attachments, thinking blocks, a compaction's counts, a notice's
+    code)."""
+
     id: str
     thread_id: str
     parent_id: str | None
     turn_id: str | None
-    kind: str
+    kind: ItemKind
     created_at: int
     text: str | None = None
     thinking: str | None = None
@@ -45,8 +108,9 @@ class ItemRecord(msgspec.Struct, frozen=True):
     descriptor_digest: str | None = None
     batch_item_id: str | None = None
     batch_index: int | None = None
-    status: str | None = None
+    status: ToolCallStatus | None = None
     result: dict[str, Any] | None = None
+    call_extra: ToolCallExtra = ToolCallExtra()
 
 
 class TurnUsage(msgspec.Struct, frozen=True):
@@ -70,8 +134,8 @@ class TurnUsage(msgspec.Struct, frozen=True):
 class TurnRecord(msgspec.Struct, frozen=True):
     id: str
     thread_id: str
-    status: str
-    stop_reason: str | None
+    status: TurnStatus
+    stop_reason: StopReason | None
     error: dict[str, str] | None
     user_item_id: str | None
     context: dict[str, Any]
@@ -80,15 +144,27 @@ class TurnRecord(msgspec.Struct, frozen=True):
     ended_at: int | None
 
 
+class RunRef(msgspec.Struct, frozen=True):
+    """Which run: of which Turn, of which thread (what the engine's run code carries)."""
+
+    thread_id: str
+    turn_id: str
+    run_id: str
+
+
 class RunRecord(msgspec.Struct, frozen=True):
     id: str
     turn_id: str
     thread_id: str
-    state: str
+    state: RunState
     cursor: dict[str, Any]
     environment: dict[str, Any] | None
     environment_digest: str | None
     updated_at: int
+
+    @property
+    def ref(self) -> RunRef:
+        return RunRef(self.thread_id, self.turn_id, self.id)
 
 
 class ApprovalRecord(msgspec.Struct, frozen=True):
@@ -97,9 +173,9 @@ class ApprovalRecord(msgspec.Struct, frozen=True):
     turn_id: str
     tool_call_item_id: str
     request: dict[str, Any]
-    state: str
-    decision: str | None
-    scope: str | None
+    state: ApprovalState
+    decision: Decision | None
+    scope: ApprovalScope | None
     message: str | None
     created_at: int
     decided_at: int | None
@@ -113,7 +189,7 @@ class InteractionRecord(msgspec.Struct, frozen=True):
     prompt: str
     schema: dict[str, Any]
     origin: str
-    state: str
+    state: InteractionState
     response: dict[str, Any] | None
     created_at: int
     answered_at: int | None
@@ -124,7 +200,7 @@ class SteeringRecord(msgspec.Struct, frozen=True):
     thread_id: str
     turn_id: str
     text: str
-    state: str
+    state: SteeringState
     created_at: int
     admitted_at_call: int | None
     attachments: list[Any] = []
@@ -140,11 +216,11 @@ class QueueEntryRecord(msgspec.Struct, frozen=True):
 
 class GrantRecord(msgspec.Struct, frozen=True):
     id: str
-    scope: str
+    scope: GrantScope
     tool: str
     origin: str | None
     thread_id: str | None
-    decision: str
+    decision: Decision
     provenance: dict[str, Any]
     created_at: int
     revoked_at: int | None

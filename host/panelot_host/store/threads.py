@@ -1,4 +1,5 @@
-"""Threads: create, read, list (paginated, searchable), rename, delete, stats, branch head."""
+"""Threads: create, read, list (paginated, searchable), rename, delete, stats, branch head;
+each record read carries its latest Turn's status and Run state (the list shows them)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import msgspec
 from panelot_host.errors import InvalidParams, NotFound
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ThreadRecord, ThreadStats
+from panelot_host.vocabulary import TitleSource
 
 _COLUMNS = (
     "id, title, title_source, parent_thread_id, forked_from_item_id, head_item_id, "
@@ -46,7 +48,7 @@ def _row(row: Any) -> ThreadRecord:
     return ThreadRecord(
         id=str(tid),
         title=str(title),
-        title_source=str(source),
+        title_source=source,
         parent_thread_id=parent if isinstance(parent, str) else None,
         forked_from_item_id=forked if isinstance(forked, str) else None,
         head_item_id=head if isinstance(head, str) else None,
@@ -60,7 +62,7 @@ def create(
     conn: sqlite3.Connection,
     *,
     title: str,
-    title_source: str = "fallback",
+    title_source: TitleSource = "fallback",
     parent_thread_id: str | None = None,
     forked_from_item_id: str | None = None,
 ) -> ThreadRecord:
@@ -82,7 +84,34 @@ def get(conn: sqlite3.Connection, thread_id: str) -> ThreadRecord:
     ).fetchone()
     if row is None:
         raise NotFound(f"no thread {thread_id!r}")
-    return _row(row)
+    return _with_activity(conn, [_row(row)])[0]
+
+
+_ACTIVITY = (
+    "SELECT thread.id, turn.status, (SELECT run.state FROM run WHERE run.turn_id = turn.id "
+    "ORDER BY run.rowid DESC LIMIT 1) FROM thread JOIN turn ON turn.rowid = (SELECT rowid "
+    "FROM turn WHERE turn.thread_id = thread.id ORDER BY started_at DESC, rowid DESC LIMIT 1) "
+    "WHERE thread.id IN ({marks})"
+)
+
+
+def _with_activity(conn: sqlite3.Connection, records: list[ThreadRecord]) -> list[ThreadRecord]:
+    """The records with their latest Turn's status and its Run's state (one query)."""
+    if not records:
+        return records
+    marks = ", ".join("?" * len(records))
+    rows = conn.execute(_ACTIVITY.format(marks=marks), [r.id for r in records]).fetchall()
+    found = {str(tid): (str(status), state) for tid, status, state in rows}
+    return [_active(record, found.get(record.id)) for record in records]
+
+
+def _active(record: ThreadRecord, activity: tuple[str, Any] | None) -> ThreadRecord:
+    if activity is None:
+        return record
+    status, state = activity
+    return msgspec.structs.replace(
+        record, last_turn_status=status, last_run_state=state if isinstance(state, str) else None
+    )
 
 
 def exists(conn: sqlite3.Connection, thread_id: str) -> bool:
@@ -149,7 +178,7 @@ def add_usage(
     ).fetchone()
     if row is None:
         raise NotFound(f"no thread {thread_id!r}")
-    return _row(row)
+    return _with_activity(conn, [_row(row)])[0]
 
 
 def count_turn(conn: sqlite3.Connection, thread_id: str) -> None:
@@ -186,7 +215,7 @@ def list_threads(
             "ORDER BY updated_at DESC, id DESC LIMIT ?",
             (limit + 1,),
         ).fetchall()
-    threads = [_row(r) for r in rows[:limit]]
+    threads = _with_activity(conn, [_row(r) for r in rows[:limit]])
     if len(rows) <= limit:
         return threads, None
     last = threads[-1]
@@ -204,7 +233,7 @@ def _search_page(
         "WHERE t.deleted = 0 ORDER BY hits.score, t.updated_at DESC LIMIT ? OFFSET ?",
         (match, limit + 1, offset),
     ).fetchall()
-    threads = [_row(r) for r in rows[:limit]]
+    threads = _with_activity(conn, [_row(r) for r in rows[:limit]])
     if len(rows) <= limit:
         return threads, None
     return threads, _encode_cursor(ListCursor(offset=offset + limit))

@@ -1,8 +1,9 @@
 """Turns, runs and per-call usage.
 
-The run row carries the state machine of ``design/architecture.md`` and the cursor that is
-enough to continue after a crash; every transition is written together with the rows it
-implies, in the caller's transaction.
+The run row carries the state machine (``vocabulary.RUN_TRANSITIONS``) and the cursor that
+is enough to continue after a crash; every transition is written together with the rows it
+implies, in the caller's transaction. ``update_run`` is the one writer of a run's state and
+raises ``IllegalTransition`` for a move the table does not allow.
 """
 
 from __future__ import annotations
@@ -12,9 +13,18 @@ from typing import Any
 
 import msgspec
 
-from panelot_host.errors import NotFound
+from panelot_host.errors import IllegalTransition, NotFound
 from panelot_host.store.ids import now_ms
 from panelot_host.store.records import RunRecord, TurnRecord, TurnUsage, UsageRecord
+from panelot_host.vocabulary import ACTIVE_TURN_STATUSES as ACTIVE_TURN_STATUSES
+from panelot_host.vocabulary import (
+    INITIAL_RUN_STATES,
+    RUN_STATES,
+    RunState,
+    StopReason,
+    TurnStatus,
+    run_sources,
+)
 
 _encode = msgspec.json.Encoder().encode
 _dict_decode = msgspec.json.Decoder(dict[str, Any]).decode
@@ -24,7 +34,14 @@ _TURN_COLUMNS = (
     "ended_at"
 )
 _RUN_COLUMNS = "id, turn_id, thread_id, state, cursor, environment, environment_digest, updated_at"
-ACTIVE_TURN_STATUSES = ("running", "paused")
+# One statement per target state: the move happens only from a state the table allows.
+_MOVE_RUN = {
+    target: (
+        "UPDATE run SET state = ?, cursor = coalesce(?, cursor), updated_at = ? "
+        f"WHERE id = ? AND state IN ({', '.join(repr(s) for s in run_sources(target))})"
+    )
+    for target in RUN_STATES
+}
 
 
 def _turn(row: Any) -> TurnRecord:
@@ -69,7 +86,7 @@ def insert_turn(
     thread_id: str,
     user_item_id: str | None,
     context: dict[str, Any],
-    status: str = "running",
+    status: TurnStatus = "running",
 ) -> None:
     conn.execute(
         "INSERT INTO turn (id, thread_id, status, user_item_id, context, cost_usd, started_at) "
@@ -94,12 +111,21 @@ def last_turn(conn: sqlite3.Connection, thread_id: str) -> TurnRecord | None:
     return _turn(row) if row else None
 
 
+def of_thread(conn: sqlite3.Connection, thread_id: str) -> list[TurnRecord]:
+    """Every Turn of the thread, oldest first."""
+    rows = conn.execute(
+        f"SELECT {_TURN_COLUMNS} FROM turn WHERE thread_id = ? ORDER BY started_at, rowid",
+        (thread_id,),
+    ).fetchall()
+    return [_turn(row) for row in rows]
+
+
 def set_turn_status(
     conn: sqlite3.Connection,
     turn_id: str,
-    status: str,
+    status: TurnStatus,
     *,
-    stop_reason: str | None = None,
+    stop_reason: StopReason | None = None,
     error: dict[str, str] | None = None,
 ) -> None:
     ended = now_ms() if status not in ACTIVE_TURN_STATUSES else None
@@ -155,9 +181,11 @@ def insert_run(
     run_id: str,
     turn_id: str,
     thread_id: str,
-    state: str,
+    state: RunState,
     cursor: dict[str, Any],
 ) -> None:
+    if state not in INITIAL_RUN_STATES:
+        raise IllegalTransition(f"a run cannot start {state}")
     conn.execute(
         f"INSERT INTO run ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)",
         (run_id, turn_id, thread_id, state, _encode(cursor).decode(), now_ms()),
@@ -183,14 +211,26 @@ def update_run(
     conn: sqlite3.Connection,
     run_id: str,
     *,
-    state: str | None = None,
+    state: RunState | None = None,
     cursor: dict[str, Any] | None = None,
 ) -> None:
-    conn.execute(
-        "UPDATE run SET state = coalesce(?, state), cursor = coalesce(?, cursor), "
-        "updated_at = ? WHERE id = ?",
-        (state, _encode(cursor).decode() if cursor is not None else None, now_ms(), run_id),
-    )
+    """Move the run to ``state`` (if given) and store ``cursor`` (if given).
+
+    Raises ``IllegalTransition`` when ``RUN_TRANSITIONS`` does not allow the move from the
+    run's current state, ``NotFound`` when there is no such run."""
+    encoded = _encode(cursor).decode() if cursor is not None else None
+    if state is None:
+        conn.execute(
+            "UPDATE run SET cursor = coalesce(?, cursor), updated_at = ? WHERE id = ?",
+            (encoded, now_ms(), run_id),
+        )
+        return
+    if conn.execute(_MOVE_RUN[state], (state, encoded, now_ms(), run_id)).rowcount == 1:
+        return
+    current = conn.execute("SELECT state FROM run WHERE id = ?", (run_id,)).fetchone()
+    if current is None:
+        raise NotFound(f"no run {run_id!r}")
+    raise IllegalTransition(f"run {run_id!r} cannot move from {current[0]} to {state}")
 
 
 def set_environment(
@@ -202,7 +242,7 @@ def set_environment(
     )
 
 
-def runs_in_states(conn: sqlite3.Connection, states: tuple[str, ...]) -> list[RunRecord]:
+def runs_in_states(conn: sqlite3.Connection, states: tuple[RunState, ...]) -> list[RunRecord]:
     marks = ", ".join("?" * len(states))
     rows = conn.execute(
         f"SELECT {_RUN_COLUMNS} FROM run WHERE state IN ({marks}) ORDER BY updated_at", states

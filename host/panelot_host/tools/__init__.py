@@ -10,8 +10,8 @@ JSON), ``catalog`` and ``capabilities`` (a run's catalog by model and client),
 ``provider_schemas`` (the provider-facing form), ``calls`` and ``validation`` (one bound
 call, argument validation), ``result`` (``ToolResult``), ``context`` and ``target`` (what
 a tool sees; its browser tab), ``builtin`` (``ask_user``), ``browser`` and
-``browser_result`` (browser tools through the shim), ``fake_browser`` (a shim for tests),
-``lazy`` (the lazy exports below), ``mcp`` (MCP servers' tools).
+``browser_result`` (browser tools through the shim), ``lazy`` (the lazy exports below),
+``mcp`` (MCP servers' tools).
 """
 
 from __future__ import annotations

@@ -7,13 +7,14 @@ from typing import Any, Literal
 
 import msgspec
 
+from panelot_host import vocabulary
 from panelot_host.tools.context import ToolContext
 from panelot_host.tools.result import ToolResult
 from panelot_host.tools.target import Target
 
-Level = Literal["L0", "L1", "L2"]
-Effect = Literal["read", "write", "navigate", "network", "external"]
-RecoveryClass = Literal["idempotent", "read", "write", "remote"]
+Level = vocabulary.ToolLevel
+Effect = vocabulary.Effect
+RecoveryClass = vocabulary.RecoveryClass
 Trust = Literal["trusted", "untrusted"]
 
 LEVEL_ORDER: Mapping[Level, int] = {"L0": 0, "L1": 1, "L2": 2}

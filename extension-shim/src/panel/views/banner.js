@@ -39,7 +39,8 @@ export function mountBanner(store, controller) {
       const close = iconButton("close", "Dismiss notice");
       close.addEventListener("click", () => store.dismiss(notice.id));
       const label = notice.kind === "authority" ? "Permissions widened" : notice.kind === "error" ? "Error" : "Note";
-      const item = el("div", `notice ${notice.kind}`, el("strong", "", `${label}: `), el("span", "", notice.text), close);
+      // label and text flow as one paragraph: side by side they took half of a narrow panel
+      const item = el("div", `notice ${notice.kind}`, el("span", "notice-text", el("strong", "", `${label}: `), notice.text), close);
       return item;
     }));
   }

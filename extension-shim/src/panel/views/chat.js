@@ -4,7 +4,7 @@
 // engine stored them. Streams into the DOM once per animation frame and keeps the newest
 // text in view unless the user scrolled up.
 
-import { el, button, iconButton, dollars, usageWords } from "../dom.js";
+import { el, button, iconButton, dollars, totalTokens, usageWords } from "../dom.js";
 import { renderMarkdown } from "../markdown.js";
 
 /** @typedef {import("../store.js").Store} Store */
@@ -158,6 +158,8 @@ export function mountChat(store, controller) {
       case "user":
       case "steering": {
         li.replaceChildren(el("div", "text", item.text), messageActions(item));
+        const point = s.branches.get(item.id);
+        if (point) li.append(branchSwitcher(point));
         break;
       }
       case "assistant": {
@@ -222,6 +224,26 @@ export function mountChat(store, controller) {
   }
 
   /**
+   * "2 of 3" with previous / next: the message was sent again from the same place, and each
+   * button shows the whole branch of the neighbouring version.
+   * @param {import("../store.js").BranchPoint} point
+   */
+  function branchSwitcher(point) {
+    const at = point.choices.findIndex((choice) => choice.itemId === point.itemId);
+    const group = el("div", "branches");
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "Versions of this message");
+    const previous = iconButton("back", "Previous branch");
+    const next = iconButton("next", "Next branch");
+    previous.disabled = at <= 0;
+    next.disabled = at >= point.choices.length - 1;
+    previous.addEventListener("click", () => controller.switchBranch(point.choices[at - 1].headItemId));
+    next.addEventListener("click", () => controller.switchBranch(point.choices[at + 1].headItemId));
+    group.append(previous, el("span", "branch-position", `${at + 1} of ${point.choices.length}`), next);
+    return group;
+  }
+
+  /**
    * @param {Extract<Item, {kind: "toolCall"}>} item @param {unknown} progress
    * @param {{startedAt: number, endedAt?: number} | undefined} times
    */
@@ -231,10 +253,11 @@ export function mountChat(store, controller) {
     card.dataset.status = status;
     const label = /** @type {{label?: string}} */ (item).label ?? item.name;
     const summary = el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
-    if (times?.endedAt) summary.append(el("span", "tool-time", `${((times.endedAt - times.startedAt) / 1000).toFixed(1)} s`));
+    const took = duration(item, times);
+    if (took !== null) summary.append(el("span", "tool-time", `${(took / 1000).toFixed(1)} s`));
     card.append(summary);
     card.append(el("p", "tool-name", item.name));
-    card.append(scrollable(el("pre", "tool-args", JSON.stringify(item.args, null, 2)), "Arguments"));
+    card.append(scrollable(el("pre", "tool-args compact", argumentLines(item.args)), "Arguments"));
     if (progress !== undefined && !item.result) {
       card.append(el("p", "tool-progress", typeof progress === "string" ? progress : JSON.stringify(progress)));
     }
@@ -408,13 +431,13 @@ export function mountChat(store, controller) {
     li.setAttribute("aria-labelledby", headingId);
     li.append(heading);
     li.append(el("p", "muted", `${approval.tool.name} · level ${approval.tool.level} · ${(approval.tool.effects ?? []).join(", ") || "no effects"}`));
-    li.append(scrollable(el("pre", "tool-args", JSON.stringify(approval.args, null, 2)), "Arguments"));
+    li.append(scrollable(el("pre", "tool-args compact", argumentLines(approval.args)), "Arguments"));
     const choices = el("div", "choices");
     /** @type {[string, "allow" | "deny", "once" | "thread" | "origin", string][]} */
     const options = [
       ["Allow once", "allow", "once", "Just this call; ask again next time."],
-      ["Allow for this thread", "allow", "thread", `Don't ask again for ${approval.tool.name} in this conversation.`],
-      ["Allow for this site", "allow", "origin", `Don't ask again for ${approval.tool.name} on ${origin ?? "this site"}, in any conversation.`],
+      ["Allow for this thread", "allow", "thread", "Don't ask again in this conversation."],
+      ["Allow for this site", "allow", "origin", "Don't ask again on this site, in any conversation."],
       ["Deny", "deny", "once", "Don't run it; the model is told you said no."],
     ];
     for (const [name, decision, scope, meaning] of options) {
@@ -492,7 +515,8 @@ export function mountChat(store, controller) {
     for (const [turnId, usage] of s.turnUsage) {
       const last = [...log.querySelectorAll(`:scope > li[data-turn="${CSS.escape(turnId)}"]`)].filter((li) => !(/** @type {HTMLElement} */ (li).hidden)).pop();
       if (!last) continue;
-      /** @type {HTMLElement} */ (last).dataset.usage = `This turn: ${usageWords(usage.usage)} · ${dollars(usage.costUsd)}`;
+      // a turn that made no model call (it failed first) used nothing: say so, not "$0.0000"
+      /** @type {HTMLElement} */ (last).dataset.usage = totalTokens(usage.usage) ? `This turn: ${usageWords(usage.usage)} · ${dollars(usage.costUsd)}` : "This turn: no tokens used";
     }
   }
 
@@ -508,6 +532,29 @@ export function mountChat(store, controller) {
     renderUsage();
     refreshUnsettled();
   });
+}
+
+/**
+ * How long a settled call ran, in ms: from the times the host stored with it (calls loaded
+ * from history too), else as this panel saw it run; null while it runs or never ran.
+ * @param {Extract<Item, {kind: "toolCall"}>} item
+ * @param {{startedAt: number, endedAt?: number} | undefined} seen
+ */
+function duration(item, seen) {
+  const started = item.startedAt ? Date.parse(item.startedAt) : NaN;
+  const ended = item.endedAt ? Date.parse(item.endedAt) : NaN;
+  if (Number.isFinite(started) && Number.isFinite(ended)) return Math.max(0, ended - started);
+  return seen?.endedAt ? seen.endedAt - seen.startedAt : null;
+}
+
+/**
+ * Tool arguments one per line, `name: value` (strings as they are, other values as JSON):
+ * shorter than indented JSON on a narrow card, and still exact.
+ * @param {Record<string, unknown>} args
+ */
+function argumentLines(args) {
+  const lines = Object.entries(args ?? {}).map(([name, value]) => `${name}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+  return lines.join("\n") || "(no arguments)";
 }
 
 /** A region that may scroll, reachable by keyboard. @param {HTMLElement} node @param {string} label */

@@ -90,6 +90,15 @@ export function mountSettings(store, controller) {
     budget.type = "number";
     budget.min = "1";
     budget.value = settings.defaultTokenBudget ? String(settings.defaultTokenBudget) : "";
+    const limits = settings.modelLimits ?? {};
+    const shownLimit = limits[settings.model ?? ""] ?? {};
+    const contextWindow = tokenField(shownLimit.contextWindow, "1024");
+    const output = tokenField(shownLimit.maxOutputTokens, "1");
+    model.addEventListener("change", () => {
+      const limit = limits[model.value.trim()] ?? {};
+      contextWindow.value = limit.contextWindow ? String(limit.contextWindow) : "";
+      output.value = limit.maxOutputTokens ? String(limit.maxOutputTokens) : "";
+    });
     const baseField = field("Base URL", baseUrl, "The server's OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, llama.cpp).");
     const showBase = () => { baseField.hidden = provider.value !== "compatible"; };
     provider.addEventListener("change", showBase);
@@ -103,6 +112,8 @@ export function mountSettings(store, controller) {
       field("Model", model, "The model that answers, e.g. claude-sonnet-4-5 or gpt-4.1."),
       field("Task model", taskModel, "A small model for thread titles; empty keeps the first line."),
       field("Default token budget", budget, "Tokens a turn may use before it pauses; empty means no limit."),
+      field("Context window", contextWindow, "Tokens this model reads and writes in one call; empty keeps what Panelot knows of it (32,000 for a model it does not know)."),
+      field("Output limit", output, "Tokens one answer of this model may write; empty keeps what Panelot knows."),
       save,
     );
     form.addEventListener("submit", async (event) => {
@@ -117,6 +128,8 @@ export function mountSettings(store, controller) {
         taskModel: taskModel.value.trim() || null,
         defaultTokenBudget: Number.isFinite(tokens) && tokens > 0 ? tokens : null,
       };
+      const modelId = model.value.trim();
+      if (modelId) update.modelLimits = withLimit(limits, modelId, count(contextWindow), count(output));
       const saved = await controller.updateSettings(update);
       if (saved) {
         view.settings = saved;
@@ -125,6 +138,15 @@ export function mountSettings(store, controller) {
       }
     });
     return section("Model", form);
+  }
+
+  /** A positive token count input (empty: none). @param {number | null | undefined} value @param {string} min */
+  function tokenField(value, min) {
+    const input = el("input");
+    input.type = "number";
+    input.min = min;
+    input.value = value ? String(value) : "";
+    return input;
   }
 
   /** @param {Settings} settings */
@@ -140,7 +162,9 @@ export function mountSettings(store, controller) {
     const form = el("form", "settings-form");
     const save = el("button", "primary", "Save API key");
     save.type = "submit";
-    form.append(field("API key", key, "Sent once to the host's credential store; it is never shown again."), save, state);
+    const origin = keyOrigin(settings);
+    const where = origin ? ` The host sends it only to ${origin}.` : "";
+    form.append(field("API key", key, `Sent once to the host's credential store; it is never shown again.${where}`), save, state);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const secret = key.value;
@@ -148,7 +172,7 @@ export function mountSettings(store, controller) {
       if (!secret) return;
       const provider = view.settings?.provider ?? "anthropic";
       const ref = view.settings?.apiKeyRef ?? `${provider}-api-key`;
-      const fingerprint = await controller.setKey(ref, secret, !view.settings?.apiKeyRef);
+      const fingerprint = await controller.setKey(ref, secret, !view.settings?.apiKeyRef, origin);
       if (fingerprint) {
         view.keyFingerprint = fingerprint;
         if (view.settings) view.settings = { ...view.settings, apiKeyRef: ref };
@@ -272,4 +296,40 @@ export function mountSettings(store, controller) {
       load();
     }
   });
+}
+
+/**
+ * The origin a key entered now is for: an OpenAI-compatible server's (from its base URL);
+ * null for the official APIs, which the host knows itself.
+ * @param {Settings} settings
+ */
+export function keyOrigin(settings) {
+  if (settings.provider !== "openai" || !settings.baseUrl) return null;
+  try {
+    return new URL(settings.baseUrl).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {HTMLInputElement} input */
+function count(input) {
+  const n = Number.parseInt(input.value, 10);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/**
+ * The per-model limits with `modelId`'s replaced (both empty: its override removed).
+ * @param {Record<string, {contextWindow?: number | null, maxOutputTokens?: number | null}>} limits
+ * @param {string} modelId @param {number | null} contextWindow @param {number | null} maxOutputTokens
+ */
+function withLimit(limits, modelId, contextWindow, maxOutputTokens) {
+  const next = { ...limits };
+  delete next[modelId];
+  /** @type {{contextWindow?: number, maxOutputTokens?: number}} */
+  const limit = {};
+  if (contextWindow) limit.contextWindow = contextWindow;
+  if (maxOutputTokens) limit.maxOutputTokens = maxOutputTokens;
+  if (Object.keys(limit).length) next[modelId] = limit;
+  return next;
 }

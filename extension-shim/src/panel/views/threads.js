@@ -8,6 +8,18 @@ import { el, iconButton, tokens, dollars, totalTokens, usageWords } from "../dom
 /** @typedef {import("../controller.js").Controller} Controller */
 /** @typedef {import("../store.js").Thread} Thread */
 
+/** A thread's status in words (`Thread.status`; a value this panel does not know yet reads "running"). */
+const STATUS_WORDS = /** @type {Record<string, string>} */ ({
+  idle: "idle",
+  running: "running",
+  awaiting_approval: "needs approval",
+  awaiting_answer: "needs an answer",
+  budget_paused: "paused: budget",
+  paused_uncertain: "needs a decision",
+  interrupted: "stopped",
+  failed: "failed",
+});
+
 /** @param {Store} store @param {Controller} controller */
 export function mountThreads(store, controller) {
   const list = /** @type {HTMLUListElement} */ (document.getElementById("threads"));
@@ -51,14 +63,15 @@ export function mountThreads(store, controller) {
     const open = el("button", "thread");
     open.type = "button";
     open.setAttribute("aria-current", String(current));
-    const running = current && store.turnLive ? (s.turn?.status === "paused" ? "paused" : "running") : "";
+    const status = thread.status ?? (current && store.turnLive ? (s.turn?.status === "paused" ? "budget_paused" : "running") : "idle");
     const meta = [
-      running,
       `${thread.stats?.turns ?? 0} ${thread.stats?.turns === 1 ? "turn" : "turns"}`,
       `${tokens(totalTokens(thread.stats))} tokens`,
       dollars(thread.stats?.costUsd),
     ].filter(Boolean).join(" · ");
-    open.append(el("span", "thread-title", thread.title || "Untitled"), el("span", "thread-meta", meta));
+    const badge = el("span", "thread-status", STATUS_WORDS[status] ?? "running");
+    badge.dataset.status = status;
+    open.append(el("span", "thread-title", thread.title || "Untitled"), el("span", "thread-meta", badge, ` · ${meta}`));
     const match = s.matches.get(thread.id);
     if (match && match.source === "message") open.append(highlighted(match.text, match.highlights));
     else if (match) open.firstChild?.replaceWith(highlighted(match.text, match.highlights, "thread-title"));

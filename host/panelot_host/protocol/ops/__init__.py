@@ -5,9 +5,9 @@ Naming: ``<Op>Params`` / ``<Op>Result`` in PascalCase of the method
 (``ThreadResult``, ``QueueResult``, ``SettingsResult``, ``GrantsResult``, ``EmptyResult``,
 ``ThreadSnapshot``) are also exported under each op's name.
 
-Module map: ``_base`` (base classes), ``session`` (``initialize``), ``threads``,
-``turns``, ``config`` (settings, credentials, permissions), ``browser`` (host -> shim
-requests and ``$/cancelRequest``).
+Module map: ``_base`` (base classes, ``OpSpec`` and the ``command`` / ``request``
+declarations), ``session`` (``initialize``), ``threads``, ``turns``, ``config`` (settings,
+credentials, permissions), ``browser`` (host -> shim requests and ``$/cancelRequest``).
 """
 
 from panelot_host.protocol.ops._base import EmptyResult, Params, Result

@@ -4,7 +4,7 @@ resume and recovery."""
 from __future__ import annotations
 
 import binascii
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from msgspec import Meta
 
@@ -13,6 +13,7 @@ from panelot_host.protocol.common import (
     CommandId,
     Decision,
     Id,
+    InteractionAction,
     RecoveryOutcome,
     Text,
     TokenBudget,
@@ -127,7 +128,7 @@ class InteractionResponseParams(Params, kw_only=True):
     command_id: CommandId
     interaction_id: Id
     values: dict[str, Any] = {}
-    action: Literal["accept", "decline", "cancel"] = "accept"
+    action: InteractionAction = "accept"
 
 
 InteractionResponseResult = EmptyResult

@@ -1,4 +1,6 @@
-"""``FakeBrowser``: an in-process ``BrowserBridge`` that plays the shim, for tests.
+"""``FakeBrowser``: an in-process ``BrowserBridge`` that plays the shim, for tests (not
+shipped in the wheel: the host's demo and scripted modes run browser tools through the
+real shim).
 
 A real implementation over a tiny model of a browser (tabs with a URL and a history,
 pages from a dict), not a mock: the engine's and the Gatekeeper's tests run browser tools

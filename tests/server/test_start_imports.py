@@ -1,0 +1,107 @@
+"""What the host imports to answer ``initialize`` and a first ``thread.list``: the wire,
+the protocol, the store and the server, never the engine's heavy dependencies (the cold
+start is measured in ``bench/bench_cold_start.py``; this pins what it is made of)."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from panelot_host.protocol.codec import encode_request
+from panelot_host.wire.framing import encode_frame
+
+pytestmark = pytest.mark.slow
+
+# The real serve path (``panelot-host serve``), its warm-up (which builds the engine once
+# the first answers are out) held back so that it cannot race the check.
+_PROBE = """
+import sys
+import panelot_host.server.host as host
+host.WARM_UP_DELAY_S = 3600.0
+from panelot_host.cli.main import main
+status = main(["serve"])
+with open(sys.argv[1], "w", encoding="utf-8") as listing:
+    listing.write("\\n".join(sorted(sys.modules)))
+sys.exit(status)
+"""
+
+_HEAVY = {
+    # third-party packages the engine, tools and providers need, the host's start does not
+    "httpx",
+    "httpcore",
+    "pydantic",
+    "pydantic_core",
+    "jsonschema",
+    "referencing",
+    "mcp",
+    "keyring",
+    "cryptography",
+    "platformdirs",
+    # stdlib modules the start-up path used to import for little
+    "argparse",
+    "json",
+    "hashlib",
+    "tempfile",
+    "zipfile",
+    "importlib.resources",
+}
+_LATER_PARTS = (
+    "panelot_host.providers",
+    "panelot_host.gatekeeper",
+    "panelot_host.credentials",
+    "panelot_host.tools.registry",
+    "panelot_host.tools.builtin",
+    "panelot_host.tools.browser",
+    "panelot_host.tools.mcp",
+    "panelot_host.engine.core",
+    "panelot_host.engine.loop",
+)
+
+
+def _frames() -> bytes:
+    init = {"protocolVersion": 1, "client": {"name": "test", "version": "0"}}
+    return b"".join(
+        encode_frame(encode_request(i, method, params))
+        for i, method, params in ((1, "initialize", init), (2, "thread.list", {"limit": 50}))
+    )
+
+
+def _read_answer(stdout: IO[bytes], request_id: int) -> dict[str, object]:
+    while True:
+        (length,) = struct.unpack("=I", stdout.read(4))
+        message: dict[str, object] = json.loads(stdout.read(length))
+        if message.get("id") == request_id:
+            return message
+
+
+def test_initialize_and_a_first_thread_list_import_no_heavy_module(tmp_path: Path) -> None:
+    listing = tmp_path / "modules.txt"
+    env = {**os.environ, "PANELOT_HOME": str(tmp_path / "home")}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _PROBE, str(listing)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(_frames())
+        proc.stdin.flush()
+        answers = [_read_answer(proc.stdout, 1), _read_answer(proc.stdout, 2)]
+        _, err = proc.communicate(timeout=60)  # stdin EOF: the host settles and exits
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err.decode(errors="replace")
+    assert all("result" in answer for answer in answers)
+    modules = set(listing.read_text(encoding="utf-8").split("\n"))
+    heavy = {m for m in modules if m in _HEAVY or m.split(".")[0] in _HEAVY}
+    assert heavy == set()
+    assert sorted(m for m in modules if m.startswith(_LATER_PARTS)) == []
