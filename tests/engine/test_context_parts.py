@@ -371,4 +371,5 @@ def test_the_resumed_pass_of_a_run_is_exactly_the_whole_pass() -> None:
         current = whole[len(prefix) :]
         elided = elider.elide(prefix, current, marks, message_tokens)
         assert elided.messages == _elided(whole, marks.high, marks.low)
+        assert elided.stable == elision.Elider().elide(whole, [], marks, message_tokens).stable
         assert elided.size == sum(message_tokens(m) for m in elided.messages)

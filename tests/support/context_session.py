@@ -64,7 +64,7 @@ def model_info(window: int = WINDOW) -> ModelInfo:
     )  # fmt: skip
 
 
-def _page_text(seed: int, chars: int, prefix: str) -> str:
+def page_text(seed: int, chars: int, prefix: str) -> str:
     rng = random.Random(seed)
     lines = []
     size = 0
@@ -84,6 +84,10 @@ class BrowsingShim:
         self.invocations = 0
 
     async def __call__(self, method: str, params: dict[str, Any]) -> Any:
+        return self.answer(method, params)
+
+    def answer(self, method: str, params: dict[str, Any]) -> Any:
+        """The result of the host's ``browser.*`` request."""
         target = {"tabId": 1, "url": "https://shop.example/list", "origin": "https://shop.example",
                   "title": "Shop"}  # fmt: skip
         if method == "browser.resolveTarget":
@@ -92,9 +96,9 @@ class BrowsingShim:
         tool = params["tool"]
         content: Any
         if tool == "browser_snapshot":
-            content = _page_text(self.invocations, SNAPSHOT_CHARS, "- link")
+            content = page_text(self.invocations, SNAPSHOT_CHARS, "- link")
         elif tool == "browser_read":
-            content = _page_text(self.invocations, READ_CHARS, "text")
+            content = page_text(self.invocations, READ_CHARS, "text")
         elif tool == "browser_screenshot":
             content = [
                 {"type": "text", "text": f"Screenshot {self.invocations} of the viewport"},
@@ -138,7 +142,11 @@ class RequestSize(msgspec.Struct):
 
 
 def measure(request: ModelRequest) -> RequestSize:
-    body = build_body(request)
+    return measure_body(build_body(request))
+
+
+def measure_body(body: dict[str, Any]) -> RequestSize:
+    """``measure`` of an Anthropic request body (changed in place: images blanked)."""
     for part in [*body.get("system", []), *body.get("tools", [])]:
         part.pop("cache_control", None)
     head = _json.encode([body.get("system"), body.get("tools")])
@@ -225,7 +233,7 @@ class WindowedModel:
         self.next_step += 1
         if step < len(self.steps):
             name, args = self.steps[step]
-            text = f"Step {step + 1}. {_page_text(-step, self.step_chars, 'Noting')}"
+            text = f"Step {step + 1}. {page_text(-step, self.step_chars, 'Noting')}"
             return [Text(text), ToolCall(name, args), Stop(usage=usage)]
         return [Text("All prices collected."), Stop(usage=usage)]
 

@@ -108,7 +108,6 @@ class Elider:
 
     def __init__(self) -> None:
         self._base: tuple[Sequence[Message], Marks, _Walk, list[Message]] | None = None
-        self._last: tuple[int, int] | None = None  # the previous request's flushes, stable
 
     def elide(
         self, prefix: Sequence[Message], current: Sequence[Message], marks: Marks, size: Size
@@ -123,24 +122,13 @@ class Elider:
             for index, replacement in walk.replaced.items():
                 output[index] = replacement
             base = self._base = (prefix, marks, walk, output)
-            self._last = None
         walk = base[2].resumed([*prefix, *current], size)
         for index, message in enumerate(current, start=len(prefix)):
             walk.add(index, message)
         output = [*base[3], *current]
         for index, replacement in walk.replaced.items():
             output[index] = replacement
-        return Elided(output, walk.total, self._stable(walk))
-
-    def _stable(self, walk: _Walk) -> int:
-        """The request's cache hint: where its own stable part ends, except after a flush
-        in what it added, when the previous request's (which that request's breakpoint
-        wrote and the flush left alone) lets it read the cache up to there."""
-        stable = walk.stable_end()
-        last, self._last = self._last, (walk.flushes, stable)
-        if last is not None and walk.flushes > last[0]:
-            return min(last[1], stable)
-        return stable
+        return Elided(output, walk.total, walk.hint())
 
 
 class _Walk:
@@ -154,7 +142,7 @@ class _Walk:
         self.active: object = ("active", 0)
         self.total = 0
         self.young_from = 0  # the previous flush's break: what is older stays (cold)
-        self.flushes = 0  # flushes that changed something
+        self.step_stable: int | None = None  # stable end before a flush in the last step
         self.states: list[tuple[int, StateKey]] = []  # young page states not elided yet
         self.images: list[int] = []  # results that still carry images (cold ones too)
         self.replaced: dict[int, Message] = {}
@@ -168,7 +156,7 @@ class _Walk:
         walk.active = self.active
         walk.total = self.total
         walk.young_from = self.young_from
-        walk.flushes = self.flushes
+        walk.step_stable = self.step_stable
         walk.states = list(self.states)
         walk.images = list(self.images)
         walk.earlier = {**self.earlier, **self.replaced} if self.earlier else self.replaced
@@ -184,10 +172,18 @@ class _Walk:
         mutable = [index for index, _ in self.states[:1]] + images[:1]
         return min(mutable, default=len(self.messages))
 
+    def hint(self) -> int:
+        """The request's cache hint: where its stable part ends; after a flush in its last
+        step (the tool results after the last assistant message), where the previous
+        request's ended, which that request's breakpoint wrote and the flush left alone."""
+        stable = self.stable_end()
+        return stable if self.step_stable is None else min(self.step_stable, stable)
+
     def add(self, index: int, message: Message) -> None:
         self.total += self.size(message)
         if isinstance(message, AssistantMessage):
             self._calls(message)
+            self.step_stable = None  # a new step: what came before was a request
             return
         if not isinstance(message, ToolResultMessage) or message.is_error:
             return
@@ -235,6 +231,7 @@ class _Walk:
         """Past the high mark, elide young candidates newest first until the size is below
         the low mark (all of them when that is not enough; everything superseded in the
         first flush after a compaction); and the ``forced`` images wherever they are."""
+        stable_before = self.stable_end()
         pressed = self.total > self.marks.high
         full = pressed and self.marks.after_compaction and self.young_from == 0
         chosen = [
@@ -250,7 +247,8 @@ class _Walk:
                 continue
             self._replace(index, replacement)
             changed.append(index)
-        self.flushes += bool(changed)
+        if changed and self.step_stable is None:
+            self.step_stable = stable_before
         breaks = [index for index in changed if index not in forced]
         if breaks:
             self.young_from = min(breaks)
