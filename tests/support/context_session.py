@@ -78,7 +78,8 @@ def page_text(seed: int, chars: int, prefix: str) -> str:
 
 
 class BrowsingShim:
-    """Answers ``browser.resolveTarget`` and ``browser.invoke`` for one tab on one site."""
+    """Answers ``browser.resolveTarget`` and ``browser.invoke`` on one site: the tab a call
+    names (``tabId``), else tab 1."""
 
     def __init__(self) -> None:
         self.invocations = 0
@@ -88,8 +89,9 @@ class BrowsingShim:
 
     def answer(self, method: str, params: dict[str, Any]) -> Any:
         """The result of the host's ``browser.*`` request."""
-        target = {"tabId": 1, "url": "https://shop.example/list", "origin": "https://shop.example",
-                  "title": "Shop"}  # fmt: skip
+        tab = (params.get("args") or {}).get("tabId", 1)  # the active tab is tab 1
+        target = {"tabId": tab, "url": "https://shop.example/list",
+                  "origin": "https://shop.example", "title": "Shop"}  # fmt: skip
         if method == "browser.resolveTarget":
             return target
         self.invocations += 1

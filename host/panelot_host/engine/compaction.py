@@ -233,6 +233,7 @@ class Compactor:
             system=prompts.COMPACTION_SYSTEM,
             messages=[UserMessage(content=[TextPart(text)])],
             max_tokens=max_tokens,
+            purpose="summary",
         )
 
     async def _stream(self, model: ResolvedModel, request: ModelRequest) -> AssistantDraft:
