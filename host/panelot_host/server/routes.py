@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import msgspec
 
 import panelot_host
-from panelot_host.engine.admission import TurnRequest
 from panelot_host.engine.commands import Receipt
 from panelot_host.errors import InvalidParams, InvalidState
 from panelot_host.protocol import ops
@@ -75,7 +74,7 @@ class Route(msgspec.Struct, frozen=True):
             result = await self._run(session, params, receipt)
         except Replay as replay:
             return msgspec.Raw(replay.response)
-        # answered without a stored receipt only under the ack_before_commit failpoint
+        # a handler that stored no receipt (none today) is answered with its result
         return result if receipt.response is None else msgspec.Raw(receipt.response)
 
     async def _run(self, session: Session, params: Any, receipt: Receipt | None) -> Any:
@@ -159,6 +158,10 @@ def _subscribed(session: Session, result: ops.ThreadResult) -> ops.ThreadResult:
 
 
 def _submit(session: Session, p: ops.TurnSubmitParams, receipt: Receipt) -> Any:
+    # imported here: engine.admission brings the engine's context (the Gatekeeper,
+    # jsonschema), which the host's first answers must not wait for
+    from panelot_host.engine.admission import TurnRequest
+
     attachments = [msgspec.to_builtins(a) for a in p.attachments]
     request = TurnRequest(p.text, attachments, p.model, p.token_budget)
     return _turns(session).submit(receipt, p.thread_id, request)
