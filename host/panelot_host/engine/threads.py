@@ -138,7 +138,7 @@ def snapshot(
     last = turns.last_turn(conn, thread_id)
     run = turns.run_of_turn(conn, last.id) if last else None
     pending = steering.pending_steering(conn, last.id) if last else []
-    path = items.branch_ids(conn, thread_id, record.head_item_id)
+    path, points = items.branch_with_points(conn, thread_id, record.head_item_id)
     return entities.ThreadSnapshot(
         thread=views.thread_view(record),
         items=branch_wire(db, thread_id, path),
@@ -159,7 +159,7 @@ def snapshot(
                 item_id=item_id,
                 choices=[entities.BranchChoice(item_id=i, head_item_id=h) for i, h in choices],
             )
-            for item_id, choices in items.branch_points(conn, thread_id, path)
+            for item_id, choices in points
         ],
     )
 
