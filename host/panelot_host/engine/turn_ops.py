@@ -46,7 +46,18 @@ class TurnService:
 
     # ------------------------------------------------------------ submit and queue
 
-    def submit(self, cmd: Receipt, thread_id: str, request: TurnRequest) -> ops.TurnSubmitResult:
+    def submit(
+        self,
+        cmd: Receipt,
+        thread_id: str,
+        text: str,
+        attachments: list[dict[str, Any]] | None = None,
+        model: str | None = None,
+        token_budget: int | None = None,
+    ) -> ops.TurnSubmitResult:
+        """Start a Turn with the user's message (``attachments``: image attachments as
+        plain dicts), on ``model`` and within ``token_budget`` when given."""
+        request = TurnRequest(text, attachments or [], model, token_budget)
         with command_unit(self.ctx.db, cmd) as unit:
             admission = admit(self.ctx, unit.conn, thread_id, request)
             result = unit.respond(ops.TurnSubmitResult(turn_id=admission.turn_id))

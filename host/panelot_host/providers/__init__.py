@@ -21,4 +21,6 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
   bodies and stream events of each API; ``toolargs``: streamed tool arguments assembled
 - ``endpoints``: where the official APIs live, origins, the plain-http rule
 - ``directives``: a scripted model that follows directives in the user's message
+- ``scripted_summary``: the scripted models' deterministic answer to a compaction's summary
+  request (``ModelRequest.purpose == "summary"``)
 """

@@ -11,8 +11,7 @@ stored with it (encoded once; a repeated command answers the stored bytes).
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -71,15 +70,16 @@ class Route(msgspec.Struct, frozen=True):
         digested = self.digest(params) if self.digest is not None else params
         receipt = Receipt(command_context(params.command_id, self.spec.method, digested))
         try:
-            result = await self._run(session, params, receipt)
+            await self._run(session, params, receipt)
         except Replay as replay:
             return msgspec.Raw(replay.response)
-        # a handler that stored no receipt (none today) is answered with its result
-        return result if receipt.response is None else msgspec.Raw(receipt.response)
+        if receipt.response is None:  # a service that ran no command_unit: a bug
+            raise RuntimeError(f"{self.spec.method} answered without storing its receipt")
+        return msgspec.Raw(receipt.response)
 
     async def _run(self, session: Session, params: Any, receipt: Receipt | None) -> Any:
         result = self.handler(session, params, receipt)
-        return await result if inspect.isawaitable(result) else result
+        return await result if isinstance(result, Awaitable) else result
 
 
 def on(
@@ -158,13 +158,9 @@ def _subscribed(session: Session, result: ops.ThreadResult) -> ops.ThreadResult:
 
 
 def _submit(session: Session, p: ops.TurnSubmitParams, receipt: Receipt) -> Any:
-    # imported here: engine.admission brings the engine's context (the Gatekeeper,
-    # jsonschema), which the host's first answers must not wait for
-    from panelot_host.engine.admission import TurnRequest
-
     attachments = [msgspec.to_builtins(a) for a in p.attachments]
-    request = TurnRequest(p.text, attachments, p.model, p.token_budget)
-    return _turns(session).submit(receipt, p.thread_id, request)
+    turns = _turns(session)
+    return turns.submit(receipt, p.thread_id, p.text, attachments, p.model, p.token_budget)
 
 
 async def _settings_update(
