@@ -127,7 +127,8 @@ async def test_a_200_step_session_fits_a_100k_window_and_keeps_every_item(home: 
 async def test_restart_gives_a_byte_identical_next_request(home: Path, tmp_path: Path) -> None:
     """What kill -9 leaves is what was committed (synchronous=FULL, one writer): a backup
     of the database taken while a model call is in flight is that state. A host started on
-    it and resumed sends the same bytes the original sent for that call."""
+    it and resumed sends the same bytes the original sent for that call (in process, at a
+    chosen call; ``tests/server/test_context_kill.py`` kills the real host)."""
     copy_home = tmp_path / "copy-home"
     copied_at: list[int] = []
 
