@@ -46,7 +46,7 @@ from tests.support.context_session import (
 )
 
 from _common import figure, header, median, seed_profile
-from panelot_host.engine.elision import ELIDE_AT, Elider
+from panelot_host.engine.elision import Elider, Marks
 from panelot_host.engine.history import TurnHistory, build_messages
 from panelot_host.engine.models import FixedModels
 from panelot_host.engine.session_context import SessionContext
@@ -245,12 +245,10 @@ def _add_step(db: Database, thread_id: str, turn_id: str, n: int) -> None:
         threads.set_head(conn, thread_id, call.id)
 
 
-def _build(
-    session: SessionContext, elider: Elider, estimator: TokenEstimator, high_water: int
-) -> int:
+def _build(session: SessionContext, elider: Elider, estimator: TokenEstimator, marks: Marks) -> int:
     """What the driver does for a request's context (``RunDriver._request``)."""
     prefix, current = session.messages()
-    elided = elider.elide(prefix, current, high_water, estimator.of)
+    elided = elider.elide(prefix, current, marks, estimator.of)
     estimator.forget_unless(elided.messages)
     return estimator.head("system", []) + elided.size
 
@@ -258,7 +256,7 @@ def _build(
 def report_build(quick: bool) -> None:
     n_items = 1_000 if quick else 10_000
     claude = ModelInfo(id="claude", context_window=200_000, max_output_tokens=64_000)
-    high_water = int(ELIDE_AT * model_limits(claude, {}).input_budget)
+    marks = Marks.of_budget(model_limits(claude, {}).input_budget)
     rounds = 5 if quick else 15
     with tempfile.TemporaryDirectory() as folder:
         home = Path(folder) / "home"
@@ -271,7 +269,7 @@ def report_build(quick: bool) -> None:
                 ctx: Any = _Ctx(db)
                 t0 = time.perf_counter()
                 session = SessionContext(ctx, thread_id, turn_id)
-                _build(session, Elider(), TokenEstimator(), high_water)
+                _build(session, Elider(), TokenEstimator(), marks)
                 t1 = time.perf_counter()
                 head = threads.get(db.conn, thread_id).head_item_id
                 build_messages(items.iter_branch(db.conn, head))
@@ -280,14 +278,14 @@ def report_build(quick: bool) -> None:
                 cold_base.append(t2 - t1)
             session, estimator = SessionContext(_Ctx(db), thread_id, turn_id), TokenEstimator()
             elider = Elider()
-            _build(session, elider, estimator, high_water)
+            _build(session, elider, estimator, marks)
             history = TurnHistory()
             history.messages(items.of_turn(db.conn, thread_id, turn_id))
             warm, warm_base = [], []
             for n in range(rounds * 4):
                 _add_step(db, thread_id, turn_id, n)
                 t0 = time.perf_counter()
-                _build(session, elider, estimator, high_water)
+                _build(session, elider, estimator, marks)
                 t1 = time.perf_counter()
                 added = items.of_turn(db.conn, thread_id, turn_id, after=history.last_item_id)
                 history.messages(added)

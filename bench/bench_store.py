@@ -46,7 +46,6 @@ from _common import (
     scripted_host,
     seed_profile,
 )
-from panelot_host.protocol.ops.threads import ThreadListParams
 from panelot_host.server.host import OpenProfile
 from panelot_host.store import items, threads
 
@@ -86,8 +85,8 @@ async def time_async(fn: Callable[[], Awaitable[Any]], repeat: int) -> float:
     return median(samples)
 
 
-def encode_list(engine: OpenProfile, params: ThreadListParams) -> bytes:
-    return _encode(engine.threads.list(params))
+def encode_list(engine: OpenProfile, query: str | None) -> bytes:
+    return _encode(engine.threads.list(50, None, query))
 
 
 def raw_list(conn: sqlite3.Connection, limit: int) -> list[Any]:
@@ -163,10 +162,9 @@ async def run(
             if query:
                 params["query"] = query
             page = await client.send("thread.list", params)
-            typed = ThreadListParams(limit=50, query=query)
             via_transport = await time_async(partial(client.send, "thread.list", params), reps)
-            via_engine = time_sync(partial(engine.threads.list, typed), reps)
-            via_engine_json = time_sync(partial(encode_list, engine, typed), reps)
+            via_engine = time_sync(partial(engine.threads.list, 50, None, query), reps)
+            via_engine_json = time_sync(partial(encode_list, engine, query), reps)
             via_store = time_sync(
                 partial(threads.list_threads, conn, limit=50, cursor=None, query=query), reps
             )

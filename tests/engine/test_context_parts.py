@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
+import msgspec
 import pytest
 from tests.support.invariants import check_request
 
@@ -138,8 +140,8 @@ def _text(message: Message) -> str:
     return " ".join(p.text for p in message.content if isinstance(p, TextPart))
 
 
-def _elided(messages: list[Message], high_water: int = 0) -> list[Message]:
-    return elision.elide(messages, high_water, message_tokens)
+def _elided(messages: list[Message], high: int = 0, low: int = 0) -> list[Message]:
+    return elision.elide(messages, elision.Marks(high=high, low=low), message_tokens)
 
 
 def test_superseded_reads_of_a_tab_become_notes_and_pairing_is_unchanged() -> None:
@@ -172,7 +174,7 @@ def test_selecting_another_tab_makes_a_read_without_tab_id_another_tabs() -> Non
 
 def test_only_the_latest_screenshots_keep_their_images() -> None:
     messages = _session([("browser_screenshot", {})] * 12)
-    out = _elided(messages, high_water=10**9)  # no size pressure: the image cap alone
+    out = _elided(messages, high=10**9)  # no size pressure: the image cap alone
     with_images = [
         m for m in out if isinstance(m, ToolResultMessage) and any(
             isinstance(p, ImagePart) for p in m.content)
@@ -185,23 +187,134 @@ def test_only_the_latest_screenshots_keep_their_images() -> None:
 
 def test_below_the_high_water_mark_nothing_changes() -> None:
     messages = _session([("browser_snapshot", {})] * 5)
-    out = _elided(messages, high_water=10**9)
+    out = _elided(messages, high=10**9)
     assert all(a is b for a, b in zip(out, messages, strict=True))
 
 
 def test_elision_is_a_pure_function_and_rewrites_history_only_at_flushes() -> None:
     steps: list[tuple[str, dict[str, Any]]] = [("browser_snapshot", {}), ("browser_read", {})]
-    high_water = 8_000
-    requests = [_elided(_session(steps * n), high_water) for n in range(1, 21)]
-    assert requests[-1] == _elided(_session(steps * 20), high_water)  # same input, same output
+    high, low = 8_000, 3_000
+    requests = [_elided(_session(steps * n), high, low) for n in range(1, 21)]
+    assert requests[-1] == _elided(_session(steps * 20), high, low)  # same input, same output
     rewrites = 0
     for previous, current in itertools.pairwise(requests):
         if current[: len(previous)] != previous:
             rewrites += 1
             # a rewrite is a flush: the request after it is back under the high-water mark
-            assert sum(message_tokens(m) for m in current) <= high_water + 2_100
+            assert sum(message_tokens(m) for m in current) <= high + 2_100
     # each step adds about 2,000 tokens: a flush every few steps, not at every request
     assert 2 <= rewrites <= 8
+
+
+def _snapshots(count: int, tab_id: int | None = 1) -> list[Message]:
+    """``count`` snapshots of one tab (each result names its tab), ~1,000 tokens each."""
+    messages: list[Message] = [UserMessage(content=[TextPart("go")])]
+    for n in range(count):
+        messages.append(_call(f"c{n}", "browser_snapshot"))
+        result = _result(f"c{n}", "browser_snapshot", f"page {n} " + "y" * 4_000)
+        messages.append(msgspec.structs.replace(result, tab_id=tab_id))
+    return messages
+
+
+def _changed(previous: list[Message], current: list[Message]) -> list[int]:
+    """Where ``current`` differs from ``previous`` (over the messages both have)."""
+    return [i for i, (a, b) in enumerate(zip(previous, current, strict=False)) if a != b]
+
+
+def _elided_results(messages: list[Message]) -> list[int]:
+    """The step numbers whose result is a note."""
+    results = [m for m in messages if isinstance(m, ToolResultMessage)]
+    return [n for n, m in enumerate(results) if "elided" in _text(m)]
+
+
+def test_the_tab_a_result_names_makes_reads_with_and_without_tab_id_one_tabs() -> None:
+    messages = _session([("browser_snapshot", {}), ("browser_snapshot", {"tabId": 7})])
+    assert _elided_results(_elided(messages)) == []  # the active tab and tab 7: two tabs
+    named = [
+        msgspec.structs.replace(m, tab_id=7) if isinstance(m, ToolResultMessage) else m
+        for m in messages
+    ]
+    assert _elided_results(_elided(named)) == [0]  # both results say they read tab 7
+
+
+def test_a_flush_elides_the_newest_first_down_to_the_low_mark_and_older_stays() -> None:
+    marks = elision.Marks(high=12_000, low=6_000)
+    requests = [elision.elide(_snapshots(n), marks, message_tokens) for n in range(1, 40)]
+    first_flush = next(k for k, r in enumerate(requests) if _elided_results(r))
+    elided = _elided_results(requests[first_flush])
+    assert elided[-1] == first_flush - 1  # the one the newest supersedes ...
+    assert elided == list(range(elided[0], first_flush))  # ... and the ones before it, newest
+    assert elided[0] > 0  # first, only as far as the low mark needs: the oldest stay (cold)
+    assert sum(message_tokens(m) for m in requests[first_flush]) <= marks.low
+    cold = [n for n in range(elided[0]) if n not in elided]
+    breaks = []
+    for previous, current in itertools.pairwise(requests):
+        changed = _changed(previous, current)
+        if changed:
+            breaks.append(changed[0])
+        assert all(n not in _elided_results(current) for n in cold)  # never elided later
+        assert sum(message_tokens(m) for m in current) <= marks.high + 1_100
+    assert breaks == sorted(breaks) and len(breaks) >= 3  # each flush breaks later
+
+
+def test_after_a_compaction_the_first_flush_elides_everything_superseded() -> None:
+    marks = elision.Marks(high=12_000, low=6_000)
+    after = msgspec.structs.replace(marks, after_compaction=True)
+    first = _elided_results(elision.elide(_snapshots(12), marks, message_tokens))
+    assert first and first[0] > 0  # newest first, down to the low mark
+    everything = _elided_results(elision.elide(_snapshots(12), after, message_tokens))
+    assert everything == list(range(11))  # all but the newest
+    later = _elided_results(elision.elide(_snapshots(30), after, message_tokens))
+    assert later[:11] == everything and later[11] > 11  # then newest first again
+
+
+def test_a_later_screenshot_of_the_same_tab_supersedes_an_image() -> None:
+    messages = _session([("browser_screenshot", {}), ("browser_screenshot", {"tabId": 4}),
+                         ("browser_screenshot", {})])  # fmt: skip
+    out = _elided(messages)
+    results = [m for m in out if isinstance(m, ToolResultMessage)]
+    images = [any(isinstance(p, ImagePart) for p in m.content) for m in results]
+    assert images == [False, True, True]  # tab 4's only screenshot keeps its image
+    assert _text(results[0]).startswith("page 0") and "image elided" in _text(results[0])
+
+
+def test_a_flushing_request_hints_the_stable_part_the_previous_one_wrote() -> None:
+    marks = elision.Marks(high=12_000, low=6_000)
+    elider = elision.Elider()
+    prefix = _snapshots(0)
+    whole = _snapshots(40)
+    hints: list[int] = []
+    outputs: list[list[Message]] = []
+    for n in range(1, 41):
+        elided = elider.elide(prefix, whole[len(prefix) : 1 + 2 * n], marks, message_tokens)
+        outputs.append(elided.messages)
+        hints.append(elided.stable)
+    for k in range(1, len(outputs)):
+        previous, current = outputs[k - 1], outputs[k]
+        assert current[: hints[k - 1]] == previous[: hints[k - 1]]  # a hint holds
+        changed = _changed(previous, current)
+        if changed:  # a flush: the hint is the previous request's, before the change
+            assert hints[k] == min(hints[k - 1], hints[k]) <= changed[0]
+    assert max(hints) > len(whole) // 2  # and moves on after it
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_hints_hold_and_images_stay_capped_on_random_sessions(seed: int) -> None:
+    """Random mixes of reads and screenshots of a few tabs: what each request calls stable
+    is what every later request sends, and no request keeps more than ``MAX_IMAGES``."""
+    rng = random.Random(seed)
+    tools = ["browser_snapshot", "browser_read", "browser_screenshot", "browser_scroll"]
+    steps = [(rng.choice(tools), {"tabId": rng.randint(1, 4)}) for _ in range(120)]
+    whole = _session(steps)
+    marks = elision.Marks(high=rng.randint(6_000, 30_000), low=rng.randint(2_000, 6_000))
+    outputs = [elision.Elider().elide(whole[: 1 + 2 * n], [], marks, message_tokens) for n in
+               range(1, len(steps) + 1)]  # fmt: skip
+    for previous, current in itertools.pairwise(outputs):
+        assert current.messages[: previous.stable] == previous.messages[: previous.stable]
+    for out in outputs:
+        images = [m for m in out.messages if isinstance(m, ToolResultMessage) and any(
+            isinstance(p, ImagePart) for p in m.content)]  # fmt: skip
+        assert len(images) <= elision.MAX_IMAGES
 
 
 # ------------------------------------------------------------------ compaction plan
@@ -272,10 +385,11 @@ def test_the_resumed_pass_of_a_run_is_exactly_the_whole_pass() -> None:
     ]  # fmt: skip
     prefix = _session(steps * 6)
     elider = elision.Elider()
-    high_water = 9_000
+    marks = elision.Marks(high=9_000, low=6_000)
     for n in range(1, 16):
         whole = _session(steps * (6 + n))
         current = whole[len(prefix) :]
-        elided = elider.elide(prefix, current, high_water, message_tokens)
-        assert elided.messages == _elided(whole, high_water)
+        elided = elider.elide(prefix, current, marks, message_tokens)
+        assert elided.messages == _elided(whole, marks.high, marks.low)
+        assert elided.stable == elision.Elider().elide(whole, [], marks, message_tokens).stable
         assert elided.size == sum(message_tokens(m) for m in elided.messages)

@@ -28,7 +28,8 @@ from panelot_host.engine.models import FixedModels
 from panelot_host.errors import ProviderHTTPError
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo
-from panelot_host.providers.scripted import Fail, Hang
+from panelot_host.providers.directives import directives_provider
+from panelot_host.providers.scripted import Fail, Hang, ScriptedProvider
 from panelot_host.providers.types import ImagePart, ModelRequest, ToolResultMessage
 from panelot_host.server.host import Host, HostConfig, default_registry
 from panelot_host.server.transport import DirectTransport
@@ -47,10 +48,12 @@ class Session:
         client.on_event(self.log)
 
 
-def opener(home: Path, info: ModelInfo, model: WindowedModel) -> Opener:
+def opener(home: Path, info: ModelInfo, model: WindowedModel | ScriptedProvider) -> Opener:
+    provider = model if isinstance(model, ScriptedProvider) else model.provider
+
     @asynccontextmanager
     async def open_host() -> AsyncIterator[Session]:
-        models = FixedModels(model.provider, info)
+        models = FixedModels(provider, info)
         config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
         async with (
             Host(config, models=lambda _db: models, registry=default_registry()) as host,
@@ -123,7 +126,8 @@ async def test_a_200_step_session_fits_a_100k_window_and_keeps_every_item(home: 
 async def test_restart_gives_a_byte_identical_next_request(home: Path, tmp_path: Path) -> None:
     """What kill -9 leaves is what was committed (synchronous=FULL, one writer): a backup
     of the database taken while a model call is in flight is that state. A host started on
-    it and resumed sends the same bytes the original sent for that call."""
+    it and resumed sends the same bytes the original sent for that call (in process, at a
+    chosen call; ``tests/server/test_context_kill.py`` kills the real host)."""
     copy_home = tmp_path / "copy-home"
     copied_at: list[int] = []
 
@@ -315,3 +319,67 @@ async def test_a_branch_selected_before_a_compaction_does_not_use_it(home: Path)
     first = request.messages[0].content[0].text  # type: ignore[union-attr]
     assert first == "Compare the prices"
     check_context(request)
+
+
+# ------------------------------------------------------------------ demo mode
+
+
+def _summaries(snapshot: dict[str, Any]) -> list[str]:
+    return [i["summary"] for i in snapshot["items"] if i["kind"] == "compaction"]
+
+
+async def test_the_echo_demo_model_compacts_with_a_deterministic_summary(home: Path) -> None:
+    """Demo mode (``PANELOT_PROVIDER=scripted``): the echo model answers a summary request
+    with a digest of the transcript, not an echo of it."""
+    info = ModelInfo(id="scripted", provider="scripted", context_window=4_000)
+    async with opener(home, info, ScriptedProvider.echo())() as s:
+        thread_id = await new_thread(s.client)
+        for n in range(6):
+            done = await run_turn(s.client, s.log, thread_id, f"note {n}: " + "word " * 300)
+            assert done["status"] == "completed", done
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+    summaries = _summaries(snapshot)
+    assert summaries, [i["kind"] for i in snapshot["items"]]
+    assert summaries[0].startswith("Scripted summary of ")
+    assert 'The user first asked: "note 0: word word' in summaries[0]
+    assert "You said" not in summaries[0].split("\n")[0]
+
+
+async def test_the_directives_model_compacts_a_browsing_turn(home: Path) -> None:
+    """``PANELOT_SCRIPTED=directives`` (the torture harness's model) summarizes too: a Turn
+    that reads more tabs than its window holds completes, with compactions."""
+    reads = " ".join(f'[[browser_snapshot {{"tabId": {tab}}}]]' for tab in range(1, 15))
+    info = ModelInfo(id="scripted", provider="scripted", vision=True, context_window=30_000)
+    provider = directives_provider()
+    async with opener(home, info, provider)() as s:
+        thread_id = await new_thread(s.client)
+        done = await run_turn(s.client, s.log, thread_id, f"{reads} [[text compared]]")
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+    assert done["status"] == "completed", done
+    summaries = _summaries(snapshot)
+    assert summaries and all(text.startswith("Scripted summary of ") for text in summaries)
+    assert "browser_snapshot x" in summaries[0] and "[[browser_snapshot" in summaries[0]
+    assert snapshot["items"][-1]["text"].startswith("compared")
+    calls = [i for i in snapshot["items"] if i["kind"] == "toolCall"]
+    assert len(calls) == 14 and all(c["status"] == "succeeded" for c in calls)
+
+
+def test_a_scripted_summary_is_the_same_for_the_same_request() -> None:
+    from panelot_host.providers.scripted_summary import scripted_summary
+    from panelot_host.providers.types import TextPart, UserMessage
+
+    text = (
+        "Summarize...\n\n<conversation>\nUser: find the cheapest\nAssistant: Looking.\n"
+        "Tool call browser_read({})\n  Result: price 12.50\n"
+        "Tool call browser_read({})\n  Result: price 9.75\n</conversation>"
+    )
+    request = ModelRequest(
+        model="m", system="s", messages=[UserMessage([TextPart(text)])], purpose="summary"
+    )
+    summary = scripted_summary(request)
+    assert summary == scripted_summary(request)
+    assert summary == (
+        "Scripted summary of 1 user message(s), 0 steering message(s), 1 assistant "
+        "message(s) and 2 tool call(s) (browser_read x2). The user first asked: "
+        '"find the cheapest". The last tool result began: "price 9.75".'
+    )

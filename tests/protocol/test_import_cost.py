@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
+
+from tests.support.probe import python_output
 
 _PROBE = """
 import sys, time
@@ -22,9 +22,7 @@ print(repr((elapsed, heavy, foreign)))
 
 
 def test_import_loads_no_heavy_dependency() -> None:
-    out = subprocess.run(
-        [sys.executable, "-c", _PROBE], capture_output=True, check=True, text=True
-    ).stdout
+    out = python_output(_PROBE)
     elapsed, heavy, foreign = ast.literal_eval(out)
     assert heavy == []
     assert foreign == []  # nothing beyond msgspec and the stdlib
@@ -41,25 +39,23 @@ def test_error_path_loads_jsonschema_lazily() -> None:
         "except Exception as e:\n    print(type(e).__name__)\n"
         "assert 'jsonschema' in sys.modules\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, check=True, text=True
-    ).stdout
+    out = python_output(probe)
     assert out.strip() == "InvalidParams"
 
 
-def test_decoders_are_built_on_first_use_and_the_server_can_defer_the_fast_path() -> None:
+def test_decoders_are_built_on_first_use_and_the_server_can_defer_the_one_pass_path() -> None:
     probe = (
         "from panelot_host.protocol import codec, messages\n"
         'data = b\'{"jsonrpc":"2.0","id":1,"method":"thread.list","params":{}}\'\n'
         "before = type(messages.decode_message(data, build=False)).__name__\n"
+        "assert messages._FAST_PATH.decoder is None\n"
         "assert list(codec._HOST_PARAMS._built) == []\n"
         "codec.decode_params('thread.list', b'{}')\n"
         "assert list(codec._HOST_PARAMS._built) == ['thread.list']\n"
         "codec.warm_decoders()\n"
+        "assert messages._FAST_PATH.decoder is not None\n"
         "after = type(messages.decode_message(data, build=False)).__name__\n"
         "print(before, after)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, check=True, text=True
-    ).stdout
-    assert out.split() == ["Request", "Call_thread.list"]
+    out = python_output(probe)
+    assert out.split() == ["Call_thread.list", "Call_thread.list"]

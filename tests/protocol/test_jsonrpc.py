@@ -21,6 +21,7 @@ from panelot_host.protocol import (
     decode_message,
     encode_error,
     jsonrpc,
+    messages,
 )
 from panelot_host.protocol.jsonrpc import ENGINE_ERROR_KINDS
 
@@ -193,3 +194,50 @@ _ops = st.sampled_from(["thread.open", "turn.interrupt", "settings.get", "$/canc
 def test_fast_and_generic_paths_classify_alike(obj: dict[str, object]) -> None:
     data = json.dumps(obj).encode()
     assert _outcome(decode_message, data) == _outcome(jsonrpc.decode_message, data)
+
+
+_PAYLOADS = [
+    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,'
+    b'"client":{"name":"c","version":"1"}}}',
+    b'{"jsonrpc":"2.0","id":"a","method":"thread.list","params":{}}',
+    b'{"jsonrpc":"2.0","id":2,"method":"settings.get"}',
+    b'{"jsonrpc":"2.0","id":3,"method":"thread.open","params":{"threadId":"t"}}',
+    b'{"jsonrpc":"2.0","id":4,"method":"thread.open","params":{}}',
+    b'{"jsonrpc":"2.0","id":5,"method":"thread.open","params":{"threadId":"t"},"x":1}',
+    b'{"jsonrpc":"2.0","id":6,"method":"x.unknown","params":{"a":1}}',
+    b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}',
+    b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":[1]}}',
+    b'{"jsonrpc":"2.0","method":"x.note","params":{"id":3}}',
+    b'{"jsonrpc":"2.0","id":7,"result":{"ok":true}}',
+    b'{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"m"}}',
+    b'{"jsonrpc":"2.0","id":8,"method":"thread.open","params":{"threadId":"\xff"}}',
+    b'{"jsonrpc":"1.0","id":9,"method":"thread.list","params":{}}',
+    b"[1, 2]",
+]
+
+
+def _seen(payload: bytes, build: bool) -> object:
+    try:
+        message = decode_message(payload, build=build)
+    except JsonRpcError as exc:
+        return type(exc).__name__, exc.code, exc.message, exc.request_id
+    params = message.params if hasattr(message, "params") else None
+    plain = bytes(params) if isinstance(params, msgspec.Raw) else msgspec.to_builtins(params)
+    return (
+        type(message).__name__,
+        getattr(message, "method", None),
+        getattr(message, "id", None),
+        plain,
+    )
+
+
+@pytest.mark.parametrize("payload", _PAYLOADS)
+def test_before_the_one_pass_decoder_is_built_messages_decode_the_same(
+    payload: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server decodes with ``build=False`` until its warm-up has built the one-pass
+    decoder: each payload, a ``$/cancelRequest`` included, comes out the same."""
+    fast = _seen(payload, build=True)
+    monkeypatch.setattr(messages, "_FAST_PATH", messages._FastPath())
+    assert _seen(payload, build=False) == fast
+    assert messages._FAST_PATH.decoder is None  # nothing built the union meanwhile

@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from panelot_host.credentials.secret import fingerprint
-from panelot_host.protocol.ops.config import CredentialsDeleteParams, CredentialsSetParams
+from panelot_host.protocol.ops import ThreadCreateParams, ThreadRenameParams, ThreadResult
+from panelot_host.protocol.ops.config import (
+    CredentialRef,
+    CredentialsDeleteParams,
+    CredentialsSetParams,
+)
 from panelot_host.protocol.registry import OPS
-from panelot_host.server.routes import ROUTES, RouteTable
+from panelot_host.server.host import Host, OpenProfile
+from panelot_host.server.routes import ROUTES, bind, on
 
 CANARY = "sk-canary-7d1e5a9c3b"
 
@@ -20,26 +27,25 @@ def test_every_op_and_only_the_ops_have_a_route() -> None:
     assert all(route.spec is OPS[method] for method, route in ROUTES.items())
 
 
-async def _handler(session: Any, params: Any, cmd: Any) -> None:
+def _handler(session: Any, params: Any, receipt: Any) -> None:
     return None
 
 
 def test_an_op_without_a_handler_fails_at_import() -> None:
-    table = RouteTable(OPS)
-    for method in OPS:
-        if method != "thread.rename":
-            table.handles(method)(_handler)
+    others = [
+        on(spec.params, _handler) for method, spec in OPS.items() if method != "thread.rename"
+    ]
     with pytest.raises(LookupError, match=r"without a handler: thread\.rename"):
-        table.complete()
+        bind(OPS, *others)
 
 
-def test_a_second_handler_or_an_undeclared_method_fails_at_import() -> None:
-    table = RouteTable(OPS)
-    table.handles("thread.rename")(_handler)
+def test_a_second_handler_or_an_undeclared_params_fails_at_import() -> None:
+    every = [on(spec.params, _handler) for spec in OPS.values()]
+    assert list(bind(OPS, *every)) == list(OPS)
     with pytest.raises(LookupError, match="two handlers"):
-        table.handles("thread.rename")(_handler)
-    with pytest.raises(LookupError, match="not an op"):
-        table.handles("thread.renamed")
+        bind(OPS, *every, on(ThreadRenameParams, _handler))
+    with pytest.raises(LookupError, match="params of no op"):
+        bind(OPS, *every, on(CredentialRef, _handler))
 
 
 def test_credential_receipts_digest_the_secret_only_as_its_fingerprint() -> None:
@@ -58,3 +64,35 @@ def test_credential_receipts_digest_the_secret_only_as_its_fingerprint() -> None
             "commandId": params.command_id,
             "secret": fingerprint(CANARY),
         }
+
+
+class _Session:
+    """The part of a connection ``thread.create`` uses."""
+
+    def __init__(self, host: Host, profile: OpenProfile) -> None:
+        self.host = host
+        self.profile = profile
+        self.subscribed: list[str] = []
+
+    def subscribe(self, thread_id: str) -> None:
+        self.subscribed.append(thread_id)
+
+
+@pytest.mark.anyio
+async def test_a_command_answers_the_bytes_stored_with_its_receipt_and_replays_them(
+    host: Host,
+) -> None:
+    """Encoded once: the response is the receipt's stored bytes, the same on a replay,
+    and the new thread's id comes from the engine's result struct (no JSON decoded)."""
+    session = _Session(host, await host.open_profile(None))
+    params = ThreadCreateParams(command_id="c-once", title="Kyoto")
+    first = await ROUTES["thread.create"].call(session, params)  # type: ignore[arg-type]
+    again = await ROUTES["thread.create"].call(session, params)  # type: ignore[arg-type]
+    (stored,) = session.profile.db.conn.execute(
+        "SELECT response FROM command_receipt WHERE command_id = 'c-once'"
+    ).fetchone()
+    assert isinstance(first, msgspec.Raw) and isinstance(again, msgspec.Raw)
+    assert bytes(first) == bytes(again) == bytes(stored)
+    created = msgspec.json.decode(bytes(first), type=ThreadResult)
+    assert session.subscribed == [created.thread.id]  # subscribed once, by the first
+    assert created.thread.title == "Kyoto"

@@ -64,7 +64,7 @@ def model_info(window: int = WINDOW) -> ModelInfo:
     )  # fmt: skip
 
 
-def _page_text(seed: int, chars: int, prefix: str) -> str:
+def page_text(seed: int, chars: int, prefix: str) -> str:
     rng = random.Random(seed)
     lines = []
     size = 0
@@ -78,23 +78,29 @@ def _page_text(seed: int, chars: int, prefix: str) -> str:
 
 
 class BrowsingShim:
-    """Answers ``browser.resolveTarget`` and ``browser.invoke`` for one tab on one site."""
+    """Answers ``browser.resolveTarget`` and ``browser.invoke`` on one site: the tab a call
+    names (``tabId``), else tab 1."""
 
     def __init__(self) -> None:
         self.invocations = 0
 
     async def __call__(self, method: str, params: dict[str, Any]) -> Any:
-        target = {"tabId": 1, "url": "https://shop.example/list", "origin": "https://shop.example",
-                  "title": "Shop"}  # fmt: skip
+        return self.answer(method, params)
+
+    def answer(self, method: str, params: dict[str, Any]) -> Any:
+        """The result of the host's ``browser.*`` request."""
+        tab = (params.get("args") or {}).get("tabId", 1)  # the active tab is tab 1
+        target = {"tabId": tab, "url": "https://shop.example/list",
+                  "origin": "https://shop.example", "title": "Shop"}  # fmt: skip
         if method == "browser.resolveTarget":
             return target
         self.invocations += 1
         tool = params["tool"]
         content: Any
         if tool == "browser_snapshot":
-            content = _page_text(self.invocations, SNAPSHOT_CHARS, "- link")
+            content = page_text(self.invocations, SNAPSHOT_CHARS, "- link")
         elif tool == "browser_read":
-            content = _page_text(self.invocations, READ_CHARS, "text")
+            content = page_text(self.invocations, READ_CHARS, "text")
         elif tool == "browser_screenshot":
             content = [
                 {"type": "text", "text": f"Screenshot {self.invocations} of the viewport"},
@@ -138,7 +144,11 @@ class RequestSize(msgspec.Struct):
 
 
 def measure(request: ModelRequest) -> RequestSize:
-    body = build_body(request)
+    return measure_body(build_body(request))
+
+
+def measure_body(body: dict[str, Any]) -> RequestSize:
+    """``measure`` of an Anthropic request body (changed in place: images blanked)."""
     for part in [*body.get("system", []), *body.get("tools", [])]:
         part.pop("cache_control", None)
     head = _json.encode([body.get("system"), body.get("tools")])
@@ -225,7 +235,7 @@ class WindowedModel:
         self.next_step += 1
         if step < len(self.steps):
             name, args = self.steps[step]
-            text = f"Step {step + 1}. {_page_text(-step, self.step_chars, 'Noting')}"
+            text = f"Step {step + 1}. {page_text(-step, self.step_chars, 'Noting')}"
             return [Text(text), ToolCall(name, args), Stop(usage=usage)]
         return [Text("All prices collected."), Stop(usage=usage)]
 

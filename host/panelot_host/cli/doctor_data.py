@@ -20,7 +20,6 @@ from panelot_host.install.diagnose import Finding
 from panelot_host.store.inspect import inspect_database, profile_databases
 
 PROVIDER_TIMEOUT_S = 10.0
-ANTHROPIC_VERSION = "2023-06-01"
 
 
 def check_databases(home: Path) -> list[Finding]:
@@ -151,23 +150,14 @@ def _configured(environ: Mapping[str, str]) -> bool:
 
 def _reach(config: Any, credentials: Any, transport: httpx.BaseTransport | None) -> Finding:
     from panelot_host.providers.config import resolve_api_key
-    from panelot_host.providers.endpoints import ANTHROPIC_BASE_URL, OPENAI_BASE_URL
 
-    if config.provider == "scripted":
+    spec = config.spec
+    if spec.models_url is None:
         return Finding("provider", "ok", "the scripted demo provider (offline)")
     key = resolve_api_key(config, credentials)
     shown = f"key {key.fingerprint}" if key else "no key"
-    headers: dict[str, str] = {}
-    if config.provider == "anthropic":
-        base = (config.base_url or ANTHROPIC_BASE_URL).rstrip("/")
-        url = base + ("/models" if base.endswith("/v1") else "/v1/models")
-        headers["anthropic-version"] = ANTHROPIC_VERSION
-        if key:
-            headers["x-api-key"] = key.reveal()
-    else:
-        url = (config.base_url or OPENAI_BASE_URL).rstrip("/") + "/models"
-        if key:
-            headers["authorization"] = f"Bearer {key.reveal()}"
+    headers = spec.headers(key)
+    url = spec.models_url(config.base_url or spec.base_url)
     label = f"{config.provider} {config.model} at {url} ({shown})"
     try:
         with httpx.Client(timeout=PROVIDER_TIMEOUT_S, transport=transport) as client:

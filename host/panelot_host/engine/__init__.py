@@ -8,7 +8,8 @@ Module map:
   engine's fixed dependencies, and ``RunRef``, which run), ``policy`` (settings, rules and
   grants cached for the Gatekeeper), ``events`` / ``publish`` (events, sent only after
   their commit), ``views`` (store records -> protocol structs).
-- Commands: ``commands`` (a domain change and its receipt in one transaction),
+- Commands (plain arguments in, result structs out; ``server.routes`` maps the wire):
+  ``commands`` (a domain change and its receipt in one transaction, ``Receipt``),
   ``threads`` (create, list, open, rename, delete, fork, branch), ``turn_ops`` (submit,
   steer, enqueue, queue edits, interrupt, approvals, interactions, resume, recovery
   answers), ``admission`` (a Turn's first transaction), ``config_ops`` (settings,

@@ -32,7 +32,7 @@ from panelot_host.store.records import ItemRecord
 
 log = logging.getLogger(__name__)
 
-COMPACT_AT = 0.8  # share of the input budget past which a model call compacts first
+COMPACT_AT = 0.95  # share of the input budget past which a model call compacts first
 KEEP_TAIL = 0.3  # share of the input budget the verbatim tail may keep
 FORCED_TAIL = 0.15  # after a "prompt too long" answer
 SUMMARY_MAX_TOKENS = 2_048
@@ -233,6 +233,7 @@ class Compactor:
             system=prompts.COMPACTION_SYSTEM,
             messages=[UserMessage(content=[TextPart(text)])],
             max_tokens=max_tokens,
+            purpose="summary",
         )
 
     async def _stream(self, model: ResolvedModel, request: ModelRequest) -> AssistantDraft:

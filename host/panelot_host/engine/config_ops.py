@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.engine.authority import credential_widening, widening
-from panelot_host.engine.commands import command_unit
+from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.policy import grant_from_record
 from panelot_host.engine.views import iso
@@ -25,23 +25,9 @@ from panelot_host.protocol.ops import config as ops
 from panelot_host.providers.endpoints import origin_of
 from panelot_host.store import grants as grant_store
 from panelot_host.store import settings as settings_store
-from panelot_host.store.receipts import CommandContext
 from panelot_host.store.records import GrantRecord
 
 log = logging.getLogger(__name__)
-
-# settings.update field -> stored key (camelCase, as on the wire)
-_KEYS = {
-    "provider": "provider",
-    "model": "model",
-    "model_capabilities": "modelCapabilities",
-    "task_model": "taskModel",
-    "default_token_budget": "defaultTokenBudget",
-    "policy_rules": "policyRules",
-    "base_url": "baseUrl",
-    "api_key_ref": "apiKeyRef",
-    "model_limits": "modelLimits",
-}
 
 
 class CredentialVault(msgspec.Struct, frozen=True):
@@ -79,27 +65,29 @@ class ConfigService:
     def get(self) -> ops.SettingsResult:
         return ops.SettingsResult(settings=self._effective())
 
-    def update(self, params: ops.SettingsUpdateParams, cmd: CommandContext) -> bytes:
-        changes = {
-            key: _plain(getattr(params, field))
-            for field, key in _KEYS.items()
-            if getattr(params, field) is not msgspec.UNSET
-        }
-        if "policyRules" in changes and changes["policyRules"] is not None:
-            _check_rules(changes["policyRules"])
+    def update(
+        self,
+        cmd: Receipt,
+        changes: Mapping[str, Any],
+        mcp_servers: dict[str, Any] | None = None,
+    ) -> ops.SettingsResult:
+        """Store ``changes`` (stored key, camelCase as in ``Settings`` -> plain value; None
+        resets to the environment's default) and, unless None, replace ``mcp.json``'s
+        servers with ``mcp_servers``. Returns the settings in effect after."""
+        rules = changes.get("policyRules")
+        if rules is not None:
+            _check_rules(rules)
         if changes.get("baseUrl"):
             _check_base_url(changes["baseUrl"])
         before = self._authority_view()
         with command_unit(self.ctx.db, cmd) as unit:
-            settings_store.put_settings(unit.conn, changes)
-            if params.mcp_servers is not msgspec.UNSET and self.mcp is not None:
-                self.mcp.write(_plain(params.mcp_servers) or {})  # rolls back if refused
-            response = unit.respond(ops.SettingsResult(settings=self._effective(unit.conn)))
+            settings_store.put_settings(unit.conn, dict(changes))
+            if mcp_servers is not None and self.mcp is not None:
+                self.mcp.write(mcp_servers)  # rolls back if refused
+            result = unit.respond(ops.SettingsResult(settings=self._effective(unit.conn)))
         self.ctx.policy.settings_changed()
-        self.ctx.publish.authority_widened(
-            params.command_id, widening(before, self._authority_view())
-        )
-        return response
+        self.ctx.publish.authority_widened(cmd.command_id, widening(before, self._authority_view()))
+        return result
 
     def _authority_view(self) -> dict[str, Any]:
         view = dict(settings_store.all_settings(self.ctx.db.conn))
@@ -135,24 +123,24 @@ class ConfigService:
 
     # ------------------------------------------------------------ credentials
 
-    def set_credential(self, params: ops.CredentialsSetParams, cmd: CommandContext) -> bytes:
+    def set_credential(
+        self, cmd: Receipt, ref: str, secret: str, origin: str | None = None
+    ) -> ops.CredentialsSetResult:
+        """Store ``secret`` under ``ref`` for ``origin`` (default: the configured provider's)."""
         vault = self._require_vault()
-        origin = origin_of(params.origin) if params.origin else self._provider_origin()
+        origin = origin_of(origin) if origin else self._provider_origin()
         with command_unit(self.ctx.db, cmd) as unit:
-            fingerprint = vault.set(params.ref, params.secret)
+            fingerprint = vault.set(ref, secret)
             settings_store.put_credential(
                 unit.conn,
-                ref=params.ref,
+                ref=ref,
                 provider=origin,
                 backend=vault.backend_name(),
                 fingerprint=fingerprint,
             )
-            result = ops.CredentialsSetResult(ref=params.ref, fingerprint=fingerprint)
-            response = unit.respond(result)
-        self.ctx.publish.authority_widened(
-            params.command_id, credential_widening(params.ref, origin)
-        )
-        return response
+            result = unit.respond(ops.CredentialsSetResult(ref=ref, fingerprint=fingerprint))
+        self.ctx.publish.authority_widened(cmd.command_id, credential_widening(ref, origin))
+        return result
 
     def _provider_origin(self) -> str | None:
         """Where the configured provider sends requests, or None when none is configured."""
@@ -164,18 +152,17 @@ class ConfigService:
             )
         except ProviderConfigError:
             return None
-        return config.destination if config.provider != "scripted" else None
+        return config.destination if config.spec.sends_requests else None
 
-    def delete_credential(self, params: ops.CredentialsDeleteParams, cmd: CommandContext) -> bytes:
+    def delete_credential(self, cmd: Receipt, ref: str) -> ops.CredentialsDeleteResult:
         vault = self._require_vault()
         with command_unit(self.ctx.db, cmd) as unit:
-            known = settings_store.get_credential(unit.conn, params.ref)
-            fingerprint = vault.fingerprint_of(params.ref) or (known.fingerprint if known else None)
-            vault.delete(params.ref)
-            settings_store.delete_credential(unit.conn, params.ref)
-            result = ops.CredentialsDeleteResult(ref=params.ref, fingerprint=fingerprint)
-            response = unit.respond(result)
-        return response
+            known = settings_store.get_credential(unit.conn, ref)
+            fingerprint = vault.fingerprint_of(ref) or (known.fingerprint if known else None)
+            vault.delete(ref)
+            settings_store.delete_credential(unit.conn, ref)
+            result = unit.respond(ops.CredentialsDeleteResult(ref=ref, fingerprint=fingerprint))
+        return result
 
     def _require_vault(self) -> CredentialVault:
         if self._vault is None:
@@ -184,17 +171,21 @@ class ConfigService:
 
     # ------------------------------------------------------------ permissions
 
-    def list_grants(self, params: ops.PermissionsListParams) -> ops.GrantsResult:
+    def list_grants(
+        self, thread_id: str | None = None, origin: str | None = None
+    ) -> ops.GrantsResult:
+        """The active grants the user manages, only those for ``thread_id`` / ``origin``
+        (and the ones for every thread / origin) when given."""
         records = grant_store.active(self.ctx.db.conn)
-        return ops.GrantsResult(grants=_grant_views(records, params.thread_id, params.origin))
+        return ops.GrantsResult(grants=_grant_views(records, thread_id, origin))
 
-    def revoke(self, params: ops.PermissionsRevokeParams, cmd: CommandContext) -> bytes:
+    def revoke(self, cmd: Receipt, grant_id: str) -> ops.GrantsResult:
         with command_unit(self.ctx.db, cmd) as unit:
-            grant_store.revoke(unit.conn, params.grant_id)
+            grant_store.revoke(unit.conn, grant_id)
             records = grant_store.active(unit.conn)
-            response = unit.respond(ops.GrantsResult(grants=_grant_views(records, None, None)))
+            result = unit.respond(ops.GrantsResult(grants=_grant_views(records, None, None)))
         self.ctx.policy.grants_changed()
-        return response
+        return result
 
     def export_ledger(self) -> bytes:
         """Every grant ever given, revoked ones included, with provenance, as JSON."""
@@ -229,10 +220,6 @@ def _grant_views(
     return views
 
 
-def _plain(value: Any) -> Any:
-    return None if value is None else msgspec.to_builtins(value)
-
-
 def _check_rules(rules: list[Any]) -> None:
     errors = []
     for index, rule in enumerate(rules):
@@ -256,10 +243,11 @@ def _provider_view(
     environ: Mapping[str, str], stored: Mapping[str, Any]
 ) -> tuple[Any, str | None, str | None]:
     from panelot_host.providers.config import load_provider_config
+    from panelot_host.providers.registry import WIRE_PROVIDERS
 
     try:
         config = load_provider_config(environ, stored)
     except ProviderConfigError:
         return stored.get("provider"), stored.get("model"), stored.get("taskModel")
-    provider = config.provider if config.provider in ("anthropic", "openai") else None
+    provider = config.provider if config.provider in WIRE_PROVIDERS else None
     return provider, config.model, config.task_model

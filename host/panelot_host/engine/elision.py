@@ -2,22 +2,35 @@
 
 A ``browser_snapshot`` or ``browser_read`` result describes a tab as it was; once a later
 snapshot or read of the same tab exists, the model needs only the newer one, and the older
-result becomes a one-line note. Only the last few tool results with images (screenshots)
-keep their images. Every tool call keeps its result message, in its place: only the
-content of a result changes, so tool_use / tool_result pairing and order never do.
+result becomes a one-line note. A screenshot is page state too: a later image of the same
+tab supersedes its image, and only the newest ``KEEP_IMAGES`` image results keep theirs.
+Every tool call keeps its result message, in its place: only the content of a result
+changes, so tool_use / tool_result pairing and order never do.
 
 ``elide`` is a pure function of the message list (itself a pure function of the stored
-branch) and of the high-water mark (from the model's window): recovery and prompt caching
-see the same bytes every time. It changes earlier messages only when it must, because
-every change there makes the provider's prompt cache miss from that point on: one pass
-over the messages keeps a running size, and only when a tool result takes it past the
-high-water mark (or more than ``MAX_IMAGES`` results with images are kept) is everything
-then superseded elided at once (a "flush"). Between flushes each request extends the
-previous one's bytes, so prompt caching reuses all of it.
+branch), of the two marks (from the model's window) and of whether the list starts with a
+compaction's summary: recovery and prompt caching see the same bytes every time. It
+changes an earlier message only when it must, because a change there makes the provider's
+prompt cache miss from that point on (a "break"), and what a request can read from the
+cache is what it shares with the previous one:
 
-Tabs: a call's ``tabId`` argument names its tab; a call without one reads the active tab,
-which ``browser_tab_select`` (with its ``tabId``) or ``browser_tab_new`` may change: a
-read without ``tabId`` after such a call is another tab's than one before it.
+- One pass over the messages keeps a running size. A result that supersedes (a page read
+  or an image) and takes it past the high mark (``ELIDE_AT`` of the input budget) starts
+  a "flush". The result that starts it is the newest message, so a flush never re-sends a
+  page read it keeps.
+- A flush elides only what is younger than the previous flush's break, newest first,
+  until the size is below the low mark (``ELIDE_TO``), or all of that when it is not
+  enough: the break is as late as the room needed allows, and between the two marks each
+  new step is a small share of a large request. What a flush leaves older than its break
+  stays ("cold") until a compaction rewrites the start anyway.
+- The first flush after a compaction elides everything superseded: the compaction just
+  re-sent the whole request, and the verbatim tail it kept would otherwise stay cold.
+- More than ``MAX_IMAGES`` kept images (cold ones) strip every image but the newest few.
+
+Tabs: a result names the tab it describes (``ToolResultMessage.tab_id``, from the stored
+result's target); without one, a call's ``tabId`` argument names its tab, and a call
+without one reads the active tab, which ``browser_tab_select`` (with its ``tabId``) or
+``browser_tab_new`` may change.
 """
 
 from __future__ import annotations
@@ -38,10 +51,10 @@ from panelot_host.providers.types import (
 
 PAGE_STATE_TOOLS = frozenset({"browser_snapshot", "browser_read"})
 ACTIVE_TAB_TOOLS = frozenset({"browser_tab_select", "browser_tab_new", "browser_tab_close"})
-ELIDE_AT = 0.6  # share of the model's input budget (raw estimate) that starts a flush
-KEEP_PAGE_STATES = 1  # the newest page read is never elided
-KEEP_IMAGES = 3  # a flush leaves the images of the newest three image results
-MAX_IMAGES = 8  # more kept images than this cause a flush
+ELIDE_AT = 0.76  # share of the model's input budget (raw estimate) that starts a flush
+ELIDE_TO = 0.5  # a flush elides the young part, newest first, until the size is below this
+KEEP_IMAGES = 3  # at most the newest three image results keep their images
+MAX_IMAGES = 8  # more kept images than this (cold ones) strip all but the newest few
 
 SUPERSEDED_NOTE = (
     "[{tool} result elided: a later snapshot or read of the same tab supersedes it. "
@@ -49,14 +62,32 @@ SUPERSEDED_NOTE = (
 )
 IMAGE_NOTE = "[image elided from the context: only the latest screenshots keep their images]"
 
-TabKey = tuple[str, object]
+StateKey = tuple[str, object]  # ("text" | "image", tab)
 Size = Callable[[Message], int]
 
 
-def elide(messages: Sequence[Message], high_water: int, size: Size) -> list[Message]:
+class Marks(msgspec.Struct, frozen=True):
+    """When a flush starts (``high``) and how far down it elides (``low``), in the raw
+    estimate's tokens; ``after_compaction``: the messages start with a summary."""
+
+    high: int
+    low: int
+    after_compaction: bool = False
+
+    @classmethod
+    def of_budget(cls, input_budget: int, *, after_compaction: bool = False) -> Marks:
+        """The marks for a model with ``input_budget`` input tokens."""
+        return cls(
+            high=int(ELIDE_AT * input_budget),
+            low=int(ELIDE_TO * input_budget),
+            after_compaction=after_compaction,
+        )
+
+
+def elide(messages: Sequence[Message], marks: Marks, size: Size) -> list[Message]:
     """``messages`` with superseded page state and old images replaced by notes, flushed
-    whenever the running ``size`` of the messages passes ``high_water``."""
-    return Elider().elide(messages, [], high_water, size).messages
+    whenever the running ``size`` of the messages passes ``marks.high``."""
+    return Elider().elide(messages, [], marks, size).messages
 
 
 class Elided(msgspec.Struct, frozen=True):
@@ -76,113 +107,173 @@ class Elider:
     """
 
     def __init__(self) -> None:
-        self._base: tuple[Sequence[Message], int, _Walk, list[Message]] | None = None
+        self._base: tuple[Sequence[Message], Marks, _Walk, list[Message]] | None = None
 
     def elide(
-        self, prefix: Sequence[Message], current: Sequence[Message], high_water: int, size: Size
+        self, prefix: Sequence[Message], current: Sequence[Message], marks: Marks, size: Size
     ) -> Elided:
         """The elided messages of ``prefix`` + ``current``, their size and stable part."""
         base = self._base
-        if base is None or base[0] is not prefix or base[1] != high_water:
-            walk = _Walk(prefix, high_water, size)
+        if base is None or base[0] is not prefix or base[1] != marks:
+            walk = _Walk(prefix, marks, size)
             for index, message in enumerate(prefix):
                 walk.add(index, message)
             output = list(prefix)
             for index, replacement in walk.replaced.items():
                 output[index] = replacement
-            base = self._base = (prefix, high_water, walk, output)
+            base = self._base = (prefix, marks, walk, output)
         walk = base[2].resumed([*prefix, *current], size)
         for index, message in enumerate(current, start=len(prefix)):
             walk.add(index, message)
         output = [*base[3], *current]
         for index, replacement in walk.replaced.items():
             output[index] = replacement
-        return Elided(output, walk.total, walk.stable_end())
+        return Elided(output, walk.total, walk.hint())
 
 
 class _Walk:
     """The running state of one pass: sizes, the results a flush may still change."""
 
-    def __init__(self, messages: Sequence[Message], high_water: int, size: Size) -> None:
+    def __init__(self, messages: Sequence[Message], marks: Marks, size: Size) -> None:
         self.messages = messages
-        self.high_water = high_water
+        self.marks = marks
         self.size = size
-        self.tabs: dict[str, TabKey] = {}
-        self.active: TabKey = ("active", 0)
+        self.tabs: dict[str, object] = {}  # call id -> the tab its arguments name
+        self.active: object = ("active", 0)
         self.total = 0
-        self.pages: list[tuple[int, TabKey]] = []  # page-state results not elided yet
-        self.images: list[int] = []  # results that still carry images
+        self.young_from = 0  # the previous flush's break: what is older stays (cold)
+        self.step_stable: int | None = None  # stable end before a flush in the last step
+        self.states: list[tuple[int, StateKey]] = []  # young page states not elided yet
+        self.images: list[int] = []  # results that still carry images (cold ones too)
         self.replaced: dict[int, Message] = {}
         self.earlier: dict[int, Message] = {}  # replaced by the pass this one resumes
 
     def resumed(self, messages: Sequence[Message], size: Size) -> _Walk:
         """A copy of this state that goes on over ``messages`` (which start with this
         pass's messages); its ``replaced`` holds only what it changes itself."""
-        walk = _Walk(messages, self.high_water, size)
+        walk = _Walk(messages, self.marks, size)
         walk.tabs = dict(self.tabs)
         walk.active = self.active
         walk.total = self.total
-        walk.pages = list(self.pages)
+        walk.young_from = self.young_from
+        walk.step_stable = self.step_stable
+        walk.states = list(self.states)
         walk.images = list(self.images)
         walk.earlier = {**self.earlier, **self.replaced} if self.earlier else self.replaced
         return walk
 
     def stable_end(self) -> int:
-        """Where the first result a later flush may still change sits (the oldest page
-        read or image not elided yet): the messages before it never change again."""
-        mutable = [index for index, _ in self.pages[:1]] + self.images[:1]
+        """Where the first result a later flush may still change sits (the oldest young
+        page state or image; a cold image only when a new image could force it out): the
+        messages before it never change again."""
+        young = [index for index in self.images if index >= self.young_from]
+        cold = len(self.images) - len(young)
+        images = self.images if cold + KEEP_IMAGES > MAX_IMAGES else young
+        mutable = [index for index, _ in self.states[:1]] + images[:1]
         return min(mutable, default=len(self.messages))
+
+    def hint(self) -> int:
+        """The request's cache hint: where its stable part ends; after a flush in its last
+        step (the tool results after the last assistant message), where the previous
+        request's ended, which that request's breakpoint wrote and the flush left alone."""
+        stable = self.stable_end()
+        return stable if self.step_stable is None else min(self.step_stable, stable)
 
     def add(self, index: int, message: Message) -> None:
         self.total += self.size(message)
         if isinstance(message, AssistantMessage):
             self._calls(message)
+            self.step_stable = None  # a new step: what came before was a request
             return
         if not isinstance(message, ToolResultMessage) or message.is_error:
             return
-        tab = self.tabs.get(message.call_id)
-        if message.name in PAGE_STATE_TOOLS and tab is not None:
-            self.pages.append((index, tab))
+        key = self._state_key(message)
         if any(isinstance(part, ImagePart) for part in message.content):
             self.images.append(index)
-        if self.total > self.high_water or len(self.images) > MAX_IMAGES:
-            self._flush()
+        if key is not None:
+            self.states.append((index, key))
+        if len(self.images) > MAX_IMAGES:
+            self._flush(forced=self._forced_images())
+        elif key is not None and self.total > self.marks.high:
+            self._flush(forced=set())
+
+    def _forced_images(self) -> set[int]:
+        """The images to strip when more than ``MAX_IMAGES`` keep theirs: the young ones
+        but the newest ``KEEP_IMAGES``, then cold ones, newest first, down to the cap (so
+        the cold images a cache hint left out, while they and the newest few were within
+        the cap, are never among them)."""
+        older = self.images[:-KEEP_IMAGES]
+        young = [index for index in older if index >= self.young_from]
+        cold = [index for index in older if index < self.young_from]
+        over = len(self.images) - len(young) - MAX_IMAGES
+        return {*young, *(cold[-over:] if over > 0 else [])}
+
+    def _state_key(self, message: ToolResultMessage) -> StateKey | None:
+        """What the result is page state of: a page read's or an image's tab."""
+        tab: object = ("tab", message.tab_id) if message.tab_id is not None else None
+        tab = tab or self.tabs.get(message.call_id)
+        if message.name in PAGE_STATE_TOOLS:
+            return ("text", tab) if tab is not None else None
+        if any(isinstance(part, ImagePart) for part in message.content):
+            return ("image", tab if tab is not None else ("call", message.call_id))
+        return None
 
     def _calls(self, message: AssistantMessage) -> None:
         for part in message.content:
             if not isinstance(part, ToolCallPart):
                 continue
             tab_id = part.args.get("tabId")
-            if part.name in PAGE_STATE_TOOLS:
-                self.tabs[part.call_id] = ("tab", tab_id) if tab_id is not None else self.active
-            elif part.name in ACTIVE_TAB_TOOLS:
+            if part.name in ACTIVE_TAB_TOOLS:
                 selected = part.name == "browser_tab_select" and tab_id is not None
                 self.active = ("tab", tab_id) if selected else ("active", part.call_id)
-
-    def _flush(self) -> None:
-        """Elide every page state superseded so far, and the older images: those after
-        the first elided page state (the cache misses from there anyway), all of them
-        when more than ``MAX_IMAGES`` would stay."""
-        later: set[TabKey] = set()
-        kept: list[tuple[int, TabKey]] = []
-        first_change = len(self.messages)
-        for position in range(len(self.pages) - 1, -1, -1):
-            index, tab = self.pages[position]
-            newest = position >= len(self.pages) - KEEP_PAGE_STATES
-            if not newest and tab in later:
-                self._replace(index, _superseded(self._current(index)))
-                first_change = index
             else:
-                kept.append((index, tab))
-            later.add(tab)
-        self.pages = kept[::-1]
-        older, newest_images = self.images[:-KEEP_IMAGES], self.images[-KEEP_IMAGES:]
-        if len(self.images) <= MAX_IMAGES:
-            older = [index for index in older if index > first_change]
-        for index in older:
-            self._replace(index, _without_images(self._current(index)))
-        stripped = set(older)
-        self.images = [i for i in self.images if i not in stripped or i in newest_images]
+                self.tabs[part.call_id] = ("tab", tab_id) if tab_id is not None else self.active
+
+    def _flush(self, forced: set[int]) -> None:
+        """Past the high mark, elide young candidates newest first until the size is below
+        the low mark (all of them when that is not enough; everything superseded in the
+        first flush after a compaction); and the ``forced`` images wherever they are."""
+        stable_before = self.stable_end()
+        pressed = self.total > self.marks.high
+        full = pressed and self.marks.after_compaction and self.young_from == 0
+        chosen = [
+            (index, replacement)
+            for index, replacement in self._candidates()
+            if index in forced or (pressed and (full or index >= self.young_from))
+        ]
+        gain = sum(self.size(self._current(index)) - self.size(new) for index, new in chosen)
+        enough = pressed and not full and self.total - gain <= self.marks.low
+        changed: list[int] = []
+        for index, replacement in chosen:  # newest first
+            if enough and self.total <= self.marks.low and index not in forced:
+                continue
+            self._replace(index, replacement)
+            changed.append(index)
+        if changed and self.step_stable is None:
+            self.step_stable = stable_before
+        breaks = [index for index in changed if index not in forced]
+        if breaks:
+            self.young_from = min(breaks)
+        gone = set(changed)
+        self.states = [(i, key) for i, key in self.states if i >= self.young_from and i not in gone]
+        self.images = [i for i in self.images if i not in gone]
+
+    def _candidates(self) -> list[tuple[int, ToolResultMessage]]:
+        """What a flush may elide, newest first, with its elided form: young page states
+        a later state of the same tab supersedes, and images past the newest few."""
+        later: set[StateKey] = set()
+        superseded: set[int] = set()
+        for index, key in reversed(self.states):
+            if key in later:
+                superseded.add(index)
+            later.add(key)
+        old_images = set(self.images[:-KEEP_IMAGES])
+        forms: list[tuple[int, ToolResultMessage]] = []
+        for index in sorted(superseded | old_images, reverse=True):
+            current = self._current(index)
+            is_text = current.name in PAGE_STATE_TOOLS and index in superseded
+            forms.append((index, _superseded(current) if is_text else _without_images(current)))
+        return forms
 
     def _current(self, index: int) -> ToolResultMessage:
         message = self.replaced.get(index) or self.earlier.get(index) or self.messages[index]
@@ -199,9 +290,7 @@ def _superseded(message: ToolResultMessage) -> ToolResultMessage:
 
 
 def _with_content(message: ToolResultMessage, content: list[UserContent]) -> ToolResultMessage:
-    return ToolResultMessage(
-        call_id=message.call_id, name=message.name, content=content, is_error=message.is_error
-    )
+    return msgspec.structs.replace(message, content=content)
 
 
 def _without_images(message: ToolResultMessage) -> ToolResultMessage:

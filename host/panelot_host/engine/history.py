@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
+
 from panelot_host.providers.types import (
     AssistantContent,
     AssistantMessage,
@@ -165,7 +167,16 @@ def _result_message(call: ItemRecord) -> ToolResultMessage:
         name=call.name or "",
         content=result_content(result.get("content", "")),
         is_error=bool(result.get("isError", False)),
+        tab_id=result_tab(result),
     )
+
+
+def result_tab(result: dict[str, Any]) -> int | None:
+    """The browser tab a stored result describes (``details.target.tabId``), if any."""
+    details = result.get("details")
+    target = details.get("target") if isinstance(details, dict) else None
+    tab = target.get("tabId") if isinstance(target, dict) else None
+    return tab if isinstance(tab, int) and not isinstance(tab, bool) else None
 
 
 def result_content(content: Any) -> list[UserContent]:
@@ -196,8 +207,6 @@ def without_result_images(messages: list[Message]) -> list[Message]:
                 TextPart(IMAGE_OMITTED) if isinstance(part, ImagePart) else part
                 for part in message.content
             ]
-            message = ToolResultMessage(
-                call_id=message.call_id, name=message.name, content=parts, is_error=message.is_error
-            )
+            message = msgspec.structs.replace(message, content=parts)
         cleaned.append(message)
     return cleaned

@@ -35,7 +35,7 @@ from panelot_host.engine.cursor import (
     dump_cursor,
     load_cursor,
 )
-from panelot_host.engine.elision import ELIDE_AT, Elider
+from panelot_host.engine.elision import Elider, Marks
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.history import without_result_images
 from panelot_host.engine.models import ResolvedModel
@@ -427,11 +427,11 @@ class RunDriver:
         nudge = _nudge(cursor)
         if nudge:
             current.append(UserMessage(content=[TextPart(nudge)]))
-        high_water = int(ELIDE_AT * limits.input_budget)
+        compacted = self._session.boundary is not None
         elided = self._elider.elide(
             self._checked_prefix_of(prefix, model),
             _fitted(current, model),
-            high_water,
+            Marks.of_budget(limits.input_budget, after_compaction=compacted),
             self._estimator.of,
         )
         tools = [] if cursor.tools_disabled else self._run_catalog(cursor).specs()

@@ -104,7 +104,7 @@ class ConfiguredModels:
 
         config = load_provider_config(self._env, self._settings())
         if model:
-            config = config.model_copy(update={"model": model})
+            config = msgspec.structs.replace(config, model=model)
         secret = resolve_api_key(config, self._credentials, self._key_origin, self._env)
         fingerprint = secret.fingerprint if secret else ""
         # A rotated key (same reference, new secret) gets a new client; the fingerprint,

@@ -2,7 +2,7 @@
 
 Each changing operation is one command transaction unit with its receipt
 (`docs/engine.md`, "Command transaction units"); the event that reports it is published
-after the commit.
+after the commit. Plain arguments in, result structs out: the server maps the wire.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import cast
 import msgspec
 
 from panelot_host.engine import views
-from panelot_host.engine.commands import command_unit
+from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.events import PENDING_SEQ, EventSink
 from panelot_host.protocol import entities, events
 from panelot_host.protocol.items import Item
@@ -23,7 +23,6 @@ from panelot_host.protocol.ops._base import EmptyResult
 from panelot_host.store import approvals, item_wire, items, steering, threads, turns
 from panelot_host.store.db import Database
 from panelot_host.store.ids import new_id
-from panelot_host.store.receipts import CommandContext
 from panelot_host.store.records import ItemRecord
 from panelot_host.store.seq import SeqAllocator
 
@@ -45,84 +44,90 @@ class ThreadService:
         self._sink = sink
         self._guard = guard
 
-    def create(self, params: ops.ThreadCreateParams, ctx: CommandContext) -> bytes:
-        with command_unit(self._db, ctx) as unit:
-            title = (params.title or "").strip()
+    def create(self, cmd: Receipt, title: str | None = None) -> ops.ThreadResult:
+        """A new thread titled ``title`` (or the fallback title)."""
+        with command_unit(self._db, cmd) as unit:
+            title = (title or "").strip()
             record = threads.create(
                 unit.conn,
                 title=title or DEFAULT_TITLE,
                 title_source="user" if title else "fallback",
             )
-            response = unit.respond(ops.ThreadResult(thread=views.thread_view(record)))
-        return response
+            result = unit.respond(ops.ThreadResult(thread=views.thread_view(record)))
+        return result
 
-    def list(self, params: ops.ThreadListParams) -> ops.ThreadListResult:
-        records, cursor = threads.list_threads(
-            self._db.conn, limit=params.limit, cursor=params.cursor, query=params.query
+    def list(
+        self, limit: int, cursor: str | None = None, query: str | None = None
+    ) -> ops.ThreadListResult:
+        """A page of threads, most recently updated first; with ``query``, the matches."""
+        records, next_cursor = threads.list_threads(
+            self._db.conn, limit=limit, cursor=cursor, query=query
         )
         matches = None
-        if params.query:
-            found = threads.search_snippets(self._db.conn, params.query, [r.id for r in records])
+        if query:
+            found = threads.search_snippets(self._db.conn, query, [r.id for r in records])
             matches = [_match_view(s) for s in found]
         return ops.ThreadListResult(
-            threads=[views.thread_view(r) for r in records], next_cursor=cursor, matches=matches
+            threads=[views.thread_view(r) for r in records],
+            next_cursor=next_cursor,
+            matches=matches,
         )
 
     def open(self, thread_id: str) -> entities.ThreadSnapshot:
         """The snapshot of a live thread; raises ``NotFound``."""
         return snapshot(self._db, self._db.conn, thread_id, self._seq.current(thread_id))
 
-    def rename(self, params: ops.ThreadRenameParams, ctx: CommandContext) -> bytes:
-        with command_unit(self._db, ctx) as unit:
-            record = threads.rename(unit.conn, params.thread_id, params.title.strip(), "user")
+    def rename(self, cmd: Receipt, thread_id: str, title: str) -> ops.ThreadResult:
+        with command_unit(self._db, cmd) as unit:
+            record = threads.rename(unit.conn, thread_id, title.strip(), "user")
             view = views.thread_view(record)
-            response = unit.respond(ops.ThreadResult(thread=view))
+            result = unit.respond(ops.ThreadResult(thread=view))
         self._sink.publish(
             record.id,
             "thread.updated",
             events.ThreadUpdatedEvent(thread_id=record.id, seq=PENDING_SEQ, thread=view),
         )
-        return response
+        return result
 
-    def delete(self, params: ops.ThreadDeleteParams, ctx: CommandContext) -> bytes:
-        self._guard(params.thread_id, "thread.delete")
-        with command_unit(self._db, ctx) as unit:
-            threads.delete(unit.conn, params.thread_id)
-            response = unit.respond(EmptyResult())
-        return response
+    def delete(self, cmd: Receipt, thread_id: str) -> EmptyResult:
+        self._guard(thread_id, cmd.method)
+        with command_unit(self._db, cmd) as unit:
+            threads.delete(unit.conn, thread_id)
+            result = unit.respond(EmptyResult())
+        return result
 
-    def fork(self, params: ops.ThreadForkParams, ctx: CommandContext) -> bytes:
-        self._guard(params.thread_id, "thread.fork")
-        with command_unit(self._db, ctx) as unit:
-            source = threads.get(unit.conn, params.thread_id)
+    def fork(self, cmd: Receipt, thread_id: str, at_item_id: str | None) -> ops.ThreadResult:
+        """A new thread holding the branch up to ``at_item_id`` (nothing when None)."""
+        self._guard(thread_id, cmd.method)
+        with command_unit(self._db, cmd) as unit:
+            source = threads.get(unit.conn, thread_id)
             path: list[ItemRecord] = []
-            if params.at_item_id is not None:
-                items.find_in_thread(unit.conn, source.id, params.at_item_id)
-                path = items.branch(unit.conn, params.at_item_id)
+            if at_item_id is not None:
+                items.find_in_thread(unit.conn, source.id, at_item_id)
+                path = items.branch(unit.conn, at_item_id)
             fork = threads.create(
                 unit.conn,
                 title=source.title,
                 title_source=source.title_source,
                 parent_thread_id=source.id,
-                forked_from_item_id=params.at_item_id,
+                forked_from_item_id=at_item_id,
             )
             head = items.copy_branch(unit.conn, path, fork.id, new_id)
             threads.set_head(unit.conn, fork.id, head)
             view = views.thread_view(threads.get(unit.conn, fork.id))
-            response = unit.respond(ops.ThreadResult(thread=view))
-        return response
+            result = unit.respond(ops.ThreadResult(thread=view))
+        return result
 
-    def select_branch(self, params: ops.ThreadSelectBranchParams, ctx: CommandContext) -> bytes:
-        self._guard(params.thread_id, "thread.selectBranch")
-        with command_unit(self._db, ctx) as unit:
-            threads.get(unit.conn, params.thread_id)
-            items.find_in_thread(unit.conn, params.thread_id, params.item_id)
-            threads.set_head(unit.conn, params.thread_id, params.item_id)
-            result = snapshot(
-                self._db, unit.conn, params.thread_id, self._seq.current(params.thread_id)
-            )
-            response = unit.respond(result)
-        return response
+    def select_branch(self, cmd: Receipt, thread_id: str, item_id: str) -> entities.ThreadSnapshot:
+        """Make ``item_id`` the head of the thread's branch; the thread's new snapshot."""
+        self._guard(thread_id, cmd.method)
+        with command_unit(self._db, cmd) as unit:
+            threads.get(unit.conn, thread_id)
+            items.find_in_thread(unit.conn, thread_id, item_id)
+            threads.set_head(unit.conn, thread_id, item_id)
+            current = snapshot(self._db, unit.conn, thread_id, self._seq.current(thread_id))
+            result = unit.respond(current)
+        return result
 
 
 def snapshot(
@@ -133,7 +138,7 @@ def snapshot(
     last = turns.last_turn(conn, thread_id)
     run = turns.run_of_turn(conn, last.id) if last else None
     pending = steering.pending_steering(conn, last.id) if last else []
-    path = items.branch_ids(conn, thread_id, record.head_item_id)
+    path, points = items.branch_with_points(conn, thread_id, record.head_item_id)
     return entities.ThreadSnapshot(
         thread=views.thread_view(record),
         items=branch_wire(db, thread_id, path),
@@ -154,7 +159,7 @@ def snapshot(
                 item_id=item_id,
                 choices=[entities.BranchChoice(item_id=i, head_item_id=h) for i, h in choices],
             )
-            for item_id, choices in items.branch_points(conn, thread_id, path)
+            for item_id, choices in points
         ],
     )
 

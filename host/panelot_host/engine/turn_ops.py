@@ -1,11 +1,13 @@
 """Turn commands (`docs/engine.md`, "Steering, queueing and interrupt"): submit, steer,
 enqueue and queue edits, interrupt, approval and interaction responses, resume. Each
 changing command is one transaction unit with its receipt; events follow the commit; the
-thread's actor then drives the run."""
+thread's actor then drives the run. Plain arguments in, result structs out: the server
+maps the wire."""
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
 import msgspec
@@ -13,7 +15,7 @@ import msgspec
 from panelot_host.engine import environment, views
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.admission import Admission, TurnRequest, active_turn_id, admit
-from panelot_host.engine.commands import command_unit
+from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import dump_cursor, load_cursor
 from panelot_host.engine.finish import TurnFinisher
@@ -27,13 +29,13 @@ from panelot_host.errors import (
     StaleTurn,
     ThreadBusy,
 )
+from panelot_host.protocol.common import ApprovalScope, Decision, RecoveryOutcome
 from panelot_host.protocol.ops import turns as ops
 from panelot_host.protocol.ops._base import EmptyResult
 from panelot_host.store import approvals, items, steering, threads, turns
 from panelot_host.store.ids import new_id
-from panelot_host.store.receipts import CommandContext
 from panelot_host.store.records import RunRecord
-from panelot_host.vocabulary import ToolCallStatus
+from panelot_host.vocabulary import InteractionAction, ToolCallStatus
 
 log = logging.getLogger(__name__)
 
@@ -44,60 +46,73 @@ class TurnService:
 
     # ------------------------------------------------------------ submit and queue
 
-    def submit(self, params: ops.TurnSubmitParams, cmd: CommandContext) -> bytes:
-        request = TurnRequest(
-            text=params.text,
-            attachments=[msgspec.to_builtins(a) for a in params.attachments],
-            model=params.model,
-            token_budget=params.token_budget,
-        )
+    def submit(
+        self,
+        cmd: Receipt,
+        thread_id: str,
+        text: str,
+        attachments: list[dict[str, Any]] | None = None,
+        model: str | None = None,
+        token_budget: int | None = None,
+    ) -> ops.TurnSubmitResult:
+        """Start a Turn with the user's message (``attachments``: image attachments as
+        plain dicts), on ``model`` and within ``token_budget`` when given."""
+        request = TurnRequest(text, attachments or [], model, token_budget)
         with command_unit(self.ctx.db, cmd) as unit:
-            admission = admit(self.ctx, unit.conn, params.thread_id, request)
-            response = unit.respond(ops.TurnSubmitResult(turn_id=admission.turn_id))
+            admission = admit(self.ctx, unit.conn, thread_id, request)
+            result = unit.respond(ops.TurnSubmitResult(turn_id=admission.turn_id))
         self._started(admission)
-        return response
+        return result
 
-    def enqueue(self, params: ops.TurnEnqueueParams, cmd: CommandContext) -> bytes:
+    def enqueue(self, cmd: Receipt, thread_id: str, text: str) -> ops.TurnEnqueueResult:
         """Queue a later Turn; when the thread is idle it starts at once."""
         entry_id = new_id("que")
         admission: Admission | None = None
         with command_unit(self.ctx.db, cmd) as unit:
-            threads.get(unit.conn, params.thread_id)
-            if active_turn_id(unit.conn, params.thread_id) is None:
-                admission = admit(self.ctx, unit.conn, params.thread_id, TurnRequest(params.text))
+            threads.get(unit.conn, thread_id)
+            if active_turn_id(unit.conn, thread_id) is None:
+                admission = admit(self.ctx, unit.conn, thread_id, TurnRequest(text))
                 position = 0
             else:
-                steering.enqueue(
-                    unit.conn, entry_id=entry_id, thread_id=params.thread_id, text=params.text
-                )
-                position = len(steering.queue(unit.conn, params.thread_id)) - 1
-            response = unit.respond(ops.TurnEnqueueResult(entry_id=entry_id, position=position))
+                steering.enqueue(unit.conn, entry_id=entry_id, thread_id=thread_id, text=text)
+                position = len(steering.queue(unit.conn, thread_id)) - 1
+            result = unit.respond(ops.TurnEnqueueResult(entry_id=entry_id, position=position))
         if admission is not None:
             self._started(admission)
         else:
-            self._queue_changed(params.thread_id)
-        return response
+            self._queue_changed(thread_id)
+        return result
 
-    def update_queue(self, params: ops.QueueUpdateParams, cmd: CommandContext) -> bytes:
+    def update_queue(
+        self,
+        cmd: Receipt,
+        thread_id: str,
+        entry_id: str,
+        text: str | None = None,
+        position: int | None = None,
+    ) -> ops.QueueResult:
+        """Edit a queued entry's text and/or move it to ``position``; the queue after."""
         with command_unit(self.ctx.db, cmd) as unit:
-            threads.get(unit.conn, params.thread_id)
-            if params.text is not None:
-                steering.update_entry(unit.conn, params.thread_id, params.entry_id, params.text)
-            if params.position is not None:
-                steering.move_entry(unit.conn, params.thread_id, params.entry_id, params.position)
-            entries = steering.queue(unit.conn, params.thread_id)
-            response = unit.respond(ops.QueueResult(queue=views.queue_view(entries)))
-        self._queue_changed(params.thread_id)
-        return response
+            threads.get(unit.conn, thread_id)
+            if text is not None:
+                steering.update_entry(unit.conn, thread_id, entry_id, text)
+            if position is not None:
+                steering.move_entry(unit.conn, thread_id, entry_id, position)
+            result = unit.respond(self._queue_result(unit.conn, thread_id))
+        self._queue_changed(thread_id)
+        return result
 
-    def remove_from_queue(self, params: ops.QueueRemoveParams, cmd: CommandContext) -> bytes:
+    def remove_from_queue(self, cmd: Receipt, thread_id: str, entry_id: str) -> ops.QueueResult:
         with command_unit(self.ctx.db, cmd) as unit:
-            threads.get(unit.conn, params.thread_id)
-            steering.remove_entry(unit.conn, params.thread_id, params.entry_id)
-            entries = steering.queue(unit.conn, params.thread_id)
-            response = unit.respond(ops.QueueResult(queue=views.queue_view(entries)))
-        self._queue_changed(params.thread_id)
-        return response
+            threads.get(unit.conn, thread_id)
+            steering.remove_entry(unit.conn, thread_id, entry_id)
+            result = unit.respond(self._queue_result(unit.conn, thread_id))
+        self._queue_changed(thread_id)
+        return result
+
+    @staticmethod
+    def _queue_result(conn: sqlite3.Connection, thread_id: str) -> ops.QueueResult:
+        return ops.QueueResult(queue=views.queue_view(steering.queue(conn, thread_id)))
 
     def start_next_queued(self, thread_id: str) -> None:
         """When a Turn ends, the next queued entry starts (one transaction)."""
@@ -119,39 +134,42 @@ class TurnService:
 
     # ------------------------------------------------------------ steering
 
-    def steer(self, params: ops.TurnSteerParams, cmd: CommandContext) -> bytes:
+    def steer(
+        self, cmd: Receipt, thread_id: str, expected_turn_id: str, text: str
+    ) -> ops.TurnSteerResult:
         """Persist input for the next model call of the running Turn (durable when answered)."""
         with command_unit(self.ctx.db, cmd) as unit:
-            threads.get(unit.conn, params.thread_id)
-            active = active_turn_id(unit.conn, params.thread_id)
-            if active is None or active != params.expected_turn_id:
+            threads.get(unit.conn, thread_id)
+            active = active_turn_id(unit.conn, thread_id)
+            if active is None or active != expected_turn_id:
                 raise StaleTurn(
-                    f"Turn {params.expected_turn_id!r} is not the running Turn of this thread"
+                    f"Turn {expected_turn_id!r} is not the running Turn of this thread"
                     + (f" (running: {active})" if active else " (the thread is idle)")
                 )
             item_id = new_id("itm")
             self.ctx.faults.store_steering(
                 unit.conn,
                 steering_id=item_id,
-                thread_id=params.thread_id,
+                thread_id=thread_id,
                 turn_id=active,
-                text=params.text,
+                text=text,
             )
-            response = unit.respond(ops.TurnSteerResult(item_id=item_id))
-        return response
+            result = unit.respond(ops.TurnSteerResult(item_id=item_id))
+        return result
 
     # ------------------------------------------------------------ interrupt
 
-    async def interrupt(self, params: ops.TurnInterruptParams) -> EmptyResult:
-        """Stop the current Turn; always allowed, idempotent. Returns after it has ended."""
-        threads.get(self.ctx.db.conn, params.thread_id)
-        active = active_turn_id(self.ctx.db.conn, params.thread_id)
-        if active is None or (params.turn_id is not None and params.turn_id != active):
+    async def interrupt(self, thread_id: str, turn_id: str | None = None) -> EmptyResult:
+        """Stop the current Turn (only if it is ``turn_id``, when given); always allowed,
+        idempotent. Returns after it has ended."""
+        threads.get(self.ctx.db.conn, thread_id)
+        active = active_turn_id(self.ctx.db.conn, thread_id)
+        if active is None or (turn_id is not None and turn_id != active):
             return EmptyResult()
-        actor = self.ctx.actor(params.thread_id)
+        actor = self.ctx.actor(thread_id)
         if actor.driving:
             await actor.stop(StopCause.INTERRUPT)
-        if active_turn_id(self.ctx.db.conn, params.thread_id) == active:
+        if active_turn_id(self.ctx.db.conn, thread_id) == active:
             run = turns.run_of_turn(self.ctx.db.conn, active)
             if run is not None:  # nothing was driving it (paused, or waiting after a restart)
                 TurnFinisher(self.ctx, run.ref).interrupted()
@@ -159,66 +177,81 @@ class TurnService:
 
     # ------------------------------------------------------------ the user's answers
 
-    def approval_response(self, params: ops.ApprovalResponseParams, cmd: CommandContext) -> bytes:
+    def approval_response(
+        self,
+        cmd: Receipt,
+        request_id: str,
+        decision: Decision,
+        scope: ApprovalScope,
+        message: str | None = None,
+    ) -> EmptyResult:
         with command_unit(self.ctx.db, cmd) as unit:
             record = approvals.decide_approval(
                 unit.conn,
-                params.request_id,
-                decision=params.decision,
-                scope=params.scope,
-                message=params.message,
+                request_id,
+                decision=decision,
+                scope=scope,
+                message=message,
                 command_id=cmd.command_id,
             )
             # even "once" may create one: an allowed L2 call lets L2 attach to its origin
             # in this thread (L2 asks once per origin; grants_from_approval decides)
-            record_approval_grants(self.ctx, record, params.scope)
-            response = unit.respond(EmptyResult())
+            record_approval_grants(self.ctx, record, scope)
+            result = unit.respond(EmptyResult())
         self.ctx.publish.approval_resolved(record)
         self._continue(record.thread_id)
-        return response
+        return result
 
     def interaction_response(
-        self, params: ops.InteractionResponseParams, cmd: CommandContext
-    ) -> bytes:
+        self,
+        cmd: Receipt,
+        interaction_id: str,
+        action: InteractionAction,
+        values: dict[str, Any],
+    ) -> EmptyResult:
+        """The user's answer (``accept`` with ``values`` matching the request's schema,
+        ``decline`` or ``cancel``)."""
         with command_unit(self.ctx.db, cmd) as unit:
-            current = approvals.get_interaction(unit.conn, params.interaction_id)
-            if params.action == "accept":
-                _validate_values(current.schema, params.values)
+            current = approvals.get_interaction(unit.conn, interaction_id)
+            if action == "accept":
+                _validate_values(current.schema, values)
             record = approvals.answer_interaction(
                 unit.conn,
-                params.interaction_id,
-                {"action": params.action, "values": params.values},
+                interaction_id,
+                {"action": action, "values": values},
                 cmd.command_id,
             )
-            response = unit.respond(EmptyResult())
-        self.ctx.publish.interaction_resolved(record, params.action)
+            result = unit.respond(EmptyResult())
+        self.ctx.publish.interaction_resolved(record, action)
         self._continue(record.thread_id)
-        return response
+        return result
 
-    def resume(self, params: ops.RunResumeParams, cmd: CommandContext) -> bytes:
+    def resume(
+        self, cmd: Receipt, thread_id: str, run_id: str, token_budget: int | None = None
+    ) -> EmptyResult:
         """Continue a budget-paused or recovered run, optionally with more budget."""
         with command_unit(self.ctx.db, cmd) as unit:
-            run = turns.get_run(unit.conn, params.run_id)
-            if run.thread_id != params.thread_id:
-                raise NotFound(f"run {params.run_id!r} is not in thread {params.thread_id!r}")
-            self._check_owner(params.thread_id, run.id)
+            run = turns.get_run(unit.conn, run_id)
+            if run.thread_id != thread_id:
+                raise NotFound(f"run {run_id!r} is not in thread {thread_id!r}")
+            self._check_owner(thread_id, run.id)
             if run.state not in ("budget_paused", "interrupted"):
-                raise InvalidState(f"run {params.run_id!r} is {run.state}; nothing to resume")
+                raise InvalidState(f"run {run_id!r} is {run.state}; nothing to resume")
             turn = turns.get_turn(unit.conn, run.turn_id)
             if turn.status not in turns.ACTIVE_TURN_STATUSES:
-                raise InvalidState(f"the Turn of run {params.run_id!r} has ended ({turn.status})")
+                raise InvalidState(f"the Turn of run {run_id!r} has ended ({turn.status})")
             cursor = load_cursor(run.cursor)
             environment.validate(self.ctx, run, cursor)
             cursor.recovered = False  # this is the continuation claim
             if run.state == "budget_paused":
-                extra = params.token_budget or cursor.budget or 0
+                extra = token_budget or cursor.budget or 0
                 cursor = msgspec.structs.replace(cursor, budget=turn.usage.total + extra)
             turns.update_run(unit.conn, run.id, state="streaming", cursor=dump_cursor(cursor))
             turns.set_turn_status(unit.conn, turn.id, "running")
-            response = unit.respond(EmptyResult())
+            result = unit.respond(EmptyResult())
         self.ctx.publish.run_updated(run.ref, "streaming")
         self.drive(run.ref)
-        return response
+        return result
 
     # ------------------------------------------------------------ driving
 
@@ -259,16 +292,16 @@ class TurnService:
 
     # ------------------------------------------------------------ recovery.resolve
 
-    def resolve(self, params: ops.RecoveryResolveParams, cmd: CommandContext) -> bytes:
+    def resolve(self, cmd: Receipt, tool_call_id: str, outcome: RecoveryOutcome) -> EmptyResult:
         """Settle a ``paused_uncertain`` call as the user decided; the run then continues."""
         with command_unit(self.ctx.db, cmd) as unit:
-            call = items.get(unit.conn, params.tool_call_id)
+            call = items.get(unit.conn, tool_call_id)
             if call.kind != "toolCall" or call.status != "uncertain":
-                raise InvalidState(f"tool call {params.tool_call_id!r} is not awaiting a decision")
-            if params.outcome == "retry":
+                raise InvalidState(f"tool call {tool_call_id!r} is not awaiting a decision")
+            if outcome == "retry":
                 items.reset_call(unit.conn, call.id)
             else:
-                items.set_tool_status(unit.conn, call.id, *_resolution(params.outcome))
+                items.set_tool_status(unit.conn, call.id, *_resolution(outcome))
             run = turns.run_of_turn(unit.conn, call.turn_id or "")
             assert run is not None
             still_uncertain = items.of_turn(
@@ -277,12 +310,12 @@ class TurnService:
             if not still_uncertain:
                 turns.update_run(unit.conn, run.id, state="executing_tool")
                 turns.set_turn_status(unit.conn, run.turn_id, "running")
-            response = unit.respond(EmptyResult())
+            result = unit.respond(EmptyResult())
             settled = items.get(unit.conn, call.id)
         self.ctx.publish.item_completed(settled, call.turn_id or "")
         if not still_uncertain:
             self._claim_and_drive(turns.get_run(self.ctx.db.conn, run.id))
-        return response
+        return result
 
     def _started(self, admission: Admission) -> None:
         publish = self.ctx.publish

@@ -18,7 +18,7 @@ from msgspec import UNSET, UnsetType
 
 from panelot_host.errors import InvalidRequest
 from panelot_host.protocol import jsonrpc
-from panelot_host.protocol.jsonrpc import IncomingMessage, RequestId
+from panelot_host.protocol.jsonrpc import IncomingMessage, Notification, Request, RequestId
 from panelot_host.protocol.nesting import MAX_DEPTH, nests_deeper_than, top_level_id
 from panelot_host.protocol.registry import CONTROL_NOTIFICATIONS, OPS
 
@@ -54,23 +54,40 @@ def _call_type(method: str, params: type[msgspec.Struct]) -> type[OpCall]:
 
 
 class _FastPath:
-    """The tagged-union decoder over every op's ``OpCall``, built on first use: building it
-    evaluates the annotations of every op's params (~5 ms), which the host's first answer
-    should not wait for."""
+    """The one-pass decoders: the tagged union over every op's ``OpCall``, built on first
+    use (building it evaluates the annotations of every op's params, ~5 ms, which the
+    host's first answer should not wait for), and one ``OpCall`` decoder per method for
+    the payloads that arrive before it is built."""
 
-    __slots__ = ("decoder",)
+    __slots__ = ("_calls", "_each", "decoder")
 
     def __init__(self) -> None:
         self.decoder: msgspec.json.Decoder[Any] | None = None
+        self._calls: dict[str, type[OpCall]] = {}
+        self._each: dict[str, msgspec.json.Decoder[Any]] = {}
 
     def build(self) -> msgspec.json.Decoder[Any]:
         if self.decoder is None:
-            params = {**{m: s.params for m, s in OPS.items()}, **CONTROL_NOTIFICATIONS}
-            calls = tuple(_call_type(m, t) for m, t in params.items())
+            calls = tuple(self._call(method) for method in _ACCEPTED)
             self.decoder = msgspec.json.Decoder(Union[calls])  # noqa: UP007
         return self.decoder
 
+    def one(self, method: str) -> msgspec.json.Decoder[Any] | None:
+        """The ``OpCall`` decoder of ``method`` alone; None for a method the host does not
+        accept."""
+        decoder = self._each.get(method)
+        if decoder is None and method in _ACCEPTED:
+            decoder = self._each[method] = msgspec.json.Decoder(self._call(method))
+        return decoder
 
+    def _call(self, method: str) -> type[OpCall]:
+        call = self._calls.get(method)
+        if call is None:
+            call = self._calls[method] = _call_type(method, _ACCEPTED[method])
+        return call
+
+
+_ACCEPTED: Final = {**{m: s.params for m, s in OPS.items()}, **CONTROL_NOTIFICATIONS}
 _FAST_PATH: Final = _FastPath()
 
 
@@ -84,8 +101,9 @@ def decode_message(data: bytes, *, build: bool = True) -> IncomingMessage | OpCa
     fast path, else a ``Request``, ``Notification``, ``Response`` or ``ErrorResponse``.
 
     Pass ``params`` to ``codec.decode_params`` either way (typed already on the fast path).
-    With ``build=False`` the fast path is taken only once built (``build_fast_path``):
-    until then every payload goes the generic way, which classifies it the same.
+    With ``build=False``, until the one-pass decoder is built (``build_fast_path``), a
+    payload is classified first and an op call then decoded with its method's decoder:
+    two passes, the same results.
 
     Raises:
         ParseError: ``data`` is not UTF-8 or not JSON (-32700; ``request_id`` None).
@@ -97,13 +115,27 @@ def decode_message(data: bytes, *, build: bool = True) -> IncomingMessage | OpCa
         raise _too_deep(data)
     decoder = _FAST_PATH.build() if build else _FAST_PATH.decoder
     if decoder is None:
-        return _decode_generic(data)
+        return _decode_by_method(data)
     try:
         # every member is fully typed, so msgspec checks the UTF-8 of every string
         call: OpCall = decoder.decode(data)
     except msgspec.DecodeError:
         return _decode_generic(data)
     except RecursionError:  # the stack was already deep: refuse rather than crash
+        raise _too_deep(data) from None
+    return call
+
+
+def _decode_by_method(data: bytes) -> IncomingMessage | OpCall:
+    message = _decode_generic(data)
+    one = _FAST_PATH.one(message.method) if isinstance(message, Request | Notification) else None
+    if one is None:
+        return message
+    try:
+        call: OpCall = one.decode(data)
+    except msgspec.DecodeError:
+        return message
+    except RecursionError:
         raise _too_deep(data) from None
     return call
 

@@ -6,8 +6,11 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
 ``build_provider`` builds one (``tests/providers/test_import_cost.py``).
 
 - ``types``: the normalised protocol (``ModelRequest``, ``ProviderEvent``s, ``Provider``)
-- ``config``: ``load_provider_config(env, settings)``, ``build_provider(config, credentials)``
-  (``build_provider_with_key`` when the key is already resolved)
+- ``registry``: a ``ProviderSpec`` per provider (endpoint, key variables, defaults, headers,
+  adapter factory): ``PROVIDERS``, ``WIRE_PROVIDERS``
+- ``config``: ``ProviderConfig``, ``load_provider_config(env, settings)``,
+  ``build_provider(config, credentials)`` (``build_provider_with_key`` when the key is
+  already resolved)
 - ``anthropic``/``openai``: ``AnthropicProvider``, ``OpenAIProvider``
 - ``scripted``: ``ScriptedProvider`` for tests and demo mode
 - ``catalog``/``pricing``: ``ModelCatalog``, ``ModelInfo``, ``call_cost``, ``sum_costs``
@@ -18,4 +21,6 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
   bodies and stream events of each API; ``toolargs``: streamed tool arguments assembled
 - ``endpoints``: where the official APIs live, origins, the plain-http rule
 - ``directives``: a scripted model that follows directives in the user's message
+- ``scripted_summary``: the scripted models' deterministic answer to a compaction's summary
+  request (``ModelRequest.purpose == "summary"``)
 """

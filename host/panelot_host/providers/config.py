@@ -13,28 +13,31 @@ Environment (`docs/protocol.md`, "Launch and configuration"): ``PANELOT_PROVIDER
 
 API key resolution: the settings' ``apiKeyRef`` in the credential store; else the
 provider's environment key. OpenAI-compatible servers (a non-OpenAI base URL) may have none.
+
+What each provider's variables, defaults and adapter are comes from its ``ProviderSpec``
+(``providers.registry``); this module reads them, it names no provider itself.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, cast
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+import msgspec
 
 from panelot_host.credentials.secret import Secret
 from panelot_host.errors import ProviderConfigError
 from panelot_host.providers.catalog import Capabilities, ModelCatalog, ModelInfo, parse_capabilities
-from panelot_host.providers.endpoints import (
-    ANTHROPIC_BASE_URL,
-    DEFAULT_BASE_URLS,
-    OPENAI_BASE_URL,
-    is_loopback,
-    is_official,
-    origin_of,
-    plain_http_problem,
+from panelot_host.providers.endpoints import is_loopback, origin_of, plain_http_problem
+from panelot_host.providers.registry import (
+    OFFICIAL_BASE_URLS,
+    PROVIDERS,
+    WIRE_PROVIDERS,
+    AdapterOptions,
+    ProviderName,
+    ProviderSpec,
 )
 from panelot_host.providers.retry import RetryPolicy, Sleep
 from panelot_host.providers.types import Provider
@@ -46,10 +49,6 @@ if TYPE_CHECKING:  # the adapters (httpx) are imported only when a provider is b
 
 log = logging.getLogger(__name__)
 
-ProviderName = Literal["anthropic", "openai", "scripted"]
-DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4.1", "scripted": "scripted"}
-KEY_VARS = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
-URL_VARS = {"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL"}
 LOCAL_HINT = (
     "or point at a local OpenAI-compatible server, e.g. "
     "OPENAI_BASE_URL=http://127.0.0.1:11434/v1 PANELOT_MODEL=llama3.1 (Ollama; LM Studio: "
@@ -57,34 +56,46 @@ LOCAL_HINT = (
 )
 
 
-class ProviderConfig(BaseModel):
-    """Which provider and model to use; never holds a secret in a serialisable field."""
+class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """Which provider and model to use.
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    The environment's API key is held as a ``Secret``: ``repr`` shows it redacted and
+    msgspec refuses to encode it, so a configuration cannot carry it into a log, an event
+    or the database. Raises ``ProviderConfigError`` naming each invalid field.
+    """
 
     provider: ProviderName
-    model: str = Field(min_length=1)
+    model: str
     task_model: str | None = None
     base_url: str | None = None
     api_key_ref: str | None = None
     capabilities: Capabilities | None = None  # None: from the known-models file
-    env_api_key: Secret | None = Field(default=None, exclude=True, repr=False)
-    scripted: str | None = Field(default=None, exclude=True)  # PANELOT_SCRIPTED
-    scripted_log: str | None = Field(default=None, exclude=True)  # PANELOT_SCRIPTED_LOG
+    env_api_key: Secret | None = None
+    scripted: str | None = None  # PANELOT_SCRIPTED
+    scripted_log: str | None = None  # PANELOT_SCRIPTED_LOG
 
-    @field_validator("base_url")
-    @classmethod
-    def _http_url(cls, value: str | None) -> str | None:
-        if value is not None:
-            problem = plain_http_problem(value)
+    def __post_init__(self) -> None:
+        problems = []
+        if self.provider not in PROVIDERS:
+            problems.append(f"provider: {self.provider!r} is not one of {_names(PROVIDERS)}")
+        if not self.model:
+            problems.append("model: the model name is empty")
+        if self.base_url is not None:
+            problem = plain_http_problem(self.base_url)
             if problem is not None:
-                raise ValueError(problem)
-        return value
+                problems.append(f"base_url: {problem}")
+        if problems:
+            raise ProviderConfigError(f"invalid provider configuration: {'; '.join(problems)}")
+
+    @property
+    def spec(self) -> ProviderSpec:
+        """The provider's spec with this base URL (OpenAI-compatible off OpenAI's API)."""
+        return PROVIDERS[self.provider].at(self.base_url)
 
     @property
     def destination(self) -> str:
         """The origin model requests (and the API key) go to."""
-        return origin_of(self.base_url or DEFAULT_BASE_URLS.get(self.provider, ""))
+        return origin_of(self.base_url or self.spec.base_url or "")
 
 
 def load_provider_config(
@@ -96,51 +107,54 @@ def load_provider_config(
     or a value is invalid.
     """
     settings = settings or {}
-    provider = settings.get("provider") or env.get("PANELOT_PROVIDER") or _infer_provider(env)
-    if provider not in DEFAULT_MODELS:
+    name = settings.get("provider") or env.get("PANELOT_PROVIDER") or _infer_provider(env)
+    spec = PROVIDERS.get(name)
+    if spec is None:
         raise ProviderConfigError(
-            f"PANELOT_PROVIDER={provider!r} is not supported; use 'anthropic' or 'openai'"
+            f"PANELOT_PROVIDER={name!r} is not supported; use {_names(WIRE_PROVIDERS)}"
         )
-    provider = cast(ProviderName, provider)
-    base_url = settings.get("baseUrl") or env.get(URL_VARS.get(provider, "")) or None
-    env_key = env.get(KEY_VARS.get(provider, ""))
-    try:
-        return ProviderConfig(
-            provider=provider,
-            model=settings.get("model")
-            or env.get("PANELOT_MODEL")
-            or _default_model(provider, base_url),
-            task_model=settings.get("taskModel") or env.get("PANELOT_TASK_MODEL") or None,
-            base_url=base_url,
-            api_key_ref=settings.get("apiKeyRef"),
-            capabilities=_capabilities(env, settings),
-            env_api_key=Secret(env_key) if env_key else None,
-            scripted=env.get("PANELOT_SCRIPTED") or None,
-            scripted_log=env.get("PANELOT_SCRIPTED_LOG") or None,
-        )
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise ProviderConfigError(f"invalid provider configuration: {problems}") from None
-
-
-def _infer_provider(env: Mapping[str, str]) -> str:
-    if env.get("ANTHROPIC_API_KEY"):
-        return "anthropic"
-    if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL"):
-        return "openai"
-    raise ProviderConfigError(
-        "No model provider is configured. Set ANTHROPIC_API_KEY (Claude) or OPENAI_API_KEY "
-        f"(OpenAI), {LOCAL_HINT}."
+    base_url = settings.get("baseUrl") or _env(env, spec.url_variable) or None
+    env_key = _env(env, spec.key_variable)
+    return ProviderConfig(
+        provider=spec.name,
+        model=settings.get("model") or env.get("PANELOT_MODEL") or _default_model(spec, base_url),
+        task_model=settings.get("taskModel") or env.get("PANELOT_TASK_MODEL") or None,
+        base_url=base_url,
+        api_key_ref=settings.get("apiKeyRef"),
+        capabilities=_capabilities(env, settings),
+        env_api_key=Secret(env_key) if env_key else None,
+        scripted=env.get("PANELOT_SCRIPTED") or None,
+        scripted_log=env.get("PANELOT_SCRIPTED_LOG") or None,
     )
 
 
-def _default_model(provider: str, base_url: str | None) -> str:
-    if provider == "openai" and base_url and not is_official(base_url):
+def _env(env: Mapping[str, str], variable: str | None) -> str | None:
+    return env.get(variable) if variable else None
+
+
+def _names(names: Iterable[str]) -> str:
+    quoted = [repr(name) for name in names]
+    return ", ".join(quoted[:-1]) + f" or {quoted[-1]}" if len(quoted) > 1 else quoted[0]
+
+
+def _infer_provider(env: Mapping[str, str]) -> str:
+    for spec in PROVIDERS.values():
+        if any(env.get(variable) for variable in spec.inferred_from):
+            return spec.name
+    keys = " or ".join(
+        f"{spec.key_variable} ({spec.title})" for spec in PROVIDERS.values() if spec.inferred_from
+    )
+    raise ProviderConfigError(f"No model provider is configured. Set {keys}, {LOCAL_HINT}.")
+
+
+def _default_model(spec: ProviderSpec, base_url: str | None) -> str:
+    default = spec.at(base_url).default_model
+    if default is None:
         raise ProviderConfigError(
             f"Set PANELOT_MODEL to a model your server at {base_url} serves "
             "(e.g. PANELOT_MODEL=llama3.1 for Ollama)."
         )
-    return DEFAULT_MODELS[provider]
+    return default
 
 
 def _capabilities(env: Mapping[str, str], settings: Mapping[str, Any]) -> Capabilities | None:
@@ -190,7 +204,7 @@ def resolve_api_key(
 
 def _check_stored_key(config: ProviderConfig, bound: str | None) -> None:
     destination = config.destination
-    official = {origin_of(url) for url in DEFAULT_BASE_URLS.values()}
+    official = {origin_of(url) for url in OFFICIAL_BASE_URLS}
     if bound == destination or (bound is None and (destination in official or _local(config))):
         return
     entered = f"entered for {bound}" if bound else "entered with no provider origin"
@@ -202,10 +216,11 @@ def _check_stored_key(config: ProviderConfig, bound: str | None) -> None:
 
 
 def _check_env_key(config: ProviderConfig, env: Mapping[str, str]) -> None:
-    home = env.get(URL_VARS.get(config.provider, "")) or DEFAULT_BASE_URLS.get(config.provider)
+    spec = PROVIDERS[config.provider]
+    home = _env(env, spec.url_variable) or spec.base_url
     if home is None or origin_of(home) == config.destination:
         return
-    variable = KEY_VARS.get(config.provider, "the environment key")
+    variable = spec.key_variable or "the environment key"
     raise ProviderConfigError(
         f"{variable} is meant for {origin_of(home)}; the provider is now at "
         f"{config.destination}. Store a key for that origin (credentials.set, then "
@@ -258,50 +273,14 @@ def build_provider_with_key(
 
     Raises ``ProviderConfigError`` when the provider needs an API key and ``api_key`` is None.
     """
-    if config.provider == "scripted":
-        return _scripted_provider(config)
-    from panelot_host.providers.anthropic import AnthropicProvider
-    from panelot_host.providers.httpio import default_client
-    from panelot_host.providers.openai import OpenAIProvider
-
-    if client is None and transport is not None:
-        client = default_client(transport)
-    if config.provider == "anthropic":
-        _require_key(api_key, "anthropic")
-        return AnthropicProvider(
-            api_key=api_key,
-            base_url=config.base_url or ANTHROPIC_BASE_URL,
-            client=client,
-            retry=retry,
-            sleep=sleep,
-        )
-    base = config.base_url or OPENAI_BASE_URL
-    if is_official(base):
-        _require_key(api_key, "openai")
-    return OpenAIProvider(
-        api_key=api_key,
-        base_url=base,
-        tool_use=model_info(config, catalog).tool_use,
-        client=client,
-        retry=retry,
-        sleep=sleep,
-    )
-
-
-def _scripted_provider(config: ProviderConfig) -> Provider:
-    if config.scripted == "directives":
-        from panelot_host.providers.directives import directives_provider
-
-        return directives_provider(config.scripted_log)
-    from panelot_host.providers.scripted import ScriptedProvider
-
-    return ScriptedProvider.echo()
-
-
-def _require_key(api_key: Secret | None, provider: str) -> None:
-    if not api_key:
+    spec = config.spec
+    if spec.key == "required" and not api_key:
         raise ProviderConfigError(
-            f"No API key for {provider}: set {KEY_VARS[provider]}, or store one with "
-            f"'panelot-host credentials set {provider}' and 'panelot-host config set apiKeyRef "
-            f"{provider}' (or the side panel's settings), {LOCAL_HINT}."
+            f"No API key for {spec.name}: set {spec.key_variable}, or store one with "
+            f"'panelot-host credentials set {spec.name}' and 'panelot-host config set "
+            f"apiKeyRef {spec.name}' (or the side panel's settings), {LOCAL_HINT}."
         )
+    options = AdapterOptions(
+        client=client, transport=transport, retry=retry, sleep=sleep, catalog=catalog
+    )
+    return spec.adapter(config, api_key, options)

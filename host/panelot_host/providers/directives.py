@@ -12,7 +12,10 @@ one model call at a time::
 - ``[[text ...]]`` adds words to the final answer, ``[[pace <seconds>]]`` pauses inside
   every model call (so a kill can land mid-stream);
 - when no tool directive remains (or tools are not offered), a final answer that lists
-  the steering texts the model saw: ``... | steering seen: ["a", "b"]``.
+  the steering texts the model saw: ``... | steering seen: ["a", "b"]``;
+- a compaction's summary request gets a deterministic digest of its transcript
+  (``providers.scripted_summary``); when the Turn message is only in a summary (quoted
+  verbatim), the tool calls the summary says it covers count as played.
 
 The responder is stateless (a restarted host replays from the history alone), and every
 ``Stop`` carries usage derived from the call's position, so usage sums can be checked.
@@ -31,6 +34,7 @@ import msgspec
 
 from panelot_host.providers.scripted import Pause, Script, ScriptedProvider, Step, Stop, Text
 from panelot_host.providers.scripted import ToolCall as ScriptedCall
+from panelot_host.providers.scripted_summary import COVERED_CALLS, SUMMARY_MARK, scripted_summary
 from panelot_host.providers.types import (
     AssistantMessage,
     Message,
@@ -57,8 +61,15 @@ def parse_directives(text: str) -> list[Directive]:
 
 def respond(request: ModelRequest) -> Script:
     """The script of the next model call for ``request`` (see the module docstring)."""
-    directives, after = _turn(request.messages)
-    done = sum(1 for m in after if isinstance(m, AssistantMessage) and _calls(m))
+    if request.purpose == "summary":  # a compaction: a deterministic digest
+        summary = scripted_summary(request)
+        read = sum(len(_text(m)) for m in request.messages) // 4
+        return [
+            Text(summary),
+            Stop(usage=Usage(input_tokens=read, output_tokens=len(summary) // 4)),
+        ]
+    directives, after, covered = _turn(request.messages)
+    done = covered + sum(1 for m in after if isinstance(m, AssistantMessage) and _calls(m))
     tools = [d for d in directives if d.verb not in ("text", "pace")]
     pace = _pace(directives)
     usage = Usage(
@@ -72,14 +83,18 @@ def respond(request: ModelRequest) -> Script:
     return [*_final_text(directives, after, pace), Stop(usage=usage)]
 
 
-def _turn(messages: list[Message]) -> tuple[list[Directive], list[Message]]:
-    """The Turn message's directives and the messages after it (none: no Turn message)."""
+def _turn(messages: list[Message]) -> tuple[list[Directive], list[Message], int]:
+    """The Turn message's directives, the messages after it (none: no Turn message) and
+    the tool calls a compaction's summary already covers when the Turn message is in it
+    (the user's words it quotes verbatim)."""
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
-        directives = parse_directives(_text(message)) if isinstance(message, UserMessage) else []
+        text = _text(message) if isinstance(message, UserMessage) else ""
+        directives = parse_directives(text)
         if directives:
-            return directives, messages[index + 1 :]
-    return [], []
+            covered = COVERED_CALLS.search(text) if SUMMARY_MARK in text else None
+            return directives, messages[index + 1 :], int(covered.group(1)) if covered else 0
+    return [], [], 0
 
 
 def _text(message: Message) -> str:

@@ -9,12 +9,18 @@ ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
 
+def anthropic_url(base_url: str, path: str) -> str:
+    """``path`` (``/messages``, ``/models``) of the Anthropic API under ``base_url``, which
+    may or may not end with ``/v1``."""
+    base = base_url.rstrip("/")
+    return base + (path if base.endswith("/v1") else "/v1" + path)
+
+
 def is_official(base_url: str) -> bool:
     """Whether ``base_url`` is OpenAI's own API (not an OpenAI-compatible server)."""
     return urlsplit(base_url).hostname == "api.openai.com"
 
 
-DEFAULT_BASE_URLS = {"anthropic": ANTHROPIC_BASE_URL, "openai": OPENAI_BASE_URL}
 _LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
 

@@ -14,6 +14,7 @@ from panelot_host.providers.base import STREAM_HEADERS, HTTPProvider, StreamDeco
 from panelot_host.providers.endpoints import OPENAI_BASE_URL, is_official
 from panelot_host.providers.openai_request import OpenAIOptions, build_body
 from panelot_host.providers.openai_stream import OpenAIDecoder
+from panelot_host.providers.registry import OPENAI
 from panelot_host.providers.retry import RetryPolicy, Sleep
 from panelot_host.providers.types import ModelRequest, ProviderEvent
 
@@ -58,10 +59,7 @@ class OpenAIProvider(HTTPProvider):
         return msgspec.json.encode(build_body(request, self._options))
 
     def headers(self) -> dict[str, str]:
-        headers = dict(STREAM_HEADERS)
-        if self._api_key:
-            headers["authorization"] = f"Bearer {self._api_key.reveal()}"
-        return headers
+        return {**STREAM_HEADERS, **OPENAI.headers(self._api_key)}
 
     def decoder(self, request: ModelRequest) -> StreamDecoder:
         return OpenAIDecoder(self.label)

@@ -25,6 +25,7 @@ from anyio.lowlevel import checkpoint
 
 from panelot_host.errors import ProviderError, ProviderStreamError
 from panelot_host.providers.retry import RetryPolicy, Sleep, stream_with_retries
+from panelot_host.providers.scripted_summary import scripted_summary
 from panelot_host.providers.toolargs import finish_tool_call
 from panelot_host.providers.types import (
     MessageStop,
@@ -214,6 +215,8 @@ async def _no_wait(seconds: float) -> None:
 
 
 def _echo(request: ModelRequest) -> Script:
+    if request.purpose == "summary":
+        return [Text(scripted_summary(request))]
     users = [m for m in request.messages if isinstance(m, UserMessage)]
     said = " ".join(p.text for p in users[-1].content if isinstance(p, TextPart)) if users else ""
     return [Text(f"You said: {said}" if said else "Hello from the scripted provider.", chunks=3)]

@@ -54,6 +54,7 @@ class ToolResultMessage(msgspec.Struct, tag="tool_result", frozen=True):
     name: str
     content: list[UserContent]
     is_error: bool = False
+    tab_id: int | None = None  # the browser tab the result describes (engine-side; not sent)
 
 
 Message = UserMessage | AssistantMessage | ToolResultMessage
@@ -67,6 +68,9 @@ class ToolSpec(msgspec.Struct, frozen=True):
     parameters: dict[str, Any]  # JSON Schema of the arguments (object)
 
 
+RequestPurpose = Literal["turn", "summary"]
+
+
 class ModelRequest(msgspec.Struct, frozen=True):
     model: str
     system: str
@@ -76,6 +80,7 @@ class ModelRequest(msgspec.Struct, frozen=True):
     thinking_budget: int | None = None  # tokens; None: no extended thinking
     temperature: float | None = None
     stable_prefix: int = 0  # messages[:stable_prefix] stay the same in the next requests
+    purpose: RequestPurpose = "turn"  # "summary": a compaction's summary (scripted models)
 
 
 # ---------------------------------------------------------------- stream events

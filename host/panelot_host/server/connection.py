@@ -34,7 +34,6 @@ from panelot_host.server.host import Host, OpenProfile
 from panelot_host.server.outgoing import Buffers, MessageEncoder, PlainMessages
 from panelot_host.server.routes import ROUTES, Route, Session
 from panelot_host.server.shim import ConnectionBrowser
-from panelot_host.store.receipts import Replay, command_context
 from panelot_host.wire.errors import FrameError, FrameErrorCode
 
 log = logging.getLogger(__name__)
@@ -247,14 +246,7 @@ class Connection(Session):
             # any op naming a thread subscribes (`docs/protocol.md`, "Semantics clients rely on")
             if spec.names_thread:
                 self.subscribe(params.thread_id)
-            ctx = None
-            if spec.command:
-                digested = route.digest(params) if route.digest else params
-                ctx = command_context(params.command_id, spec.method, digested)
-            try:
-                result = await route.handler(self, params, ctx)
-            except Replay as replay:
-                result = msgspec.Raw(replay.response)
+            result = await route.call(self, params)
             payload = codec.encode_result(request_id, result)
         except Exception as exc:
             self._send_error(request_id, to_rpc_error(exc))

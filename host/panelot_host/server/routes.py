@@ -1,10 +1,12 @@
-"""Which handler serves which op: the server's half of each op's one declaration.
+"""Which engine call serves which op: the server's half of each op's one declaration, and
+the only place where params become engine arguments.
 
-The protocol declares every op once (method, params, result, command or not: see
-``protocol.registry.OPS``); here each is bound to exactly one handler with
-``@routes.handles(method)``, and ``ROUTES`` is built at import only when every declared op
-has its handler (``RouteTable.complete``). Handlers translate params to engine calls and
-hold no domain state.
+The protocol declares every op once (method, params, result, command or not:
+``protocol.registry.OPS``). Here each is bound, by its params struct, to exactly one
+handler; building ``ROUTES`` at import fails when a declared op has no handler or two.
+A handler turns the params into plain arguments of an engine service and returns its
+result struct; ``Route.call`` builds a command's ``Receipt`` and answers with the response
+stored with it (encoded once; a repeated command answers the stored bytes).
 """
 
 from __future__ import annotations
@@ -16,21 +18,21 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import msgspec
 
 import panelot_host
+from panelot_host.engine.commands import Receipt
 from panelot_host.errors import InvalidParams, InvalidState
+from panelot_host.protocol import ops
 from panelot_host.protocol.common import PROTOCOL_VERSION
-from panelot_host.protocol.ops import config as config_ops
-from panelot_host.protocol.ops import session as session_ops
-from panelot_host.protocol.ops import threads as thread_ops
-from panelot_host.protocol.ops import turns as turn_ops
-from panelot_host.protocol.ops._base import EmptyResult
 from panelot_host.protocol.registry import OPS, OpSpec
 from panelot_host.server.host import Host, OpenProfile
-from panelot_host.store.receipts import CommandContext
+from panelot_host.store.receipts import Replay, command_context
 
 if TYPE_CHECKING:
+    from panelot_host.engine.config_ops import ConfigService
+    from panelot_host.engine.threads import ThreadService
+    from panelot_host.engine.turn_ops import TurnService
     from panelot_host.tools.context import BrowserBridge
 
-_thread_id_of = msgspec.json.Decoder(thread_ops.ThreadResult).decode
+P = TypeVar("P", bound=msgspec.Struct)
 
 
 class Session(Protocol):
@@ -49,11 +51,9 @@ class Session(Protocol):
     def browser_bridge(self) -> BrowserBridge: ...
 
 
-Handler = Callable[[Session, Any, Any], Awaitable[Any]]
-"""``(session, params, receipt identity)``: the connection decodes the params, subscribes
-the session to a named thread and builds the receipt identity (``CommandContext``) of a
-command, None for an op that is not one, before calling it."""
-H = TypeVar("H", bound=Handler)
+Handler = Callable[[Session, Any, Any], Any]
+"""``(session, params, receipt)`` -> the result struct, or an awaitable of it. ``receipt``
+is the command's ``Receipt``, None for an op that is not a command."""
 
 
 class Route(msgspec.Struct, frozen=True):
@@ -62,70 +62,67 @@ class Route(msgspec.Struct, frozen=True):
     digest: Callable[[Any], object] | None = None
     """What the receipt digest covers, when not the params themselves."""
 
+    async def call(self, session: Session, params: Any) -> Any:
+        """Serve ``params``: the result struct, or a command's stored response as
+        ``msgspec.Raw``."""
+        if not self.spec.command:
+            return await self._run(session, params, None)
+        digested = self.digest(params) if self.digest is not None else params
+        receipt = Receipt(command_context(params.command_id, self.spec.method, digested))
+        try:
+            await self._run(session, params, receipt)
+        except Replay as replay:
+            return msgspec.Raw(replay.response)
+        if receipt.response is None:  # a service that ran no command_unit: a bug
+            raise RuntimeError(f"{self.spec.method} answered without storing its receipt")
+        return msgspec.Raw(receipt.response)
 
-class RouteTable:
-    """Collects exactly one handler per op of ``ops`` (``@table.handles(method)``)."""
+    async def _run(self, session: Session, params: Any, receipt: Receipt | None) -> Any:
+        result = self.handler(session, params, receipt)
+        return await result if isinstance(result, Awaitable) else result
 
-    def __init__(self, ops: Mapping[str, OpSpec]) -> None:
-        self._ops = ops
-        self._routes: dict[str, Route] = {}
 
-    def handles(
-        self, method: str, *, digest: Callable[[Any], object] | None = None
-    ) -> Callable[[H], H]:
-        """Bind the decorated handler to ``method``.
+def on(
+    params: type[P],
+    handler: Callable[[Session, P, Any], object],
+    *,
+    digest: Callable[[P], object] | None = None,
+) -> tuple[type[msgspec.Struct], Handler, Callable[[Any], object] | None]:
+    """Bind ``handler`` to the op whose params struct is ``params``."""
+    return params, handler, digest
 
-        Raises:
-            LookupError: ``method`` is not a declared op, or already has a handler.
-        """
-        spec = self._ops.get(method)
+
+def bind(
+    ops_table: Mapping[str, OpSpec],
+    *bindings: tuple[type[msgspec.Struct], Handler, Callable[[Any], object] | None],
+) -> Mapping[str, Route]:
+    """Method -> route, in declaration order.
+
+    Raises:
+        LookupError: a handler for params no declared op has, a second handler for an op,
+            or an op without a handler.
+    """
+    by_params = {spec.params: spec for spec in ops_table.values()}
+    found: dict[str, Route] = {}
+    for params, handler, digest in bindings:
+        spec = by_params.get(params)
         if spec is None:
-            raise LookupError(f"{method!r} is not an op declared in protocol.registry.OPS")
-
-        def bind(handler: H) -> H:
-            if method in self._routes:
-                raise LookupError(f"{method!r} has two handlers")
-            self._routes[method] = Route(spec, handler, digest)
-            return handler
-
-        return bind
-
-    def complete(self) -> Mapping[str, Route]:
-        """The read-only routes, in declaration order.
-
-        Raises:
-            LookupError: a declared op has no handler.
-        """
-        missing = [method for method in self._ops if method not in self._routes]
-        if missing:
-            raise LookupError(f"ops without a handler: {', '.join(missing)}")
-        return MappingProxyType({method: self._routes[method] for method in self._ops})
+            raise LookupError(f"{params.__name__} is the params of no op in registry.OPS")
+        if spec.method in found:
+            raise LookupError(f"{spec.method!r} has two handlers")
+        found[spec.method] = Route(spec, handler, digest)
+    missing = [method for method in ops_table if method not in found]
+    if missing:
+        raise LookupError(f"ops without a handler: {', '.join(missing)}")
+    return MappingProxyType({method: found[method] for method in ops_table})
 
 
-routes = RouteTable(OPS)
+# ---------------------------------------------------------------- handlers
 
 
-def _without_secret(params: Any) -> dict[str, Any]:
-    """The receipt digest of a credentials op: the secret enters only as its fingerprint,
-    so not even a hash of the full secret reaches the database."""
-    # lazy: the credentials package imports its store, which start-up does not need
-    from panelot_host.credentials.secret import fingerprint
-
-    secret = getattr(params, "secret", None)
-    return {
-        "ref": params.ref,
-        "commandId": params.command_id,
-        "secret": fingerprint(secret) if secret else None,
-    }
-
-
-# ---------------------------------------------------------------- session
-
-
-@routes.handles("initialize")
 async def initialize(
-    session: Session, params: session_ops.InitializeParams, cmd: None
-) -> session_ops.InitializeResult:
+    session: Session, params: ops.InitializeParams, receipt: None
+) -> ops.InitializeResult:
     if params.protocol_version != PROTOCOL_VERSION:
         raise InvalidParams(
             "unsupported protocol version",
@@ -147,190 +144,129 @@ async def initialize(
     if tools:
         profile.attach_browser(session.browser_bridge(), frozenset(tools))
     session.host.warm_up()
-    return session_ops.InitializeResult(
+    return ops.InitializeResult(
         protocol_version=PROTOCOL_VERSION,
-        engine=session_ops.EngineInfo(name="panelot-host", version=panelot_host.__version__),
-        capabilities=session_ops.HostCapabilities(browser_tools=list(tools)),
+        engine=ops.EngineInfo(name="panelot-host", version=panelot_host.__version__),
+        capabilities=ops.HostCapabilities(browser_tools=list(tools)),
     )
 
 
-# ---------------------------------------------------------------- threads
+def _subscribed(session: Session, result: ops.ThreadResult) -> ops.ThreadResult:
+    """A new thread's events go to the session that made it (``thread.create``/``fork``)."""
+    session.subscribe(result.thread.id)
+    return result
 
 
-@routes.handles("thread.create")
-async def thread_create(
-    session: Session, params: thread_ops.ThreadCreateParams, cmd: CommandContext
-) -> Any:
-    response = session.profile.threads.create(params, cmd)
-    session.subscribe(_thread_id_of(response).thread.id)  # the new thread's events
-    return msgspec.Raw(response)
+def _submit(session: Session, p: ops.TurnSubmitParams, receipt: Receipt) -> Any:
+    attachments = [msgspec.to_builtins(a) for a in p.attachments]
+    turns = _turns(session)
+    return turns.submit(receipt, p.thread_id, p.text, attachments, p.model, p.token_budget)
 
 
-@routes.handles("thread.list")
-async def thread_list(
-    session: Session, params: thread_ops.ThreadListParams, cmd: None
-) -> thread_ops.ThreadListResult:
-    return session.profile.threads.list(params)
-
-
-@routes.handles("thread.open")
-async def thread_open(
-    session: Session, params: thread_ops.ThreadOpenParams, cmd: None
-) -> thread_ops.ThreadOpenResult:
-    return session.profile.threads.open(params.thread_id)
-
-
-@routes.handles("thread.delete")
-async def thread_delete(
-    session: Session, params: thread_ops.ThreadDeleteParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.threads.delete(params, cmd))
-
-
-@routes.handles("thread.fork")
-async def thread_fork(
-    session: Session, params: thread_ops.ThreadForkParams, cmd: CommandContext
-) -> Any:
-    response = session.profile.threads.fork(params, cmd)
-    session.subscribe(_thread_id_of(response).thread.id)  # the new thread's events
-    return msgspec.Raw(response)
-
-
-@routes.handles("thread.selectBranch")
-async def thread_select_branch(
-    session: Session, params: thread_ops.ThreadSelectBranchParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.threads.select_branch(params, cmd))
-
-
-@routes.handles("thread.rename")
-async def thread_rename(
-    session: Session, params: thread_ops.ThreadRenameParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.threads.rename(params, cmd))
-
-
-# ---------------------------------------------------------------- turns
-
-
-@routes.handles("turn.submit")
-async def turn_submit(
-    session: Session, params: turn_ops.TurnSubmitParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().turns.submit(params, cmd))
-
-
-@routes.handles("turn.steer")
-async def turn_steer(
-    session: Session, params: turn_ops.TurnSteerParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().turns.steer(params, cmd))
-
-
-@routes.handles("turn.enqueue")
-async def turn_enqueue(
-    session: Session, params: turn_ops.TurnEnqueueParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().turns.enqueue(params, cmd))
-
-
-@routes.handles("queue.update")
-async def queue_update(
-    session: Session, params: turn_ops.QueueUpdateParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().turns.update_queue(params, cmd))
-
-
-@routes.handles("queue.remove")
-async def queue_remove(
-    session: Session, params: turn_ops.QueueRemoveParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().turns.remove_from_queue(params, cmd))
-
-
-@routes.handles("turn.interrupt")
-async def turn_interrupt(
-    session: Session, params: turn_ops.TurnInterruptParams, cmd: None
-) -> EmptyResult:
-    """Not a command (always allowed, idempotent); answered once the Turn has ended."""
-    return await session.profile.ensure_engine().turns.interrupt(params)
-
-
-@routes.handles("approval.response")
-async def approval_response(
-    session: Session, params: turn_ops.ApprovalResponseParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().turns.approval_response(params, cmd))
-
-
-@routes.handles("interaction.response")
-async def interaction_response(
-    session: Session, params: turn_ops.InteractionResponseParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().turns.interaction_response(params, cmd))
-
-
-@routes.handles("run.resume")
-async def run_resume(
-    session: Session, params: turn_ops.RunResumeParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().turns.resume(params, cmd))
-
-
-@routes.handles("recovery.resolve")
-async def recovery_resolve(
-    session: Session, params: turn_ops.RecoveryResolveParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().turns.resolve(params, cmd))
-
-
-# ---------------------------------------------------------------- configuration
-
-
-@routes.handles("settings.get")
-async def settings_get(
-    session: Session, params: config_ops.SettingsGetParams, cmd: None
-) -> config_ops.SettingsResult:
-    return session.profile.ensure_engine().config.get()
-
-
-@routes.handles("settings.update")
-async def settings_update(
-    session: Session, params: config_ops.SettingsUpdateParams, cmd: CommandContext
-) -> Any:
-    response = session.profile.ensure_engine().config.update(params, cmd)
-    if params.mcp_servers is not msgspec.UNSET:
+async def _settings_update(
+    session: Session, p: ops.SettingsUpdateParams, receipt: Receipt
+) -> ops.SettingsResult:
+    changes = msgspec.to_builtins(p)  # the fields present, as stored (camelCase)
+    del changes["commandId"]
+    servers = changes.pop("mcpServers", msgspec.UNSET)
+    replaced = None if servers is msgspec.UNSET else servers or {}  # null: no servers
+    result = _config(session).update(receipt, changes, replaced)
+    if p.mcp_servers is not msgspec.UNSET:
         await session.host.reload_mcp()
-    return msgspec.Raw(response)
+    return result
 
 
-@routes.handles("credentials.set", digest=_without_secret)
-async def credentials_set(
-    session: Session, params: config_ops.CredentialsSetParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().config.set_credential(params, cmd))
+def _without_secret(params: ops.CredentialsSetParams | ops.CredentialsDeleteParams) -> object:
+    """The receipt digest of a credentials op: the secret enters only as its fingerprint,
+    so not even a hash of the full secret reaches the database."""
+    # lazy: the credentials package imports its store, which start-up does not need
+    from panelot_host.credentials.secret import fingerprint
+
+    return {
+        "ref": params.ref,
+        "commandId": params.command_id,
+        "secret": fingerprint(params.secret) if params.secret else None,
+    }
 
 
-@routes.handles("credentials.delete", digest=_without_secret)
-async def credentials_delete(
-    session: Session, params: config_ops.CredentialsDeleteParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().config.delete_credential(params, cmd))
+def _threads(session: Session) -> ThreadService:
+    return session.profile.threads  # served before the engine is built
 
 
-@routes.handles("permissions.list")
-async def permissions_list(
-    session: Session, params: config_ops.PermissionsListParams, cmd: None
-) -> config_ops.GrantsResult:
-    return session.profile.ensure_engine().config.list_grants(params)
+def _turns(session: Session) -> TurnService:
+    return session.profile.ensure_engine().turns
 
 
-@routes.handles("permissions.revoke")
-async def permissions_revoke(
-    session: Session, params: config_ops.PermissionsRevokeParams, cmd: CommandContext
-) -> Any:
-    return msgspec.Raw(session.profile.ensure_engine().config.revoke(params, cmd))
+def _config(session: Session) -> ConfigService:
+    return session.profile.ensure_engine().config
 
 
-ROUTES: Mapping[str, Route] = routes.complete()
+ROUTES: Mapping[str, Route] = bind(
+    OPS,
+    on(ops.InitializeParams, initialize),
+    # threads
+    on(ops.ThreadCreateParams, lambda s, p, r: _subscribed(s, _threads(s).create(r, p.title))),
+    on(ops.ThreadListParams, lambda s, p, _: _threads(s).list(p.limit, p.cursor, p.query)),
+    on(ops.ThreadOpenParams, lambda s, p, _: _threads(s).open(p.thread_id)),
+    on(ops.ThreadDeleteParams, lambda s, p, r: _threads(s).delete(r, p.thread_id)),
+    on(
+        ops.ThreadForkParams,
+        lambda s, p, r: _subscribed(s, _threads(s).fork(r, p.thread_id, p.at_item_id)),
+    ),
+    on(
+        ops.ThreadSelectBranchParams,
+        lambda s, p, r: _threads(s).select_branch(r, p.thread_id, p.item_id),
+    ),
+    on(ops.ThreadRenameParams, lambda s, p, r: _threads(s).rename(r, p.thread_id, p.title)),
+    # turns
+    on(ops.TurnSubmitParams, _submit),
+    on(
+        ops.TurnSteerParams,
+        lambda s, p, r: _turns(s).steer(r, p.thread_id, p.expected_turn_id, p.text),
+    ),
+    on(ops.TurnEnqueueParams, lambda s, p, r: _turns(s).enqueue(r, p.thread_id, p.text)),
+    on(
+        ops.QueueUpdateParams,
+        lambda s, p, r: _turns(s).update_queue(r, p.thread_id, p.entry_id, p.text, p.position),
+    ),
+    on(
+        ops.QueueRemoveParams,
+        lambda s, p, r: _turns(s).remove_from_queue(r, p.thread_id, p.entry_id),
+    ),
+    # not a command (always allowed, idempotent); answered once the Turn has ended
+    on(ops.TurnInterruptParams, lambda s, p, _: _turns(s).interrupt(p.thread_id, p.turn_id)),
+    on(
+        ops.ApprovalResponseParams,
+        lambda s, p, r: _turns(s).approval_response(
+            r, p.request_id, p.decision, p.scope, p.message
+        ),
+    ),
+    on(
+        ops.InteractionResponseParams,
+        lambda s, p, r: _turns(s).interaction_response(r, p.interaction_id, p.action, p.values),
+    ),
+    on(
+        ops.RunResumeParams,
+        lambda s, p, r: _turns(s).resume(r, p.thread_id, p.run_id, p.token_budget),
+    ),
+    on(
+        ops.RecoveryResolveParams,
+        lambda s, p, r: _turns(s).resolve(r, p.tool_call_id, p.outcome),
+    ),
+    # configuration
+    on(ops.SettingsGetParams, lambda s, p, _: _config(s).get()),
+    on(ops.SettingsUpdateParams, _settings_update),
+    on(
+        ops.CredentialsSetParams,
+        lambda s, p, r: _config(s).set_credential(r, p.ref, p.secret, p.origin),
+        digest=_without_secret,
+    ),
+    on(
+        ops.CredentialsDeleteParams,
+        lambda s, p, r: _config(s).delete_credential(r, p.ref),
+        digest=_without_secret,
+    ),
+    on(ops.PermissionsListParams, lambda s, p, _: _config(s).list_grants(p.thread_id, p.origin)),
+    on(ops.PermissionsRevokeParams, lambda s, p, r: _config(s).revoke(r, p.grant_id)),
+)
 """Method -> route, for every op of ``protocol.registry.OPS`` (checked at import)."""

@@ -8,6 +8,7 @@ it, so a parallel batch rebuilds as one message however its rows were interleave
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -127,9 +128,46 @@ def branch_ids(conn: sqlite3.Connection, thread_id: str, head_item_id: str | Non
     """
     if head_item_id is None:
         return []
-    parents = dict(
-        conn.execute("SELECT id, parent_id FROM item WHERE thread_id = ?", (thread_id,)).fetchall()
-    )
+    return _walk(dict(_links(conn, thread_id)), head_item_id)
+
+
+BranchPoints = list[tuple[str, list[tuple[str, str]]]]
+"""Per branch point: the item on the branch, and each sibling (itself included, oldest
+first) with the newest item stored below it."""
+
+
+def branch_with_points(
+    conn: sqlite3.Connection, thread_id: str, head_item_id: str | None
+) -> tuple[list[str], BranchPoints]:
+    """``branch_ids``, and for each item of that branch that has siblings: the item and its
+    siblings with itself, oldest first, each with the newest item stored below it (or
+    itself), the head that selects its branch. One read of the thread's links."""
+    links = _links(conn, thread_id)
+    parents = dict(links)
+    path = _walk(parents, head_item_id) if head_item_id is not None else []
+    children_count = Counter(parents.values())
+    forked = [item_id for item_id in path if children_count[parents[item_id]] > 1]
+    if not forked:
+        return path, []
+    children: dict[str | None, list[str]] = {}
+    for item_id, parent_id in links:  # oldest first: siblings in the order they were stored
+        children.setdefault(parent_id, []).append(item_id)
+    order = {item_id: n for n, (item_id, _) in enumerate(links)}
+    points = [
+        (item_id, [(s, _newest_below(children, order, s)) for s in children[parents[item_id]]])
+        for item_id in forked
+    ]
+    return path, points
+
+
+def _links(conn: sqlite3.Connection, thread_id: str) -> list[tuple[str, str | None]]:
+    """The thread's (id, parent id) pairs, oldest first."""
+    return conn.execute(
+        "SELECT id, parent_id FROM item WHERE thread_id = ? ORDER BY ord", (thread_id,)
+    ).fetchall()
+
+
+def _walk(parents: dict[str, str | None], head_item_id: str) -> list[str]:
     path: list[str] = []
     current: str | None = head_item_id
     while current is not None and current in parents:
@@ -137,29 +175,6 @@ def branch_ids(conn: sqlite3.Connection, thread_id: str, head_item_id: str | Non
         current = parents[current]
     path.reverse()
     return path
-
-
-def branch_points(
-    conn: sqlite3.Connection, thread_id: str, path: list[str]
-) -> list[tuple[str, list[tuple[str, str]]]]:
-    """For each item of ``path`` (a branch, oldest first) that has siblings: the item and
-    its siblings with itself, oldest first, each with the newest item stored below it (or
-    itself), the head that selects its branch. Reads the thread's links in one pass."""
-    children: dict[str | None, list[str]] = {}
-    order: dict[str, int] = {}
-    rows = conn.execute(
-        "SELECT id, parent_id, ord FROM item WHERE thread_id = ? ORDER BY ord", (thread_id,)
-    )
-    for item_id, parent_id, ord_ in rows:
-        children.setdefault(parent_id, []).append(item_id)
-        order[item_id] = ord_
-    parents = {child: parent for parent, kids in children.items() for child in kids}
-    points = []
-    for item_id in path:
-        siblings = children.get(parents.get(item_id), [])
-        if len(siblings) > 1:
-            points.append((item_id, [(s, _newest_below(children, order, s)) for s in siblings]))
-    return points
 
 
 def _newest_below(children: dict[str | None, list[str]], order: dict[str, int], top: str) -> str:

@@ -111,10 +111,14 @@ def last_turn(conn: sqlite3.Connection, thread_id: str) -> TurnRecord | None:
     return _turn(row) if row else None
 
 
+_USAGE_COLUMNS = _TURN_COLUMNS.replace("context", "'{}'")
+
+
 def of_thread(conn: sqlite3.Connection, thread_id: str) -> list[TurnRecord]:
-    """Every Turn of the thread, oldest first."""
+    """Every Turn of the thread, oldest first, without its ``context`` (read and decoded
+    for every Turn, it was most of the cost): for showing usage per Turn."""
     rows = conn.execute(
-        f"SELECT {_TURN_COLUMNS} FROM turn WHERE thread_id = ? ORDER BY started_at, rowid",
+        f"SELECT {_USAGE_COLUMNS} FROM turn WHERE thread_id = ? ORDER BY started_at, rowid",
         (thread_id,),
     ).fetchall()
     return [_turn(row) for row in rows]
