@@ -221,7 +221,8 @@ async def scripted_host(
     ``initialize``. The host modules are imported here, when it is first used."""
     from panelot_host.engine.models import FixedModels
     from panelot_host.providers.scripted import ScriptedProvider
-    from panelot_host.server.host import Host, HostConfig, default_registry
+    from panelot_host.server.assembly import default_registry
+    from panelot_host.server.host import Host, HostConfig
     from panelot_host.server.transport import DirectTransport
 
     registry = None

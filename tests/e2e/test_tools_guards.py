@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from .fake_model import FakeAnthropic
 from .harness import Browser
 from .tool_driver import (
+    allow_first,
     allow_until_done,
     invoke,
     last_snapshot,
@@ -229,7 +230,7 @@ def test_click_approved_then_the_tab_moves_origin_is_not_done(
         expect(allow).to_have_count(1)  # the click is asked for 127.0.0.1
         other = site.replace("127.0.0.1", "localhost")
         page.goto(f"{other}/form")  # meanwhile the tab goes to another origin
-        allow.first.click()
+        allow_first(allow)
         asked_again = allow_until_done(panel, "Done.")
         clicked = tool_results(model.bodies[-1])[-1]
         # whether the host asked again for the new origin or not, nothing was clicked there

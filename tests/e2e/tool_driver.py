@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from .fake_model import FakeAnthropic, Reply, text_reply, tool_use_reply
 from .harness import Browser
@@ -84,6 +84,14 @@ def start_turn(browser: Browser, message: str) -> Page:
     return panel
 
 
+def allow_first(allow: Locator) -> None:
+    """Click the first of the ``allow`` buttons and wait until that card has gone (the
+    next approval may already be showing: the count alone cannot tell them apart)."""
+    button = allow.first.element_handle()
+    button.click()
+    button.wait_for_element_state("hidden", timeout=15_000)
+
+
 def allow_until_done(panel: Page, final: str, timeout_s: float = 60.0) -> int:
     """Allow every approval the turn asks for until the answer ``final`` shows; returns how
     many approvals were asked."""
@@ -96,9 +104,8 @@ def allow_until_done(panel: Page, final: str, timeout_s: float = 60.0) -> int:
         if done.count():
             return asked
         if allow.count():
-            allow.first.click()
+            allow_first(allow)
             asked += 1
-            expect(allow).to_have_count(0)
             continue
         panel.wait_for_timeout(100)
     raise AssertionError(f"the turn did not end with {final!r} within {timeout_s} s")

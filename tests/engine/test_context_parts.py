@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 import msgspec
@@ -295,6 +296,25 @@ def test_a_flushing_request_hints_the_stable_part_the_previous_one_wrote() -> No
         if changed:  # a flush: the hint is the previous request's, before the change
             assert hints[k] == min(hints[k - 1], hints[k]) <= changed[0]
     assert max(hints) > len(whole) // 2  # and moves on after it
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_hints_hold_and_images_stay_capped_on_random_sessions(seed: int) -> None:
+    """Random mixes of reads and screenshots of a few tabs: what each request calls stable
+    is what every later request sends, and no request keeps more than ``MAX_IMAGES``."""
+    rng = random.Random(seed)
+    tools = ["browser_snapshot", "browser_read", "browser_screenshot", "browser_scroll"]
+    steps = [(rng.choice(tools), {"tabId": rng.randint(1, 4)}) for _ in range(120)]
+    whole = _session(steps)
+    marks = elision.Marks(high=rng.randint(6_000, 30_000), low=rng.randint(2_000, 6_000))
+    outputs = [elision.Elider().elide(whole[: 1 + 2 * n], [], marks, message_tokens) for n in
+               range(1, len(steps) + 1)]  # fmt: skip
+    for previous, current in itertools.pairwise(outputs):
+        assert current.messages[: previous.stable] == previous.messages[: previous.stable]
+    for out in outputs:
+        images = [m for m in out.messages if isinstance(m, ToolResultMessage) and any(
+            isinstance(p, ImagePart) for p in m.content)]  # fmt: skip
+        assert len(images) <= elision.MAX_IMAGES
 
 
 # ------------------------------------------------------------------ compaction plan

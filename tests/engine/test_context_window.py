@@ -31,7 +31,8 @@ from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.directives import directives_provider
 from panelot_host.providers.scripted import Fail, Hang, ScriptedProvider
 from panelot_host.providers.types import ImagePart, ModelRequest, ToolResultMessage
-from panelot_host.server.host import Host, HostConfig, default_registry
+from panelot_host.server.assembly import default_registry
+from panelot_host.server.host import Host, HostConfig
 from panelot_host.server.transport import DirectTransport
 from panelot_host.store.profiles import database_path
 
@@ -126,7 +127,8 @@ async def test_a_200_step_session_fits_a_100k_window_and_keeps_every_item(home: 
 async def test_restart_gives_a_byte_identical_next_request(home: Path, tmp_path: Path) -> None:
     """What kill -9 leaves is what was committed (synchronous=FULL, one writer): a backup
     of the database taken while a model call is in flight is that state. A host started on
-    it and resumed sends the same bytes the original sent for that call."""
+    it and resumed sends the same bytes the original sent for that call (in process, at a
+    chosen call; ``tests/server/test_context_kill.py`` kills the real host)."""
     copy_home = tmp_path / "copy-home"
     copied_at: list[int] = []
 

@@ -15,13 +15,6 @@ from panelot_host.server.transport import DirectTransport
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def log(client: DirectTransport) -> EventLog:
-    events = EventLog()
-    client.on_event(events)
-    return events
-
-
 async def _listed_status(client: DirectTransport, thread_id: str) -> str:
     listed = await client.send("thread.list", {})
     status: str = next(t["status"] for t in listed["threads"] if t["id"] == thread_id)

@@ -17,6 +17,7 @@ from tests.torture.shim import Shim
 
 from panelot_host.providers.directives import STEERING_SEEN
 from panelot_host.providers.types import ModelRequest
+from panelot_host.store.migrate import load_migrations
 
 TERMINAL = frozenset({"succeeded", "failed", "denied", "interrupted"})
 UNSETTLED = frozenset({"pending", "awaiting_approval", "running", "uncertain"})
@@ -56,6 +57,12 @@ def check_store(db: Path, ledger: Ledger, shim: Shim, report: Report) -> int:
     """Every check on the store; returns how many acknowledgements were verified."""
     try:
         with closing(open_readonly(db)) as conn:
+            if not _fully_migrated(conn):
+                # killed while the first start created the schema: each migration commits
+                # whole, the next start finishes the rest; nothing can have been answered
+                if ledger.acks:
+                    report("ack_lost", f"{len(ledger.acks)} acknowledged, schema unfinished")
+                return 0
             rows = conn.execute("PRAGMA integrity_check").fetchall()
             if rows != [("ok",)]:
                 report("integrity", f"PRAGMA integrity_check: {rows[:5]}")
@@ -70,6 +77,11 @@ def check_store(db: Path, ledger: Ledger, shim: Shim, report: Report) -> int:
         report("integrity", f"the database cannot be read: {exc}")
         return 0
     return verified
+
+
+def _fully_migrated(conn: sqlite3.Connection) -> bool:
+    newest = load_migrations()[-1].version
+    return int(conn.execute("PRAGMA user_version").fetchone()[0]) == newest
 
 
 # ---------------------------------------------------------------- acknowledged commands

@@ -36,11 +36,6 @@ class Receipt:
     def command_id(self) -> str:
         return self.identity.command_id
 
-    @property
-    def method(self) -> str:
-        """The op (for messages that name it)."""
-        return self.identity.method
-
 
 class CommandUnit:
     """The open transaction of one command; ``respond`` fixes the answer stored as receipt."""
@@ -71,7 +66,7 @@ def command_unit(db: Database, receipt: Receipt | None) -> Iterator[CommandUnit]
         yield unit
         if receipt is not None:
             if unit.response is None:
-                raise RuntimeError(f"command {receipt.method} finished without a response")
+                raise RuntimeError(f"command {receipt.identity.method} finished without a response")
             receipts.finish(conn, receipt.identity, unit.response)
     if receipt is not None:
         receipt.response = unit.response

@@ -199,12 +199,14 @@ class _Walk:
 
     def _forced_images(self) -> set[int]:
         """The images to strip when more than ``MAX_IMAGES`` keep theirs: the young ones
-        but the newest ``KEEP_IMAGES``, then the oldest cold ones down to the cap."""
-        young = [index for index in self.images if index >= self.young_from]
-        cold = [index for index in self.images if index < self.young_from]
-        forced = young[:-KEEP_IMAGES]
-        kept = len(self.images) - len(forced)
-        return {*forced, *cold[: max(kept - MAX_IMAGES, 0)]}
+        but the newest ``KEEP_IMAGES``, then cold ones, newest first, down to the cap (so
+        the cold images a cache hint left out, while they and the newest few were within
+        the cap, are never among them)."""
+        older = self.images[:-KEEP_IMAGES]
+        young = [index for index in older if index >= self.young_from]
+        cold = [index for index in older if index < self.young_from]
+        over = len(self.images) - len(young) - MAX_IMAGES
+        return {*young, *(cold[-over:] if over > 0 else [])}
 
     def _state_key(self, message: ToolResultMessage) -> StateKey | None:
         """What the result is page state of: a page read's or an image's tab."""

@@ -90,7 +90,7 @@ class ThreadService:
         return result
 
     def delete(self, cmd: Receipt, thread_id: str) -> EmptyResult:
-        self._guard(thread_id, cmd.method)
+        self._guard(thread_id, cmd.identity.method)
         with command_unit(self._db, cmd) as unit:
             threads.delete(unit.conn, thread_id)
             result = unit.respond(EmptyResult())
@@ -98,7 +98,7 @@ class ThreadService:
 
     def fork(self, cmd: Receipt, thread_id: str, at_item_id: str | None) -> ops.ThreadResult:
         """A new thread holding the branch up to ``at_item_id`` (nothing when None)."""
-        self._guard(thread_id, cmd.method)
+        self._guard(thread_id, cmd.identity.method)
         with command_unit(self._db, cmd) as unit:
             source = threads.get(unit.conn, thread_id)
             path: list[ItemRecord] = []
@@ -120,7 +120,7 @@ class ThreadService:
 
     def select_branch(self, cmd: Receipt, thread_id: str, item_id: str) -> entities.ThreadSnapshot:
         """Make ``item_id`` the head of the thread's branch; the thread's new snapshot."""
-        self._guard(thread_id, cmd.method)
+        self._guard(thread_id, cmd.identity.method)
         with command_unit(self._db, cmd) as unit:
             threads.get(unit.conn, thread_id)
             items.find_in_thread(unit.conn, thread_id, item_id)

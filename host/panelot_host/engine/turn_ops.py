@@ -88,6 +88,7 @@ class TurnService:
         cmd: Receipt,
         thread_id: str,
         entry_id: str,
+        *,
         text: str | None = None,
         position: int | None = None,
     ) -> ops.QueueResult:

@@ -13,7 +13,10 @@ Module map:
 - ``outgoing``: what is written for each message (frames, ``$/chunk``).
 - ``shim``: the browser bridge over the connection (``browser.resolveTarget``,
   ``browser.invoke``).
-- ``host``: the process's state: configuration, the open profile store, its engine.
+- ``host``: the process's state and its lifetimes: configuration, the open profile
+  store (writer lease, database), its engine, the MCP servers, the run loops' task group.
+- ``assembly``: how a profile's engine is put together (models, tool registry, credential
+  vault, MCP settings and sources); loaded only when the engine is built.
 - ``transport``: ``EngineTransport`` and ``DirectTransport`` (in-process, for tests and
   the terminal client).
 """

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Coroutine
+from contextlib import AsyncExitStack, ExitStack
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -32,7 +33,6 @@ from panelot_host.store.seq import SeqAllocator
 if TYPE_CHECKING:
     from panelot_host.credentials.secret import Secret
     from panelot_host.credentials.store import CredentialStore
-    from panelot_host.engine.config_ops import CredentialVault, McpSettings
     from panelot_host.engine.core import Engine
     from panelot_host.engine.models import ModelAccess
     from panelot_host.engine.threads import ThreadService
@@ -90,11 +90,17 @@ class OpenProfile:
         return self._engine
 
     @property
+    def engine(self) -> Engine | None:
+        """The engine if it has been built (reading this never builds it)."""
+        return self._engine
+
+    @property
     def threads(self) -> ThreadService:
         """The profile's one ``ThreadService``. Thread ops need only the store: served
         before the engine is built (the side panel lists and opens threads right after
         ``initialize``); branch changes ask the engine's guard once it exists."""
         if self._threads is None:
+            # deliberate lazy import: initialize answers without it (start-up speed)
             from panelot_host.engine.threads import ThreadService
 
             self._threads = ThreadService(self.db, self.seq, self.bus, self._guard)
@@ -103,10 +109,6 @@ class OpenProfile:
     def _guard(self, thread_id: str, op: str) -> None:
         if self._engine is not None or self.has_unfinished_runs():
             self.ensure_engine().guard_branch_change(thread_id, op)
-
-    @property
-    def engine_built(self) -> bool:
-        return self._engine is not None
 
     def attach_browser(self, bridge: BrowserBridge | None, tools: frozenset[str]) -> None:
         self._browser = (bridge, tools)
@@ -122,21 +124,9 @@ class OpenProfile:
         return turns.has_unfinished_runs(self.db.conn)
 
 
-def default_registry() -> ToolRegistry:
-    """The built-in tools and every browser tool descriptor the host knows."""
-    from panelot_host.tools.browser import BROWSER_TOOL_NAMES, browser_tools
-    from panelot_host.tools.builtin import builtin_tools
-    from panelot_host.tools.registry import ToolRegistry
-
-    registry = ToolRegistry()
-    registry.update(add=[*builtin_tools(), *browser_tools(BROWSER_TOOL_NAMES)])
-    return registry
-
-
 def _preload_engine() -> None:
-    import panelot_host.engine.core
-    import panelot_host.tools.browser
-    import panelot_host.tools.builtin  # noqa: F401
+    """Import the engine's modules (run in a worker thread by the warm-up)."""
+    import panelot_host.server.assembly  # noqa: F401
 
 
 class LazyCredentials:
@@ -151,6 +141,7 @@ class LazyCredentials:
 
     def store(self) -> CredentialStore:
         if self._store is None:
+            # deliberate lazy import: keyring and cryptography are not on the start-up path
             from panelot_host.credentials.store import CredentialStore
 
             on_reveal = self._mask.add if self._mask is not None else None
@@ -160,59 +151,13 @@ class LazyCredentials:
     def get(self, ref: str) -> Secret | None:
         return self.store().get(ref)
 
-    def vault(self) -> CredentialVault:
-        from panelot_host.engine.config_ops import CredentialVault
-
-        def fingerprint_of(ref: str) -> str | None:
-            secret = self.store().get(ref)
-            return secret.fingerprint if secret else None
-
-        return CredentialVault(
-            set=lambda ref, secret: self.store().set(ref, secret),
-            delete=lambda ref: self.store().delete(ref),
-            fingerprint_of=fingerprint_of,
-            backend_name=lambda: "keyring" if self.store().kind == "keyring" else "encrypted_file",
-        )
-
-
-class McpSources:
-    """The engine's view of the MCP servers (``engine.tool_warmup.ToolSources``): a run's
-    first model call waits, bounded, for their first connection. A server that is not
-    connected is reported to the run that waited for it, and otherwise once per host
-    process and reason (settings.get's ``mcpStatus`` keeps showing it)."""
-
-    def __init__(self, host: Host) -> None:
-        self._host = host
-        self._reported: set[str] = set()
-
-    async def connecting(self) -> list[str]:
-        if not (self._host.config.home / "mcp.json").exists():
-            return []
-        manager = await self._host.start_mcp()  # the warm-up may not have started them yet
-        return manager.connecting()
-
-    async def wait(self, names: list[str], timeout_s: float) -> list[str]:
-        if not names and not (self._host.config.home / "mcp.json").exists():
-            return []
-        manager = await self._host.start_mcp()
-        await manager.wait_connected(names, timeout_s)
-        missing = []
-        for status in manager.status():
-            if status.state in ("connected", "disabled"):
-                continue
-            line = f"{status.name} ({status.state}" + (
-                f": {status.reason})" if status.reason else ")"
-            )
-            if status.name in names or line not in self._reported:
-                missing.append(line)
-                self._reported.add(line)
-        return missing
-
 
 class Host:
     """Serves one profile at a time (the first ``initialize`` chooses it).
 
-    Use as ``async with Host(config) as host``: run loops live in its task group.
+    Use as ``async with Host(config) as host``. Its lifetimes, in the order they end: the
+    open profile (engine and MCP servers settled, then the store closed and the writer
+    lease given up: ``aclose``), then the run loops of its task group.
     """
 
     def __init__(
@@ -229,13 +174,18 @@ class Host:
         self._profile: OpenProfile | None = None
         self._opening = anyio.Lock()
         self._tasks: TaskGroup | None = None
+        self._lifetime = AsyncExitStack()
+        self._resources = AsyncExitStack()  # the open profile's, ended by aclose
         self._credentials = LazyCredentials(config.home, config.key_dir, secret_mask)
         self._mcp: McpManager | None = None
         self._mcp_started = anyio.Event()  # set once start_mcp has applied mcp.json
 
     async def __aenter__(self) -> Host:
-        self._tasks = anyio.create_task_group()
-        await self._tasks.__aenter__()
+        async with AsyncExitStack() as stack:
+            self._tasks = await stack.enter_async_context(anyio.create_task_group())
+            stack.callback(self._tasks.cancel_scope.cancel)  # run loops end with the host
+            stack.push_async_callback(self.aclose)  # after the profile has been settled
+            self._lifetime = stack.pop_all()
         return self
 
     async def __aexit__(
@@ -244,18 +194,18 @@ class Host:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> bool | None:
-        await self.aclose()
-        assert self._tasks is not None
-        self._tasks.cancel_scope.cancel()
-        return await self._tasks.__aexit__(exc_type, exc, tb)
+        return await self._lifetime.__aexit__(exc_type, exc, tb)
 
     @property
     def profile(self) -> OpenProfile | None:
         return self._profile
 
-    @property
-    def registry(self) -> ToolRegistry:
+    def tool_registry(self) -> ToolRegistry:
+        """The tools models may call: the one given, else the default one, built on first
+        use (with the engine, or when MCP servers start)."""
         if self._registry is None:
+            from panelot_host.server.assembly import default_registry  # see _build_engine
+
             self._registry = default_registry()
         return self._registry
 
@@ -264,60 +214,38 @@ class Host:
             raise RuntimeError("the host is not running: use 'async with Host(...)'")
         self._tasks.start_soon(task)
 
-    def _engine(self, db: Database, seq: SeqAllocator, bus: EventBus) -> Engine:
-        from panelot_host.engine.core import Engine
-        from panelot_host.engine.models import ConfiguredModels
-        from panelot_host.store import settings as settings_store
+    def _build_engine(self, db: Database, seq: SeqAllocator, bus: EventBus) -> Engine:
+        # deliberate lazy import: the engine, tools and providers are not on the start-up
+        # path (initialize answers without them; the warm-up preloads them in a thread)
+        from panelot_host.server import assembly
 
-        models = (
-            self._models(db)
-            if self._models is not None
-            else ConfiguredModels(
-                self.config.environ,
-                lambda: settings_store.all_settings(db.conn),
-                self._credentials,
-                key_origin=lambda ref: settings_store.credential_origin(db.conn, ref),
-            )
-        )
-        engine = Engine(
+        return assembly.build_engine(
             db,
             seq,
             bus,
-            models=models,
-            registry=self.registry,
-            spawn=self.spawn,
             environ=self.config.environ,
-            vault=self._credentials.vault(),
-            mcp=self._mcp_settings(),
-            tool_sources=McpSources(self),
+            models=self._models(db) if self._models is not None else None,
+            registry=self.tool_registry(),
+            spawn=self.spawn,
+            credentials=self._credentials,
+            mcp=assembly.mcp_settings(self.config.home, lambda: self._mcp),
+            sources=assembly.McpSources(self.config.home, self.start_mcp),
         )
-        return engine
-
-    def _mcp_settings(self) -> McpSettings:
-        from panelot_host.engine.config_ops import McpSettings
-        from panelot_host.tools.mcp.config import McpConfigStore
-
-        store = McpConfigStore(self.config.home)
-
-        def status() -> list[dict[str, Any]]:
-            mcp = self._mcp
-            listed: list[dict[str, Any]] = (
-                [msgspec.to_builtins(s) for s in mcp.status()] if mcp is not None else []
-            )
-            return listed
-
-        return McpSettings(public=store.public, write=store.write, status=status)
 
     async def start_mcp(self) -> McpManager:
         """Connect the MCP servers of ``mcp.json`` (each in its own task); the manager."""
         if self._mcp is not None:
             await self._mcp_started.wait()  # another task is starting them
             return self._mcp
+        # deliberate lazy import: the MCP SDK loads only when servers are configured
         from panelot_host.tools.mcp.config import McpConfigStore
         from panelot_host.tools.mcp.manager import McpManager
 
         manager = self._mcp = McpManager(
-            self.registry, McpConfigStore(self.config.home), self._credentials.store(), self.spawn
+            self.tool_registry(),
+            McpConfigStore(self.config.home),
+            self._credentials.store(),
+            self.spawn,
         )
         try:
             await manager.start()
@@ -350,17 +278,18 @@ class Host:
             path = database_path(self.config.home, profile_id)
             private_dir(path.parent, top=self.config.home)  # every conversation is in there
             lease = WriterLease(path, wait_s=self.config.lease_wait_s)
-            await anyio.to_thread.run_sync(lease.acquire)
-            try:
+            with ExitStack() as opening:  # undone if anything below fails
+                await anyio.to_thread.run_sync(lease.acquire)
+                opening.callback(lease.release)
                 db = Database.open(path)
-            except BaseException:
-                lease.release()
-                raise
-            log.info("opened profile store %s", path)
-            profile = OpenProfile(profile_id, db, lease, self._engine)
-            if profile.has_unfinished_runs():
-                recovered = profile.ensure_engine().start()
-                log.info("recovered %d unfinished runs", len(recovered))
+                opening.callback(db.close)
+                log.info("opened profile store %s", path)
+                profile = OpenProfile(profile_id, db, lease, self._build_engine)
+                if profile.has_unfinished_runs():
+                    recovered = profile.ensure_engine().start()
+                    log.info("recovered %d unfinished runs", len(recovered))
+                self._resources.enter_context(opening.pop_all())
+            self._resources.push_async_callback(self._settle, profile)  # before the store
             self._profile = profile
             return profile
 
@@ -372,7 +301,7 @@ class Host:
         async def warm() -> None:
             await anyio.sleep(WARM_UP_DELAY_S)
             warm_decoders()
-            if profile is None or profile.engine_built:
+            if profile is None or profile.engine is not None:
                 return
             # import the engine's modules in a worker thread: the loop keeps serving
             await anyio.to_thread.run_sync(_preload_engine)
@@ -384,15 +313,17 @@ class Host:
         self.spawn(warm)
 
     async def aclose(self) -> None:
-        """Settle the engine, close the store and give up the lease."""
-        profile, self._profile = self._profile, None
-        if profile is None:
-            return
+        """Settle the engine and the MCP servers, close the store and give up the lease
+        (once; later calls do nothing)."""
+        resources, self._resources = self._resources, AsyncExitStack()
+        self._profile = None
         with anyio.CancelScope(shield=True):
-            if profile.engine_built:
-                await profile.ensure_engine().aclose()
-            if self._mcp is not None:
-                with anyio.move_on_after(1.0):
-                    await self._mcp.aclose()
-            profile.db.close()
-            profile.lease.release()
+            await resources.aclose()
+
+    async def _settle(self, profile: OpenProfile) -> None:
+        """The engine first (its runs may still be calling MCP tools), then MCP."""
+        if profile.engine is not None:
+            await profile.engine.aclose()
+        if self._mcp is not None:
+            with anyio.move_on_after(1.0):
+                await self._mcp.aclose()

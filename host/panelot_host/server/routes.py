@@ -227,7 +227,9 @@ ROUTES: Mapping[str, Route] = bind(
     on(ops.TurnEnqueueParams, lambda s, p, r: _turns(s).enqueue(r, p.thread_id, p.text)),
     on(
         ops.QueueUpdateParams,
-        lambda s, p, r: _turns(s).update_queue(r, p.thread_id, p.entry_id, p.text, p.position),
+        lambda s, p, r: _turns(s).update_queue(
+            r, p.thread_id, p.entry_id, text=p.text, position=p.position
+        ),
     ),
     on(
         ops.QueueRemoveParams,
