@@ -8,8 +8,9 @@ The initialize frame is written right after the spawn; the clock runs from just 
 with a fresh PANELOT_HOME per run (creates and migrates the database) and warm (an existing
 database). Baseline in the same run: ``python -c pass`` (spawn -> exit). Targets: median
 <= 150 ms, and spawn -> first ``thread.list`` answered <= 6x the baseline. Also in the same
-run, the floor of the host's stack: spawn, import anyio, msgspec and sqlite3, run an
-anyio event loop, exit (what no change inside the host can take away). Then a
+run, the floor of the host's stack: spawn, import anyio, msgspec and sqlite3 (garbage
+collection off meanwhile, as the host does), run an anyio event loop, exit (what no change
+inside the host can take away). Then a
 ``-X importtime`` list of the serve path (initialize, then stdin EOF), top 15 by
 cumulative and by self time: what to make lazy.
 """
@@ -36,7 +37,10 @@ from panelot_host.wire.framing import encode_frame
 
 TARGET_MS = 150.0
 TARGET_RATIO = 6.0
-STACK_FLOOR = "import anyio, msgspec, sqlite3; anyio.run(anyio.sleep, 0)"
+STACK_FLOOR = (  # collection off while importing, as the host does
+    "import gc; gc.disable(); import anyio, msgspec, sqlite3; gc.freeze(); gc.enable(); "
+    "anyio.run(anyio.sleep, 0)"
+)
 _HEADER = struct.Struct("=I")
 
 

@@ -22,13 +22,15 @@ pytestmark = pytest.mark.slow
 # The real serve path (``panelot-host serve``), its warm-up (which builds the engine once
 # the first answers are out) held back so that it cannot race the check.
 _PROBE = """
-import sys
+import gc, sys
+import msgspec  # not json: the check is that the serve path does not import it
 import panelot_host.server.host as host
 host.WARM_UP_DELAY_S = 3600.0
 from panelot_host.cli.main import main
 status = main(["serve"])
-with open(sys.argv[1], "w", encoding="utf-8") as listing:
-    listing.write("\\n".join(sorted(sys.modules)))
+seen = {"modules": sorted(sys.modules), "gc": gc.isenabled(), "frozen": gc.get_freeze_count()}
+with open(sys.argv[1], "wb") as listing:
+    listing.write(msgspec.json.encode(seen))
 sys.exit(status)
 """
 
@@ -101,7 +103,11 @@ def test_initialize_and_a_first_thread_list_import_no_heavy_module(tmp_path: Pat
         proc.kill()
     assert proc.returncode == 0, err.decode(errors="replace")
     assert all("result" in answer for answer in answers)
-    modules = set(listing.read_text(encoding="utf-8").split("\n"))
+    seen = json.loads(listing.read_text(encoding="utf-8"))
+    modules = set(seen["modules"])
     heavy = {m for m in modules if m in _HEAVY or m.split(".")[0] in _HEAVY}
     assert heavy == set()
     assert sorted(m for m in modules if m.startswith(_LATER_PARTS)) == []
+    # no collection ran while the serve path was imported; what it imported was frozen
+    # and collection is on again for everything after
+    assert seen["gc"] is True and seen["frozen"] > 10_000

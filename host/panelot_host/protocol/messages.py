@@ -113,9 +113,11 @@ def decode_message(data: bytes, *, build: bool = True) -> IncomingMessage | OpCa
     """
     if nests_deeper_than(data):
         raise _too_deep(data)
-    decoder = _FAST_PATH.build() if build else _FAST_PATH.decoder
+    decoder = _FAST_PATH.decoder
     if decoder is None:
-        return _decode_by_method(data)
+        if not build:
+            return _decode_by_method(data)
+        decoder = _FAST_PATH.build()
     try:
         # every member is fully typed, so msgspec checks the UTF-8 of every string
         call: OpCall = decoder.decode(data)
