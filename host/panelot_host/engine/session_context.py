@@ -4,19 +4,27 @@ from its latest ``compaction`` item on (whose summary stands for what it covers)
 The part before the running Turn comes from a cache keyed by where it starts (the thread's
 root or a compaction's last covered item) and by its last item (items are never rewritten),
 and the Turn's part is extended by the items stored since the last model call, so a model
-call costs what was added, not the thread or the Turn so far.
+call costs what was added, not the thread or the Turn so far. The cache is in memory and in
+the store (``store.context_prefix``, encoded with msgpack): a fresh host process reads the
+prefix back instead of rebuilding the branch, and extends it when the thread went on. A
+stored prefix is used only when it starts and ends where the branch's does, was encoded by
+this code (``PREFIX_FORMAT``) and decodes; the store drops it when an item it covers
+changes. Otherwise the prefix is rebuilt from the items and stored again.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import sys
 
 import msgspec
 
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.history import TurnHistory, build_messages
 from panelot_host.providers.types import Message, TextPart, UserMessage
-from panelot_host.store import items, threads, turns
+from panelot_host.store import context_prefix, items, threads, turns
+from panelot_host.store.context_prefix import CachedPrefix
 from panelot_host.store.records import ItemRecord
 
 SUMMARY_INTRO = (
@@ -25,6 +33,34 @@ SUMMARY_INTRO = (
 )
 
 PrefixKey = tuple[str | None, str | None]  # (last item covered by a compaction, prefix end)
+
+PREFIX_ENCODING = 1  # bump when the stored prefix's encoding changes
+# The modules whose code decides a stored prefix's messages: their source is part of the
+# format, so a prefix stored by other code is rebuilt, never trusted.
+_PREFIX_CODE = (
+    "panelot_host.engine.history",
+    "panelot_host.engine.session_context",
+    "panelot_host.providers.types",
+    "panelot_host.store.items",
+    "panelot_host.store.records",
+)
+_encode = msgspec.msgpack.Encoder().encode
+_decode = msgspec.msgpack.Decoder(list[Message]).decode
+
+
+@functools.cache
+def prefix_format() -> str | None:
+    """The stored prefix's format: the encoding's number and a digest of the code that
+    builds the messages (read once per process); None (nothing is stored or read) when
+    that code's source cannot be read."""
+    digest = hashlib.sha256()
+    for name in _PREFIX_CODE:
+        get_source = getattr(sys.modules[name].__loader__, "get_source", None)
+        source = get_source(name) if get_source is not None else None
+        if not source:
+            return None
+        digest.update(source.encode())
+    return f"{PREFIX_ENCODING}:{digest.hexdigest()[:32]}"
 
 
 class Boundary(msgspec.Struct, frozen=True):
@@ -122,9 +158,38 @@ class SessionContext:
     def _prefix(self, key: PrefixKey) -> list[Message]:
         cached = self.ctx.history_cache.get(self.thread_id)
         if cached is None or cached[0] != key:
-            cached = (key, self._prefix_messages(key, cached))
+            cached = self._stored_prefix() if cached is None else cached
+            if cached is None or cached[0] != key:
+                cached = (key, self._prefix_messages(key, cached))
+                self._store_prefix(*cached)
             self.ctx.history_cache[self.thread_id] = cached
         return cached[1]
+
+    def _stored_prefix(self) -> tuple[PrefixKey, list[Message]] | None:
+        """The prefix the store holds for the thread, if it was encoded by this code and
+        decodes (a damaged or foreign one is rebuilt)."""
+        code = prefix_format()
+        stored = context_prefix.load(self.ctx.db.conn, self.thread_id) if code else None
+        if stored is None or stored.format != code:
+            return None
+        try:
+            messages = _decode(stored.messages)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        return (stored.start_item_id, stored.end_item_id), messages
+
+    def _store_prefix(self, key: PrefixKey, messages: list[Message]) -> None:
+        start, end = key
+        code = prefix_format()
+        if end is None or code is None:
+            return
+        stored = CachedPrefix(start, end, code, _encode(messages))
+        db = self.ctx.db
+        if db.in_transaction:
+            context_prefix.save(db.conn, self.thread_id, stored)
+        else:
+            with db.transaction() as conn:
+                context_prefix.save(conn, self.thread_id, stored)
 
     def _prefix_messages(
         self, key: PrefixKey, cached: tuple[PrefixKey, list[Message]] | None

@@ -12,18 +12,21 @@ from typing import Any, Literal, Protocol
 import msgspec
 
 # ---------------------------------------------------------------- request content
+# Messages and their parts are immutable trees (no reference cycles), so they are not
+# tracked by the garbage collector (``gc=False``): rebuilding or decoding a long thread's
+# messages then costs no collections.
 
 
-class TextPart(msgspec.Struct, tag="text", frozen=True):
+class TextPart(msgspec.Struct, tag="text", frozen=True, gc=False):
     text: str
 
 
-class ImagePart(msgspec.Struct, tag="image", frozen=True):
+class ImagePart(msgspec.Struct, tag="image", frozen=True, gc=False):
     media_type: str
     data: str  # base64
 
 
-class ThinkingPart(msgspec.Struct, tag="thinking", frozen=True):
+class ThinkingPart(msgspec.Struct, tag="thinking", frozen=True, gc=False):
     """Extended thinking; ``signature`` must be sent back unchanged (Anthropic)."""
 
     text: str
@@ -31,7 +34,7 @@ class ThinkingPart(msgspec.Struct, tag="thinking", frozen=True):
     redacted_data: str | None = None  # Anthropic redacted_thinking blocks
 
 
-class ToolCallPart(msgspec.Struct, tag="tool_call", frozen=True):
+class ToolCallPart(msgspec.Struct, tag="tool_call", frozen=True, gc=False):
     call_id: str
     name: str
     args: dict[str, Any]
@@ -41,15 +44,15 @@ UserContent = TextPart | ImagePart
 AssistantContent = TextPart | ThinkingPart | ToolCallPart
 
 
-class UserMessage(msgspec.Struct, tag="user", frozen=True):
+class UserMessage(msgspec.Struct, tag="user", frozen=True, gc=False):
     content: list[UserContent]
 
 
-class AssistantMessage(msgspec.Struct, tag="assistant", frozen=True):
+class AssistantMessage(msgspec.Struct, tag="assistant", frozen=True, gc=False):
     content: list[AssistantContent]
 
 
-class ToolResultMessage(msgspec.Struct, tag="tool_result", frozen=True):
+class ToolResultMessage(msgspec.Struct, tag="tool_result", frozen=True, gc=False):
     call_id: str
     name: str
     content: list[UserContent]

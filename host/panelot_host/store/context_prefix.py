@@ -1,0 +1,53 @@
+"""The durable cache of a thread's session prefix: encoded provider messages of the
+finished turns before a run's Turn, one row per thread (see migration 0007).
+
+The store keeps bytes and what they were built from; the engine encodes, decodes and
+decides whether a row matches. Triggers drop a row when an item it may cover changes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import zlib
+
+import msgspec
+
+
+class CachedPrefix(msgspec.Struct, frozen=True):
+    """A stored prefix: the items it runs from (exclusive; None: the root) and to, the
+    format it was encoded in, and the encoded messages (checked against ``checksum``)."""
+
+    start_item_id: str | None
+    end_item_id: str
+    format: str
+    messages: bytes
+
+
+def load(conn: sqlite3.Connection, thread_id: str) -> CachedPrefix | None:
+    """The thread's cached prefix; None when there is none or its blob is damaged."""
+    row = conn.execute(
+        "SELECT start_item_id, end_item_id, format, checksum, messages FROM context_prefix "
+        "WHERE thread_id = ?",
+        (thread_id,),
+    ).fetchone()
+    if row is None or not isinstance(row[4], bytes) or zlib.crc32(row[4]) != row[3]:
+        return None
+    return CachedPrefix(row[0], row[1], row[2], row[4])
+
+
+def save(conn: sqlite3.Connection, thread_id: str, prefix: CachedPrefix) -> None:
+    """Store ``prefix`` as the thread's cached prefix (replacing the previous one); nothing
+    when its end item is gone."""
+    conn.execute(
+        "INSERT OR REPLACE INTO context_prefix (thread_id, start_item_id, end_item_id, end_ord, "
+        "format, checksum, messages) SELECT ?, ?, ?, ord, ?, ?, ? FROM item WHERE id = ?",
+        (
+            thread_id,
+            prefix.start_item_id,
+            prefix.end_item_id,
+            prefix.format,
+            zlib.crc32(prefix.messages),
+            prefix.messages,
+            prefix.end_item_id,
+        ),
+    )

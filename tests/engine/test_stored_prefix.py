@@ -1,0 +1,197 @@
+"""The stored session prefix (``store.context_prefix``): a fresh process that reads it back
+builds exactly the messages the slow path (the branch rebuilt from its items) builds, after
+items change status, after a compaction, after a fork or branch switch, and with a stale,
+foreign or damaged stored prefix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from panelot_host.engine.history import build_messages
+from panelot_host.engine.session_context import SessionContext
+from panelot_host.providers.types import Message
+from panelot_host.store import items, threads, turns
+from panelot_host.store.db import Database
+from panelot_host.store.ids import new_id, now_ms
+from panelot_host.store.records import ItemRecord
+
+
+class _Ctx:
+    """What ``SessionContext`` reads of the engine context: a fresh process's."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.history_cache: dict[str, Any] = {}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    database = Database.open(tmp_path / "p.db")
+    yield database
+    database.close()
+
+
+def _turn(db: Database, thread_id: str, steps: int, *, parent: str | None = None) -> str:
+    """A finished Turn after ``parent`` (default: the head): a user message, ``steps`` tool
+    steps and an answer; the head moves to its last item. Returns the Turn's id."""
+    with db.transaction() as conn:
+        head = parent if parent is not None else threads.get(conn, thread_id).head_item_id
+        turn_id, user_id = new_id("trn"), new_id("itm")
+        turns.insert_turn(conn, turn_id=turn_id, thread_id=thread_id, user_item_id=user_id,
+                          context={})  # fmt: skip
+        items.insert(conn, ItemRecord(user_id, thread_id, head, turn_id, "user", now_ms(), "go"))
+        last = user_id
+        for n in range(steps):
+            assistant = ItemRecord(new_id("itm"), thread_id, last, turn_id, "assistant", now_ms(),
+                                   f"step {n}")  # fmt: skip
+            call = ItemRecord(
+                new_id("itm"), thread_id, assistant.id, turn_id, "toolCall", now_ms(),
+                call_id=new_id("call"), name="browser_snapshot", args={"tabId": 1},
+                batch_item_id=assistant.id, batch_index=0, status="succeeded",
+                result={"content": f"page {n}", "details": {"target": {"tabId": 1}}},
+            )  # fmt: skip
+            items.insert(conn, assistant)
+            items.insert(conn, call)
+            last = call.id
+        answer = ItemRecord(new_id("itm"), thread_id, last, turn_id, "assistant", now_ms(), "done")
+        items.insert(conn, answer)
+        threads.set_head(conn, thread_id, answer.id)
+    return turn_id
+
+
+def _messages(db: Database, thread_id: str, turn_id: str) -> tuple[list[Message], list[Message]]:
+    return SessionContext(_Ctx(db), thread_id, turn_id).messages()
+
+
+def _slow(db: Database, thread_id: str, turn_id: str) -> tuple[list[Message], list[Message]]:
+    """The same, with nothing stored: the branch rebuilt from its items."""
+    db.conn.execute("DELETE FROM context_prefix")
+    return _messages(db, thread_id, turn_id)
+
+
+def _not_read(*_: object, **__: object) -> None:
+    raise AssertionError("the branch was read")
+
+
+def _stored(db: Database) -> int:
+    return int(db.conn.execute("SELECT count(*) FROM context_prefix").fetchone()[0])
+
+
+def _thread(db: Database, turns_before: int = 3) -> tuple[str, str]:
+    with db.transaction() as conn:
+        thread_id = threads.create(conn, title="t", title_source="user").id
+    for _ in range(turns_before):
+        _turn(db, thread_id, 3)
+    return thread_id, _turn(db, thread_id, 2)
+
+
+def test_a_fresh_process_reads_the_stored_prefix_and_builds_the_same_messages(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    thread_id, turn_id = _thread(db)
+    first = _messages(db, thread_id, turn_id)
+    assert _stored(db) == 1
+    with monkeypatch.context() as patched:
+        patched.setattr(items, "iter_branch", _not_read)
+        again = _messages(db, thread_id, turn_id)
+    assert again == first
+    prefix, current = first
+    head = threads.get(db.conn, thread_id).head_item_id
+    assert [*prefix, *current] == build_messages(items.iter_branch(db.conn, head))
+    assert len(prefix) == 3 * 8
+
+
+def test_the_next_turn_extends_the_stored_prefix(db: Database) -> None:
+    thread_id, previous = _thread(db)
+    _messages(db, thread_id, previous)
+    turn_id = _turn(db, thread_id, 1)
+    extended = _messages(db, thread_id, turn_id)
+    assert extended == _slow(db, thread_id, turn_id)
+
+
+def test_a_status_change_of_a_covered_item_drops_the_stored_prefix(db: Database) -> None:
+    thread_id, turn_id = _thread(db)
+    _messages(db, thread_id, turn_id)
+    head = threads.get(db.conn, thread_id).head_item_id
+    call = next(i for i in items.iter_branch(db.conn, head) if i.kind == "toolCall")
+    with db.transaction() as conn:
+        items.set_tool_status(conn, call.id, "uncertain")
+        items.reset_call(conn, call.id)
+    assert _stored(db) == 0
+    rebuilt = _messages(db, thread_id, turn_id)
+    assert rebuilt == _slow(db, thread_id, turn_id)
+    assert any("did not finish" in repr(m) for m in rebuilt[0])
+
+
+def test_a_change_after_the_prefix_keeps_it(db: Database) -> None:
+    thread_id, turn_id = _thread(db)
+    _messages(db, thread_id, turn_id)
+    call = next(i for i in items.of_turn(db.conn, thread_id, turn_id) if i.kind == "toolCall")
+    with db.transaction() as conn:
+        items.set_tool_status(conn, call.id, "succeeded", {"content": "again"})
+    assert _stored(db) == 1
+
+
+def test_a_compaction_moves_the_start_and_the_prefix_is_rebuilt(db: Database) -> None:
+    thread_id, _ = _thread(db)
+    with db.transaction() as conn:
+        head = threads.get(conn, thread_id).head_item_id
+        covered = items.branch_ids(conn, thread_id, head)[10]
+        compaction = ItemRecord(new_id("itm"), thread_id, head, None, "compaction", now_ms(),
+                                "summary", extra={"throughItemId": covered})  # fmt: skip
+        items.insert(conn, compaction)
+        threads.set_head(conn, thread_id, compaction.id)
+    turn_id = _turn(db, thread_id, 1)
+    compacted = _messages(db, thread_id, turn_id)
+    assert compacted == _slow(db, thread_id, turn_id)
+    assert "summary" in repr(compacted[0][0])
+    assert _messages(db, thread_id, turn_id) == compacted
+
+
+def test_a_fork_and_a_branch_switch_get_their_own_prefix(db: Database) -> None:
+    thread_id, turn_id = _thread(db)
+    _messages(db, thread_id, turn_id)
+    head = threads.get(db.conn, thread_id).head_item_id
+    early = items.branch_ids(db.conn, thread_id, head)[7]
+    other = _turn(db, thread_id, 2, parent=early)  # a sibling branch, now selected
+    switched = _messages(db, thread_id, other)
+    assert switched == _slow(db, thread_id, other)
+    with db.transaction() as conn:
+        threads.set_head(conn, thread_id, head)  # back to the first branch
+    assert _messages(db, thread_id, turn_id) == _slow(db, thread_id, turn_id)
+    with db.transaction() as conn:
+        fork = threads.create(conn, title="fork", title_source="user").id
+        threads.set_head(conn, fork, items.copy_branch(conn, items.branch(conn, head), fork,
+                                                       new_id))  # fmt: skip
+    forked_turn = _turn(db, fork, 1)
+    assert _messages(db, fork, forked_turn) == _slow(db, fork, forked_turn)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE context_prefix SET format = 'other code'",
+        "UPDATE context_prefix SET messages = x'00ff'",  # checksum no longer matches
+        "UPDATE context_prefix SET messages = x'c1', checksum = 1046551979",  # crc32 of c1
+        "UPDATE context_prefix SET messages = x'9101', checksum = 1585748274",  # [1]: wrong type
+    ],
+)
+def test_a_stale_foreign_or_damaged_stored_prefix_is_rebuilt(db: Database, damage: str) -> None:
+    thread_id, turn_id = _thread(db)
+    expected = _messages(db, thread_id, turn_id)
+    db.conn.execute(damage)
+    assert _messages(db, thread_id, turn_id) == expected
+    assert _stored(db) == 1
+    row = db.conn.execute("SELECT format, length(messages) FROM context_prefix").fetchone()
+    assert row[0] != "other code" and row[1] > 2  # stored again
+
+
+def test_a_stored_prefix_of_another_end_is_not_used_as_it_is(db: Database) -> None:
+    thread_id, turn_id = _thread(db)
+    expected = _messages(db, thread_id, turn_id)
+    db.conn.execute("UPDATE context_prefix SET end_item_id = 'itm_elsewhere'")
+    assert _messages(db, thread_id, turn_id) == expected
