@@ -249,7 +249,7 @@ def _add_step(db: Database, thread_id: str, turn_id: str, n: int) -> None:
 def _build(session: SessionContext, elider: Elider, estimator: TokenEstimator, marks: Marks) -> int:
     """What the driver does for a request's context (``RunDriver._request``)."""
     prefix, current = session.messages()
-    elided = elider.elide(prefix, current, marks, estimator.of)
+    elided = session.elided(elider, prefix, current, marks, estimator.of)
     estimator.forget_unless(elided.messages)
     return estimator.head("system", []) + elided.size
 

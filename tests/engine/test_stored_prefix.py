@@ -1,7 +1,8 @@
 """The stored session prefix (``store.context_prefix``): a fresh process that reads it back
 builds exactly the messages the slow path (the branch rebuilt from its items) builds, after
 items change status, after a compaction, after a fork or branch switch, and with a stale,
-foreign or damaged stored prefix."""
+foreign or damaged stored prefix; and the stored elision pass gives exactly the request the
+walk over the messages gives."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from typing import Any
 
 import pytest
 
+from panelot_host.engine.elision import Elided, Elider, Marks
 from panelot_host.engine.history import build_messages
 from panelot_host.engine.session_context import SessionContext
+from panelot_host.engine.tokens import TokenEstimator
 from panelot_host.providers.types import Message
 from panelot_host.store import items, threads, turns
 from panelot_host.store.db import Database
@@ -35,6 +38,14 @@ def db(tmp_path: Path) -> Iterator[Database]:
     database.close()
 
 
+_IMAGE = {"type": "image", "mediaType": "image/png", "data": "iVBORw0KGgo="}
+_STEPS: list[tuple[str, Any]] = [
+    ("browser_snapshot", "- link " * 200),
+    ("browser_screenshot", [{"type": "text", "text": "shot"}, _IMAGE]),
+    ("browser_read", "text " * 150),
+]
+
+
 def _turn(db: Database, thread_id: str, steps: int, *, parent: str | None = None) -> str:
     """A finished Turn after ``parent`` (default: the head): a user message, ``steps`` tool
     steps and an answer; the head moves to its last item. Returns the Turn's id."""
@@ -48,11 +59,12 @@ def _turn(db: Database, thread_id: str, steps: int, *, parent: str | None = None
         for n in range(steps):
             assistant = ItemRecord(new_id("itm"), thread_id, last, turn_id, "assistant", now_ms(),
                                    f"step {n}")  # fmt: skip
+            name, content = _STEPS[n % len(_STEPS)]
             call = ItemRecord(
                 new_id("itm"), thread_id, assistant.id, turn_id, "toolCall", now_ms(),
-                call_id=new_id("call"), name="browser_snapshot", args={"tabId": 1},
+                call_id=new_id("call"), name=name, args={"tabId": 1 + n % 2},
                 batch_item_id=assistant.id, batch_index=0, status="succeeded",
-                result={"content": f"page {n}", "details": {"target": {"tabId": 1}}},
+                result={"content": content, "details": {"target": {"tabId": 1 + n % 2}}},
             )  # fmt: skip
             items.insert(conn, assistant)
             items.insert(conn, call)
@@ -195,3 +207,87 @@ def test_a_stored_prefix_of_another_end_is_not_used_as_it_is(db: Database) -> No
     expected = _messages(db, thread_id, turn_id)
     db.conn.execute("UPDATE context_prefix SET end_item_id = 'itm_elsewhere'")
     assert _messages(db, thread_id, turn_id) == expected
+
+
+def _slow_elided(prefix: list[Message], current: list[Message], marks: Marks) -> Elided:
+    return Elider().elide(list(prefix), current, marks, TokenEstimator().of)
+
+
+def _session_elided(
+    db: Database, thread_id: str, turn_id: str, marks: Marks
+) -> tuple[Elided, tuple[list[Message], list[Message]]]:
+    session = SessionContext(_Ctx(db), thread_id, turn_id)
+    prefix, current = session.messages()
+    elided = session.elided(Elider(), prefix, current, marks, TokenEstimator().of)
+    return elided, (prefix, current)
+
+
+def _elision_stored(db: Database) -> bool:
+    row = db.conn.execute("SELECT elision FROM context_prefix").fetchone()
+    return row is not None and row[0] is not None
+
+
+@pytest.mark.parametrize("high", [100_000, 2_000, 900, 300])
+def test_the_stored_elision_pass_gives_the_same_request_as_the_walk(
+    db: Database, high: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with db.transaction() as conn:
+        thread_id = threads.create(conn, title="t", title_source="user").id
+    for _ in range(6):
+        _turn(db, thread_id, 5)
+    turn_id = _turn(db, thread_id, 3)
+    marks = Marks(high=high, low=high // 2)
+    made, messages = _session_elided(db, thread_id, turn_id, marks)
+    assert made == _slow_elided(*messages, marks)
+    assert made.messages != [*messages[0], *messages[1]]  # images past the cap at least
+    assert ("supersedes" in repr(made.messages)) == (high < 100_000)
+    assert _elision_stored(db)
+    resumed: list[int] = []
+    original = Elider.resume
+    monkeypatch.setattr(Elider, "resume", lambda self, *a: resumed.append(1) or original(self, *a))
+    read, again = _session_elided(db, thread_id, turn_id, marks)  # a fresh process
+    assert resumed == [1]
+    assert again == messages
+    assert read == made
+    after = Marks(high=high, low=high // 2, after_compaction=True)
+    assert _session_elided(db, thread_id, turn_id, after)[0] == _slow_elided(*messages, after)
+
+
+def test_a_damaged_or_foreign_elision_pass_is_made_again(db: Database) -> None:
+    thread_id, turn_id = _thread(db)
+    marks = Marks(high=1_000, low=500)
+    expected, messages = _session_elided(db, thread_id, turn_id, marks)
+    for damage in [
+        "UPDATE context_prefix SET elision = x'00'",
+        "UPDATE context_prefix SET elision = x'c1', elision_checksum = 1046551979",
+    ]:
+        db.conn.execute(damage)
+        assert _session_elided(db, thread_id, turn_id, marks)[0] == expected
+        assert _elision_stored(db)
+    other = Marks(high=2_000, low=500)
+    assert _session_elided(db, thread_id, turn_id, other)[0] == _slow_elided(*messages, other)
+
+
+@pytest.mark.parametrize("same_process", [False, True])
+def test_the_next_turn_resumes_the_stored_pass_over_the_prefix_it_extends(
+    db: Database, same_process: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    thread_id, previous = _thread(db)
+    marks = Marks(high=900, low=450)
+    ctx = _Ctx(db)
+    first = SessionContext(ctx, thread_id, previous)
+    prefix, current = first.messages()
+    first.elided(Elider(), prefix, current, marks, TokenEstimator().of)
+    turn_id = _turn(db, thread_id, 2)
+    session = SessionContext(ctx if same_process else _Ctx(db), thread_id, turn_id)
+    prefix, current = session.messages()
+    resumed: list[int] = []
+    original = Elider.resume
+    monkeypatch.setattr(
+        Elider, "resume", lambda self, p, state, size: resumed.append(state.length)
+        or original(self, p, state, size)
+    )  # fmt: skip
+    elided = session.elided(Elider(), prefix, current, marks, TokenEstimator().of)
+    assert resumed and 0 < resumed[0] < len(prefix)
+    assert elided == _slow_elided(prefix, current, marks)
+    assert _messages(db, thread_id, turn_id) == _slow(db, thread_id, turn_id)

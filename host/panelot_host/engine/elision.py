@@ -36,6 +36,7 @@ without one reads the active tab, which ``browser_tab_select`` (with its ``tabId
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 
@@ -62,7 +63,8 @@ SUPERSEDED_NOTE = (
 )
 IMAGE_NOTE = "[image elided from the context: only the latest screenshots keep their images]"
 
-StateKey = tuple[str, object]  # ("text" | "image", tab)
+TabKey = tuple[str, Any]  # ("tab", tab id) | ("active", call id or 0) | ("call", call id)
+StateKey = tuple[str, TabKey]  # ("text" | "image", tab)
 Size = Callable[[Message], int]
 
 
@@ -98,16 +100,67 @@ class Elided(msgspec.Struct, frozen=True):
     stable: int  # ``messages[:stable]`` stay as they are until a compaction (cache hint)
 
 
+class PrefixPass(msgspec.Struct, frozen=True):
+    """The state of the pass over a prefix at its end, as data: resuming from it is the
+    same as walking the prefix (``Elider.resume``), so it can be stored with the prefix.
+    Valid for the prefix it was made over, its ``marks`` and the raw token estimate
+    (``tokens.message_tokens``) as the size."""
+
+    marks: Marks
+    length: int
+    total: int
+    tabs: dict[str, TabKey]
+    active: TabKey
+    young_from: int
+    step_stable: int | None
+    states: list[tuple[int, StateKey]]
+    images: list[int]
+    replaced: dict[int, Message]
+
+
 class Elider:
     """``elide`` for the requests of one run, and their size.
 
     The pass over the part before the running Turn (the same list object from request to
-    request) is made once; each request resumes it from a copy of its state, so a request
-    costs what the Turn added. The result is exactly ``elide`` of the whole list.
+    request) is made once, or resumed from a stored ``PrefixPass``; each request resumes
+    it from a copy of its state, so a request costs what the Turn added. The result is
+    exactly ``elide`` of the whole list.
     """
 
     def __init__(self) -> None:
         self._base: tuple[Sequence[Message], Marks, _Walk, list[Message]] | None = None
+
+    def has_pass(self, prefix: Sequence[Message], marks: Marks) -> bool:
+        """Whether the pass over ``prefix`` (this list object) with ``marks`` is made."""
+        base = self._base
+        return base is not None and base[0] is prefix and base[1] == marks
+
+    def passed(self) -> PrefixPass | None:
+        """The pass over the last prefix, as data (None before the first request)."""
+        if self._base is None:
+            return None
+        prefix, marks, walk, _ = self._base
+        return PrefixPass(
+            marks=marks, length=len(prefix), total=walk.total, tabs=walk.tabs,
+            active=walk.active, young_from=walk.young_from, step_stable=walk.step_stable,
+            states=walk.states, images=walk.images, replaced=walk.replaced,
+        )  # fmt: skip
+
+    def resume(self, prefix: Sequence[Message], state: PrefixPass, size: Size) -> None:
+        """Take ``state`` as the pass over the first ``state.length`` messages of ``prefix``
+        (made with ``state.marks``) and go on over the rest of ``prefix``."""
+        walk = _Walk(prefix, state.marks, size)
+        walk.tabs = dict(state.tabs)
+        walk.active = state.active
+        walk.total = state.total
+        walk.young_from = state.young_from
+        walk.step_stable = state.step_stable
+        walk.states = list(state.states)
+        walk.images = list(state.images)
+        walk.replaced = dict(state.replaced)
+        for index in range(state.length, len(prefix)):
+            walk.add(index, prefix[index])
+        self._base = (prefix, state.marks, walk, _applied(prefix, walk.replaced))
 
     def elide(
         self, prefix: Sequence[Message], current: Sequence[Message], marks: Marks, size: Size
@@ -118,10 +171,7 @@ class Elider:
             walk = _Walk(prefix, marks, size)
             for index, message in enumerate(prefix):
                 walk.add(index, message)
-            output = list(prefix)
-            for index, replacement in walk.replaced.items():
-                output[index] = replacement
-            base = self._base = (prefix, marks, walk, output)
+            base = self._base = (prefix, marks, walk, _applied(prefix, walk.replaced))
         walk = base[2].resumed([*prefix, *current], size)
         for index, message in enumerate(current, start=len(prefix)):
             walk.add(index, message)
@@ -131,6 +181,13 @@ class Elider:
         return Elided(output, walk.total, walk.hint())
 
 
+def _applied(messages: Sequence[Message], replaced: dict[int, Message]) -> list[Message]:
+    output = list(messages)
+    for index, replacement in replaced.items():
+        output[index] = replacement
+    return output
+
+
 class _Walk:
     """The running state of one pass: sizes, the results a flush may still change."""
 
@@ -138,8 +195,8 @@ class _Walk:
         self.messages = messages
         self.marks = marks
         self.size = size
-        self.tabs: dict[str, object] = {}  # call id -> the tab its arguments name
-        self.active: object = ("active", 0)
+        self.tabs: dict[str, TabKey] = {}  # call id -> the tab its arguments name
+        self.active: TabKey = ("active", 0)
         self.total = 0
         self.young_from = 0  # the previous flush's break: what is older stays (cold)
         self.step_stable: int | None = None  # stable end before a flush in the last step
@@ -210,7 +267,7 @@ class _Walk:
 
     def _state_key(self, message: ToolResultMessage) -> StateKey | None:
         """What the result is page state of: a page read's or an image's tab."""
-        tab: object = ("tab", message.tab_id) if message.tab_id is not None else None
+        tab: TabKey | None = ("tab", message.tab_id) if message.tab_id is not None else None
         tab = tab or self.tabs.get(message.call_id)
         if message.name in PAGE_STATE_TOOLS:
             return ("text", tab) if tab is not None else None

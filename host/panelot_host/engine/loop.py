@@ -428,7 +428,8 @@ class RunDriver:
         if nudge:
             current.append(UserMessage(content=[TextPart(nudge)]))
         compacted = self._session.boundary is not None
-        elided = self._elider.elide(
+        elided = self._session.elided(
+            self._elider,
             self._checked_prefix_of(prefix, model),
             _fitted(current, model),
             Marks.of_budget(limits.input_budget, after_compaction=compacted),

@@ -9,7 +9,9 @@ the store (``store.context_prefix``, encoded with msgpack): a fresh host process
 prefix back instead of rebuilding the branch, and extends it when the thread went on. A
 stored prefix is used only when it starts and ends where the branch's does, was encoded by
 this code (``PREFIX_FORMAT``) and decodes; the store drops it when an item it covers
-changes. Otherwise the prefix is rebuilt from the items and stored again.
+changes. Otherwise the prefix is rebuilt from the items and stored again. The elision
+pass over the prefix (``elision.PrefixPass``) is stored with it the same way, keyed by
+the marks it was made with and the compaction whose summary leads the list.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import sys
 import msgspec
 
 from panelot_host.engine.context import EngineContext
+from panelot_host.engine.elision import Elided, Elider, Marks, PrefixPass, Size
 from panelot_host.engine.history import TurnHistory, build_messages
 from panelot_host.providers.types import Message, TextPart, UserMessage
 from panelot_host.store import context_prefix, items, threads, turns
@@ -38,14 +41,27 @@ PREFIX_ENCODING = 1  # bump when the stored prefix's encoding changes
 # The modules whose code decides a stored prefix's messages: their source is part of the
 # format, so a prefix stored by other code is rebuilt, never trusted.
 _PREFIX_CODE = (
+    "panelot_host.engine.elision",
     "panelot_host.engine.history",
     "panelot_host.engine.session_context",
+    "panelot_host.engine.tokens",
     "panelot_host.providers.types",
     "panelot_host.store.items",
     "panelot_host.store.records",
 )
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder(list[Message]).decode
+
+
+class StoredPass(msgspec.Struct, frozen=True):
+    """An elision pass over a stored prefix, led by the summary of ``boundary`` (an item
+    id; None: no summary)."""
+
+    boundary: str | None
+    passed: PrefixPass
+
+
+_decode_pass = msgspec.msgpack.Decoder(StoredPass).decode
 
 
 @functools.cache
@@ -94,6 +110,8 @@ class SessionContext:
         self._boundary: Boundary | None = None
         self._boundary_loaded = False
         self._summary_prefix: tuple[Boundary, list[Message], list[Message]] | None = None
+        self._own: tuple[list[Message], PrefixKey, str | None] | None = None  # see ``elided``
+        self._inherited: dict[str | None, PrefixPass] = {}  # passes over a shorter prefix
 
     @property
     def boundary(self) -> Boundary | None:
@@ -135,10 +153,78 @@ class SessionContext:
         if boundary is not None and boundary.through_turn_id == self.turn_id:
             return [boundary.message], current
         start = boundary.through_item_id if boundary is not None else None
-        prefix = self._prefix((start, self._prefix_end))
+        key = (start, self._prefix_end)
+        prefix = self._prefix(key)
         if boundary is not None:
             prefix = self._with_summary(boundary, prefix)
+        self._own = (prefix, key, boundary.item_id if boundary is not None else None)
         return prefix, current
+
+    def elided(
+        self,
+        elider: Elider,
+        prefix: list[Message],
+        current: list[Message],
+        marks: Marks,
+        size: Size,
+    ) -> Elided:
+        """``elider.elide`` of a request. When ``prefix`` is the list ``messages`` returned
+        as the part before this Turn, the pass over it is read from the store when it was
+        made with the same marks, and stored once made; ``size`` must be the raw estimate
+        (``tokens.message_tokens``, which ``TokenEstimator.of`` counts)."""
+        own = self._own
+        made = False
+        if own is not None and own[0] is prefix and not elider.has_pass(prefix, marks):
+            stored = self._stored_pass(own[1], own[2])
+            if stored is None or stored.length != len(prefix):
+                stored = self._inherited.get(own[2])
+            made = stored is None or stored.marks != marks or stored.length != len(prefix)
+            if stored is not None and stored.marks == marks and stored.length <= len(prefix):
+                elider.resume(prefix, stored, size)
+        result = elider.elide(prefix, current, marks, size)
+        passed = elider.passed()
+        if made and own is not None and passed is not None:
+            self._store_pass(own[1], StoredPass(own[2], passed))
+        return result
+
+    def _inherit_pass(self, key: PrefixKey, length: int) -> None:
+        """Keep the stored passes over the prefix ``key`` (``length`` messages), which the
+        new prefix extends, before its row is replaced: the new pass resumes from them. The
+        summary (if any) leads both lists, so the pass covers one more message."""
+        code, (start, end) = prefix_format(), key
+        if code is None or end is None:
+            return
+        blob = context_prefix.load_elision(self.ctx.db.conn, self.thread_id, start, end, code)
+        try:
+            stored = _decode_pass(blob) if blob is not None else None
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return
+        expected = length + (stored.boundary is not None) if stored is not None else 0
+        if stored is not None and stored.passed.length == expected:
+            self._inherited = {stored.boundary: stored.passed}
+
+    def _stored_pass(self, key: PrefixKey, boundary: str | None) -> PrefixPass | None:
+        code, (start, end) = prefix_format(), key
+        if code is None or end is None:
+            return None
+        blob = context_prefix.load_elision(self.ctx.db.conn, self.thread_id, start, end, code)
+        try:
+            stored = _decode_pass(blob) if blob is not None else None
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        return stored.passed if stored is not None and stored.boundary == boundary else None
+
+    def _store_pass(self, key: PrefixKey, stored: StoredPass) -> None:
+        code, (start, end) = prefix_format(), key
+        if code is None or end is None:
+            return
+        blob = _encode(stored)
+        db = self.ctx.db
+        if db.in_transaction:
+            context_prefix.save_elision(db.conn, self.thread_id, start, end, code, blob)
+        else:
+            with db.transaction() as conn:
+                context_prefix.save_elision(conn, self.thread_id, start, end, code, blob)
 
     @functools.cached_property
     def _prefix_end(self) -> str | None:
@@ -160,7 +246,10 @@ class SessionContext:
         if cached is None or cached[0] != key:
             cached = self._stored_prefix() if cached is None else cached
             if cached is None or cached[0] != key:
+                previous = cached
                 cached = (key, self._prefix_messages(key, cached))
+                if previous is not None and cached[1][: len(previous[1])] == previous[1]:
+                    self._inherit_pass(previous[0], len(previous[1]))
                 self._store_prefix(*cached)
             self.ctx.history_cache[self.thread_id] = cached
         return cached[1]

@@ -1,5 +1,6 @@
 """The durable cache of a thread's session prefix: encoded provider messages of the
-finished turns before a run's Turn, one row per thread (see migration 0007).
+finished turns before a run's Turn, one row per thread (see migration 0007), and the
+engine's elision pass over them.
 
 The store keeps bytes and what they were built from; the engine encodes, decodes and
 decides whether a row matches. Triggers drop a row when an item it may cover changes.
@@ -50,4 +51,32 @@ def save(conn: sqlite3.Connection, thread_id: str, prefix: CachedPrefix) -> None
             prefix.messages,
             prefix.end_item_id,
         ),
+    )
+
+
+def load_elision(
+    conn: sqlite3.Connection, thread_id: str, start_item_id: str | None, end_item_id: str,
+    format: str,
+) -> bytes | None:  # fmt: skip
+    """The elision pass stored with the thread's prefix from ``start_item_id`` to
+    ``end_item_id`` in ``format``; None when there is none or it is damaged."""
+    row = conn.execute(
+        "SELECT elision, elision_checksum FROM context_prefix WHERE thread_id = ? "
+        "AND start_item_id IS ? AND end_item_id = ? AND format = ?",
+        (thread_id, start_item_id, end_item_id, format),
+    ).fetchone()
+    if row is None or not isinstance(row[0], bytes) or zlib.crc32(row[0]) != row[1]:
+        return None
+    return row[0]
+
+
+def save_elision(
+    conn: sqlite3.Connection, thread_id: str, start_item_id: str | None, end_item_id: str,
+    format: str, elision: bytes,
+) -> None:  # fmt: skip
+    """Store the elision pass with the thread's prefix (when that prefix is the one stored)."""
+    conn.execute(
+        "UPDATE context_prefix SET elision = ?, elision_checksum = ? WHERE thread_id = ? "
+        "AND start_item_id IS ? AND end_item_id = ? AND format = ?",
+        (elision, zlib.crc32(elision), thread_id, start_item_id, end_item_id, format),
     )

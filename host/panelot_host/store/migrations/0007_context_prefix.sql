@@ -2,7 +2,8 @@
 -- finished turns before a run's Turn), so a fresh host process does not rebuild a long
 -- branch on a thread's first model call. One row per thread, keyed by where the prefix
 -- starts (NULL: the root; else the last item a compaction covers) and ends; ``format``
--- names the encoding and the code that built it, ``checksum`` guards the blob. Triggers
+-- names the encoding and the code that built it, ``checksum`` guards the blob; ``elision``
+-- holds the engine's elision pass over the prefix (with ``elision_checksum``). Triggers
 -- drop the row whenever an item it may cover changes (every item of a prefix was stored no
 -- later than its end item, so ``end_ord >= ord`` covers them all), whatever code path
 -- changed it.
@@ -14,7 +15,9 @@ CREATE TABLE context_prefix (
     end_ord         INTEGER NOT NULL,
     format          TEXT NOT NULL,
     checksum        INTEGER NOT NULL,
-    messages        BLOB NOT NULL
+    messages        BLOB NOT NULL,
+    elision         BLOB,
+    elision_checksum INTEGER
 );
 
 CREATE TRIGGER context_prefix_stale AFTER UPDATE ON item
@@ -26,3 +29,7 @@ CREATE TRIGGER context_prefix_gone AFTER DELETE ON item
 BEGIN
     DELETE FROM context_prefix WHERE thread_id = old.thread_id AND end_ord >= old.ord;
 END;
+
+-- The latest compaction of a branch is looked up once per run: without this index that
+-- reads every row of the thread.
+CREATE INDEX item_compactions ON item (thread_id, ord) WHERE kind = 'compaction';
