@@ -81,6 +81,7 @@ def _messages(db: Database, thread_id: str, turn_id: str) -> tuple[list[Message]
 
 def _slow(db: Database, thread_id: str, turn_id: str) -> tuple[list[Message], list[Message]]:
     """The same, with nothing stored: the branch rebuilt from its items."""
+    db.conn.execute("DELETE FROM context_elision")
     db.conn.execute("DELETE FROM context_prefix")
     return _messages(db, thread_id, turn_id)
 
@@ -127,13 +128,15 @@ def test_the_next_turn_extends_the_stored_prefix(db: Database) -> None:
 
 def test_a_status_change_of_a_covered_item_drops_the_stored_prefix(db: Database) -> None:
     thread_id, turn_id = _thread(db)
-    _messages(db, thread_id, turn_id)
+    _session_elided(db, thread_id, turn_id, Marks(high=900, low=450))
+    assert _elision_stored(db)
     head = threads.get(db.conn, thread_id).head_item_id
     call = next(i for i in items.iter_branch(db.conn, head) if i.kind == "toolCall")
     with db.transaction() as conn:
         items.set_tool_status(conn, call.id, "uncertain")
         items.reset_call(conn, call.id)
     assert _stored(db) == 0
+    assert not _elision_stored(db)
     rebuilt = _messages(db, thread_id, turn_id)
     assert rebuilt == _slow(db, thread_id, turn_id)
     assert any("did not finish" in repr(m) for m in rebuilt[0])
@@ -223,7 +226,7 @@ def _session_elided(
 
 
 def _elision_stored(db: Database) -> bool:
-    row = db.conn.execute("SELECT elision FROM context_prefix").fetchone()
+    row = db.conn.execute("SELECT elision FROM context_elision").fetchone()
     return row is not None and row[0] is not None
 
 
@@ -258,8 +261,8 @@ def test_a_damaged_or_foreign_elision_pass_is_made_again(db: Database) -> None:
     marks = Marks(high=1_000, low=500)
     expected, messages = _session_elided(db, thread_id, turn_id, marks)
     for damage in [
-        "UPDATE context_prefix SET elision = x'00'",
-        "UPDATE context_prefix SET elision = x'c1', elision_checksum = 1046551979",
+        "UPDATE context_elision SET elision = x'00'",
+        "UPDATE context_elision SET elision = x'c1', checksum = 1046551979",
     ]:
         db.conn.execute(damage)
         assert _session_elided(db, thread_id, turn_id, marks)[0] == expected

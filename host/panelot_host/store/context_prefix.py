@@ -37,10 +37,12 @@ def load(conn: sqlite3.Connection, thread_id: str) -> CachedPrefix | None:
 
 
 def save(conn: sqlite3.Connection, thread_id: str, prefix: CachedPrefix) -> None:
-    """Store ``prefix`` as the thread's cached prefix (replacing the previous one); nothing
-    when its end item is gone."""
+    """Store ``prefix`` as the thread's cached prefix (replacing the previous one and its
+    elision pass); nothing when its end item is gone."""
+    conn.execute("DELETE FROM context_elision WHERE thread_id = ?", (thread_id,))
+    conn.execute("DELETE FROM context_prefix WHERE thread_id = ?", (thread_id,))
     conn.execute(
-        "INSERT OR REPLACE INTO context_prefix (thread_id, start_item_id, end_item_id, end_ord, "
+        "INSERT INTO context_prefix (thread_id, start_item_id, end_item_id, end_ord, "
         "format, checksum, messages) SELECT ?, ?, ?, ord, ?, ?, ? FROM item WHERE id = ?",
         (
             thread_id,
@@ -61,8 +63,9 @@ def load_elision(
     """The elision pass stored with the thread's prefix from ``start_item_id`` to
     ``end_item_id`` in ``format``; None when there is none or it is damaged."""
     row = conn.execute(
-        "SELECT elision, elision_checksum FROM context_prefix WHERE thread_id = ? "
-        "AND start_item_id IS ? AND end_item_id = ? AND format = ?",
+        "SELECT e.elision, e.checksum FROM context_elision e JOIN context_prefix p "
+        "ON p.thread_id = e.thread_id WHERE e.thread_id = ? AND p.start_item_id IS ? "
+        "AND p.end_item_id = ? AND p.format = ?",
         (thread_id, start_item_id, end_item_id, format),
     ).fetchone()
     if row is None or not isinstance(row[0], bytes) or zlib.crc32(row[0]) != row[1]:
@@ -76,7 +79,8 @@ def save_elision(
 ) -> None:  # fmt: skip
     """Store the elision pass with the thread's prefix (when that prefix is the one stored)."""
     conn.execute(
-        "UPDATE context_prefix SET elision = ?, elision_checksum = ? WHERE thread_id = ? "
+        "INSERT OR REPLACE INTO context_elision (thread_id, checksum, elision) "
+        "SELECT thread_id, ?, ? FROM context_prefix WHERE thread_id = ? "
         "AND start_item_id IS ? AND end_item_id = ? AND format = ?",
-        (elision, zlib.crc32(elision), thread_id, start_item_id, end_item_id, format),
+        (zlib.crc32(elision), elision, thread_id, start_item_id, end_item_id, format),
     )

@@ -2,9 +2,10 @@
 -- finished turns before a run's Turn), so a fresh host process does not rebuild a long
 -- branch on a thread's first model call. One row per thread, keyed by where the prefix
 -- starts (NULL: the root; else the last item a compaction covers) and ends; ``format``
--- names the encoding and the code that built it, ``checksum`` guards the blob; ``elision``
--- holds the engine's elision pass over the prefix (with ``elision_checksum``). Triggers
--- drop the row whenever an item it may cover changes (every item of a prefix was stored no
+-- names the encoding and the code that built it, ``checksum`` guards the blob.
+-- ``context_elision`` holds the engine's elision pass over the stored prefix, in a row of
+-- its own (writing it does not rewrite the prefix's blob), dropped with it. Triggers
+-- drop the rows whenever an item it may cover changes (every item of a prefix was stored no
 -- later than its end item, so ``end_ord >= ord`` covers them all), whatever code path
 -- changed it.
 
@@ -15,18 +16,26 @@ CREATE TABLE context_prefix (
     end_ord         INTEGER NOT NULL,
     format          TEXT NOT NULL,
     checksum        INTEGER NOT NULL,
-    messages        BLOB NOT NULL,
-    elision         BLOB,
-    elision_checksum INTEGER
+    messages        BLOB NOT NULL
+);
+
+CREATE TABLE context_elision (
+    thread_id       TEXT PRIMARY KEY REFERENCES thread (id) ON DELETE CASCADE,
+    checksum        INTEGER NOT NULL,
+    elision         BLOB NOT NULL
 );
 
 CREATE TRIGGER context_prefix_stale AFTER UPDATE ON item
 BEGIN
+    DELETE FROM context_elision WHERE thread_id IN (SELECT thread_id FROM context_prefix
+        WHERE thread_id = old.thread_id AND end_ord >= old.ord);
     DELETE FROM context_prefix WHERE thread_id = old.thread_id AND end_ord >= old.ord;
 END;
 
 CREATE TRIGGER context_prefix_gone AFTER DELETE ON item
 BEGIN
+    DELETE FROM context_elision WHERE thread_id IN (SELECT thread_id FROM context_prefix
+        WHERE thread_id = old.thread_id AND end_ord >= old.ord);
     DELETE FROM context_prefix WHERE thread_id = old.thread_id AND end_ord >= old.ord;
 END;
 
