@@ -23,7 +23,9 @@ Module map:
   ``models`` (providers and the task model), ``prompts`` (texts the engine sends),
   ``titles`` (thread titles).
 - The context a model sees: ``history`` (provider messages from the branch),
-  ``session_context`` (from the latest compaction on), ``tokens`` (the token account),
+  ``session_context`` (from the latest compaction on; the part before the Turn and its
+  elision pass stored durably, so a fresh process does not rebuild it), ``tokens`` (the
+  token account),
   ``elision`` (superseded page state), ``compaction`` (summaries of older turns).
 - After a crash: ``recovery`` (settle what the last process left).
 - Fault injection: ``failpoints`` (the ``FaultHook`` seams the engine calls; the bugs and
