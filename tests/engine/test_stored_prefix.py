@@ -294,3 +294,19 @@ def test_the_next_turn_resumes_the_stored_pass_over_the_prefix_it_extends(
     assert resumed and 0 < resumed[0] < len(prefix)
     assert elided == _slow_elided(prefix, current, marks)
     assert _messages(db, thread_id, turn_id) == _slow(db, thread_id, turn_id)
+
+
+def test_the_same_process_rereads_a_prefix_whose_items_changed(db: Database) -> None:
+    thread_id, turn_id = _thread(db)
+    ctx = _Ctx(db)
+    SessionContext(ctx, thread_id, turn_id).messages()
+    head = threads.get(db.conn, thread_id).head_item_id
+    call = next(i for i in items.iter_branch(db.conn, head) if i.kind == "toolCall")
+    with db.transaction() as conn:
+        items.set_tool_status(conn, call.id, "uncertain")
+        items.reset_call(conn, call.id)
+    again = SessionContext(ctx, thread_id, turn_id).messages()
+    assert "did not finish" in repr(again[0])
+    assert again == _slow(db, thread_id, turn_id)
+    following = _turn(db, thread_id, 1)
+    assert SessionContext(ctx, thread_id, following).messages() == _slow(db, thread_id, following)

@@ -243,6 +243,8 @@ class SessionContext:
 
     def _prefix(self, key: PrefixKey) -> list[Message]:
         cached = self.ctx.history_cache.get(self.thread_id)
+        if cached is not None and not self._still_stored(cached[0]):
+            cached = None  # an item it covers changed since: read the branch again
         if cached is None or cached[0] != key:
             cached = self._stored_prefix() if cached is None else cached
             if cached is None or cached[0] != key:
@@ -253,6 +255,14 @@ class SessionContext:
                 self._store_prefix(*cached)
             self.ctx.history_cache[self.thread_id] = cached
         return cached[1]
+
+    def _still_stored(self, key: PrefixKey) -> bool:
+        """Whether the store still holds the prefix ``key`` that the memory holds (the
+        triggers drop it when an item it covers changes); an empty one always holds."""
+        code, (start, end) = prefix_format(), key
+        if code is None or end is None:
+            return True
+        return context_prefix.holds(self.ctx.db.conn, self.thread_id, start, end, code)
 
     def _stored_prefix(self) -> tuple[PrefixKey, list[Message]] | None:
         """The prefix the store holds for the thread, if it was encoded by this code and

@@ -36,6 +36,20 @@ def load(conn: sqlite3.Connection, thread_id: str) -> CachedPrefix | None:
     return CachedPrefix(row[0], row[1], row[2], row[4])
 
 
+def holds(
+    conn: sqlite3.Connection, thread_id: str, start_item_id: str | None, end_item_id: str,
+    format: str,
+) -> bool:  # fmt: skip
+    """Whether the thread's stored prefix is still the one from ``start_item_id`` to
+    ``end_item_id`` in ``format`` (no item it covers changed since it was stored)."""
+    row = conn.execute(
+        "SELECT 1 FROM context_prefix WHERE thread_id = ? AND start_item_id IS ? "
+        "AND end_item_id = ? AND format = ?",
+        (thread_id, start_item_id, end_item_id, format),
+    ).fetchone()
+    return row is not None
+
+
 def save(conn: sqlite3.Connection, thread_id: str, prefix: CachedPrefix) -> None:
     """Store ``prefix`` as the thread's cached prefix (replacing the previous one and its
     elision pass); nothing when its end item is gone."""
