@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from panelot_host.engine.elision import Elided, Elider, Marks
 from panelot_host.engine.history import build_messages
@@ -310,3 +312,78 @@ def test_the_same_process_rereads_a_prefix_whose_items_changed(db: Database) -> 
     assert again == _slow(db, thread_id, turn_id)
     following = _turn(db, thread_id, 1)
     assert SessionContext(ctx, thread_id, following).messages() == _slow(db, thread_id, following)
+
+
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("turn"), st.integers(0, 4)),
+        st.tuples(st.just("status"), st.integers(0, 10_000)),
+        st.tuples(st.just("compact"), st.integers(0, 10_000)),
+        st.tuples(st.just("switch"), st.integers(0, 10_000)),
+        st.tuples(st.just("damage"), st.sampled_from(["format", "blob", "pass"])),
+    ),
+    min_size=1,
+    max_size=8,
+)
+_DAMAGE = {
+    "format": "UPDATE context_prefix SET format = 'other code'",
+    "blob": "UPDATE context_prefix SET messages = x'00ff'",
+    "pass": "UPDATE context_elision SET elision = x'00'",
+}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=_OPS, high=st.sampled_from([300, 900, 100_000]))
+def test_random_histories_build_what_the_slow_path_builds(
+    tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, Any]], high: int
+) -> None:
+    """Whatever happened to the thread (turns, status changes, compactions, branch
+    switches, damaged rows), a long-lived process and a fresh one build the request the
+    slow path builds."""
+    db = Database.open(tmp_path_factory.mktemp("h") / "p.db")
+    try:
+        with db.transaction() as conn:
+            thread_id = threads.create(conn, title="t", title_source="user").id
+        _turn(db, thread_id, 3)
+        marks, ctx = Marks(high=high, low=high // 2), _Ctx(db)
+        for op, arg in ops:
+            _apply(db, thread_id, op, arg)
+            turn_id = _turn(db, thread_id, 1)
+            for context in (ctx, _Ctx(db)):
+                session = SessionContext(context, thread_id, turn_id)
+                prefix, current = session.messages()
+                elided = session.elided(Elider(), prefix, current, marks, TokenEstimator().of)
+                assert elided == _slow_elided(prefix, current, marks)
+                head = threads.get(db.conn, thread_id).head_item_id
+                boundary = items.latest_compaction(db.conn, thread_id, head)
+                if boundary is None:
+                    assert [*prefix, *current] == build_messages(items.iter_branch(db.conn, head))
+            assert (prefix, current) == _slow(db, thread_id, turn_id)
+    finally:
+        db.close()
+
+
+def _apply(db: Database, thread_id: str, op: str, arg: Any) -> None:
+    head = threads.get(db.conn, thread_id).head_item_id
+    branch = items.branch(db.conn, head)
+    if op == "turn":
+        _turn(db, thread_id, arg)
+    elif op == "damage":
+        db.conn.execute(_DAMAGE[arg])
+    elif op == "status":
+        calls = [i for i in branch if i.kind == "toolCall"]
+        with db.transaction() as conn:  # its result is dropped: a synthetic one is sent
+            items.set_tool_status(conn, calls[arg % len(calls)].id, "uncertain")
+            items.reset_call(conn, calls[arg % len(calls)].id)
+    elif op == "compact":
+        covered = branch[arg % len(branch)]
+        with db.transaction() as conn:
+            extra = {"throughItemId": covered.id}
+            compaction = ItemRecord(new_id("itm"), thread_id, head, None, "compaction",
+                                    now_ms(), "summary", extra=extra)  # fmt: skip
+            items.insert(conn, compaction)
+            threads.set_head(conn, thread_id, compaction.id)
+    else:
+        ends = [i for i in branch if i.kind == "assistant" and i.text == "done"]
+        with db.transaction() as conn:
+            threads.set_head(conn, thread_id, ends[arg % len(ends)].id)
