@@ -149,14 +149,7 @@ class Elider:
     def resume(self, prefix: Sequence[Message], state: PrefixPass, size: Size) -> None:
         """Take ``state`` as the pass over the first ``state.length`` messages of ``prefix``
         (made with ``state.marks``) and go on over the rest of ``prefix``."""
-        walk = _Walk(prefix, state.marks, size)
-        walk.tabs = dict(state.tabs)
-        walk.active = state.active
-        walk.total = state.total
-        walk.young_from = state.young_from
-        walk.step_stable = state.step_stable
-        walk.states = list(state.states)
-        walk.images = list(state.images)
+        walk = _Walk(prefix, state.marks, size).carrying(state)
         walk.replaced = dict(state.replaced)
         for index in range(state.length, len(prefix)):
             walk.add(index, prefix[index])
@@ -205,17 +198,22 @@ class _Walk:
         self.replaced: dict[int, Message] = {}
         self.earlier: dict[int, Message] = {}  # replaced by the pass this one resumes
 
+    def carrying(self, state: _Walk | PrefixPass) -> _Walk:
+        """This walk, going on from ``state`` (a pass over a start of its messages): its
+        sizes, tabs and the page states and images a flush may still change."""
+        self.tabs = dict(state.tabs)
+        self.active = state.active
+        self.total = state.total
+        self.young_from = state.young_from
+        self.step_stable = state.step_stable
+        self.states = list(state.states)
+        self.images = list(state.images)
+        return self
+
     def resumed(self, messages: Sequence[Message], size: Size) -> _Walk:
         """A copy of this state that goes on over ``messages`` (which start with this
         pass's messages); its ``replaced`` holds only what it changes itself."""
-        walk = _Walk(messages, self.marks, size)
-        walk.tabs = dict(self.tabs)
-        walk.active = self.active
-        walk.total = self.total
-        walk.young_from = self.young_from
-        walk.step_stable = self.step_stable
-        walk.states = list(self.states)
-        walk.images = list(self.images)
+        walk = _Walk(messages, self.marks, size).carrying(self)
         walk.earlier = {**self.earlier, **self.replaced} if self.earlier else self.replaced
         return walk
 
