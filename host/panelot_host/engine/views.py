@@ -20,6 +20,7 @@ from panelot_host.store.records import (
     ToolCallExtra,
     TurnRecord,
 )
+from panelot_host.vocabulary import RunState, TurnStatus
 
 _result_decoder = msgspec.json.Decoder(common.ToolResult)
 _ID_FALLBACK = "none"
@@ -59,7 +60,7 @@ def thread_view(record: ThreadRecord) -> entities.Thread:
     )
 
 
-_WAITING: dict[str | None, entities.ThreadStatus] = {
+_WAITING: dict[RunState | None, entities.ThreadStatus] = {
     "awaiting_approval": "awaiting_approval",
     "awaiting_interaction": "awaiting_answer",
     "budget_paused": "budget_paused",
@@ -68,7 +69,9 @@ _WAITING: dict[str | None, entities.ThreadStatus] = {
 }
 
 
-def thread_status(turn_status: str | None, run_state: str | None) -> entities.ThreadStatus:
+def thread_status(
+    turn_status: TurnStatus | None, run_state: RunState | None
+) -> entities.ThreadStatus:
     """A thread's status from its latest Turn's status and that Turn's Run state."""
     match turn_status:
         case None | "completed":

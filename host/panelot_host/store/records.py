@@ -48,9 +48,9 @@ class ThreadRecord(msgspec.Struct, frozen=True):
     created_at: int
     updated_at: int
     stats: ThreadStats
-    last_turn_status: str | None = None
+    last_turn_status: TurnStatus | None = None
     """The status of the thread's latest Turn (None: no Turn yet)."""
-    last_run_state: str | None = None
+    last_run_state: RunState | None = None
     """The state of that Turn's latest Run."""
 
 

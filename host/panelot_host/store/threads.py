@@ -13,7 +13,7 @@ import msgspec
 from panelot_host.errors import InvalidParams, NotFound
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ThreadRecord, ThreadStats
-from panelot_host.vocabulary import TitleSource
+from panelot_host.vocabulary import RunState, TitleSource, TurnStatus
 
 _COLUMNS = (
     "id, title, title_source, parent_thread_id, forked_from_item_id, head_item_id, "
@@ -101,17 +101,19 @@ def _with_activity(conn: sqlite3.Connection, records: list[ThreadRecord]) -> lis
         return records
     marks = ", ".join("?" * len(records))
     rows = conn.execute(_ACTIVITY.format(marks=marks), [r.id for r in records]).fetchall()
-    found = {str(tid): (str(status), state) for tid, status, state in rows}
+    found: dict[str, tuple[TurnStatus, RunState | None]] = {
+        tid: (status, state) for tid, status, state in rows
+    }
     return [_active(record, found.get(record.id)) for record in records]
 
 
-def _active(record: ThreadRecord, activity: tuple[str, Any] | None) -> ThreadRecord:
+def _active(
+    record: ThreadRecord, activity: tuple[TurnStatus, RunState | None] | None
+) -> ThreadRecord:
     if activity is None:
         return record
     status, state = activity
-    return msgspec.structs.replace(
-        record, last_turn_status=status, last_run_state=state if isinstance(state, str) else None
-    )
+    return msgspec.structs.replace(record, last_turn_status=status, last_run_state=state)
 
 
 def exists(conn: sqlite3.Connection, thread_id: str) -> bool:
