@@ -13,7 +13,7 @@ from tests.providers.streams import anthropic_sse
 MODEL = "claude-sonnet-4-5"
 Planned = Reply | Callable[[dict[str, Any]], Reply]
 
-__all__ = ["HANG", "Delay", "FakeAnthropic", "Reply", "text_events", "text_reply"]
+__all__ = ["HANG", "Delay", "FakeAnthropic", "Reply", "message_end", "text_events", "text_reply"]
 
 
 def text_events(pieces: Iterable[str], stop: str = "end_turn") -> list[bytes]:
@@ -40,16 +40,19 @@ def text_events(pieces: Iterable[str], stop: str = "end_turn") -> list[bytes]:
         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}
         for p in pieces
     ]
-    end = [
-        {"type": "content_block_stop", "index": 0},
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": stop, "stop_sequence": None},
-            "usage": {"output_tokens": 5},
-        },
-        {"type": "message_stop"},
-    ]
-    return [anthropic_sse(e) for e in (start, block, *deltas, *end)]
+    events = [start, block, *deltas, {"type": "content_block_stop", "index": 0}]
+    return [*(anthropic_sse(e) for e in events), *message_end(stop, 5)]
+
+
+def message_end(stop: str, output_tokens: int) -> list[bytes]:
+    """The two SSE events that end a streamed message: its stop reason and usage, then
+    ``message_stop``."""
+    delta = {
+        "type": "message_delta",
+        "delta": {"stop_reason": stop, "stop_sequence": None},
+        "usage": {"output_tokens": output_tokens},
+    }
+    return [anthropic_sse(delta), anthropic_sse({"type": "message_stop"})]
 
 
 def text_reply(pieces: Iterable[str], *, delay_s: float = 0.0) -> Reply:
@@ -83,14 +86,7 @@ def tool_use_reply(call_id: str, name: str, args: dict[str, Any]) -> Reply:
             }
         ),
         anthropic_sse({"type": "content_block_stop", "index": 0}),
-        anthropic_sse(
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": "tool_use", "stop_sequence": None},
-                "usage": {"output_tokens": 9},
-            }
-        ),
-        anthropic_sse({"type": "message_stop"}),
+        *message_end("tool_use", 9),
     ]
     return Reply(body=list(events))
 

@@ -12,7 +12,14 @@ from datetime import datetime
 from playwright.sync_api import expect
 from tests.providers.streams import anthropic_sse
 
-from .fake_model import FakeAnthropic, Reply, text_events, text_reply, tool_use_reply
+from .fake_model import (
+    FakeAnthropic,
+    Reply,
+    message_end,
+    text_events,
+    text_reply,
+    tool_use_reply,
+)
 from .harness import Browser
 from .pages import serve_pages
 from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
@@ -247,14 +254,7 @@ def _thinking_then_text(thinking: str, text: str) -> Reply:
             }
         ),
         anthropic_sse({"type": "content_block_stop", "index": 1}),
-        anthropic_sse(
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                "usage": {"output_tokens": 12},
-            }
-        ),
-        anthropic_sse({"type": "message_stop"}),
+        *message_end("end_turn", 12),
     ]
     return Reply(body=list(events))
 

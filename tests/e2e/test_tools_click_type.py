@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
-from .tool_driver import Args, by_ref, run_tools, tab_of
+from .tool_driver import Args, by_ref, open_tab, run_tools
 from .tool_pages import serve_tool_pages
 
 
@@ -17,9 +17,7 @@ def test_type_and_click_sign_in_then_submit_navigates(
     browser: Browser, model: FakeAnthropic
 ) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/login")
-        tab = tab_of(browser, f"{site}/login")
+        page, tab = open_tab(browser, f"{site}/login")
 
         def field(role: str, name: str, **more: object) -> Args:
             return by_ref(tab, role, name, **more)
@@ -55,9 +53,7 @@ def test_click_select_type_press_on_every_input_type(
     browser: Browser, model: FakeAnthropic
 ) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/form")
-        tab = tab_of(browser, f"{site}/form")
+        page, tab = open_tab(browser, f"{site}/form")
 
         def on(role: str, name: str, tool: str, **more: object) -> tuple[str, Args]:
             return tool, by_ref(tab, role, name, **more)

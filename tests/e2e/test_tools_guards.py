@@ -15,11 +15,11 @@ from .tool_driver import (
     allow_until_done,
     invoke,
     last_snapshot,
+    open_tab,
     plan_calls,
     ref_of,
     run_tools,
     start_turn,
-    tab_of,
     tool_results,
 )
 from .tool_pages import serve_tool_pages
@@ -27,9 +27,7 @@ from .tool_pages import serve_tool_pages
 
 def test_click_is_not_done_when_the_tab_moved_to_another_origin(browser: Browser) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/form")
-        tab = tab_of(browser, f"{site}/form")
+        page, tab = open_tab(browser, f"{site}/form")
         outline = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
         decided = {"tabId": tab, "url": f"{site}/form", "origin": site, "title": "Every input"}
         # the Gatekeeper decided for 127.0.0.1; the tab is now on localhost (same page!)
@@ -56,9 +54,7 @@ def test_click_trusted_l2_asked_once_per_origin_and_detached_after_the_turn(
     browser: Browser, model: FakeAnthropic
 ) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/trusted")
-        tab = tab_of(browser, f"{site}/trusted")
+        page, tab = open_tab(browser, f"{site}/trusted")
 
         def confirm(**more: object):  # type: ignore[no-untyped-def]
             return lambda results: {
@@ -100,9 +96,7 @@ def test_click_trusted_l2_asked_once_per_origin_and_detached_after_the_turn(
 
 def test_wait_for_is_cancelled_by_an_interrupt(browser: Browser, model: FakeAnthropic) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/links")
-        tab = tab_of(browser, f"{site}/links")
+        _page, tab = open_tab(browser, f"{site}/links")
         plan_calls(
             model, [("browser_wait_for", {"tabId": tab, "text": "never", "timeMs": 60_000})], "-"
         )
@@ -123,9 +117,7 @@ def test_wait_for_is_cancelled_by_an_interrupt(browser: Browser, model: FakeAnth
 
 def test_click_on_a_tab_closed_during_the_action_is_a_tool_error(browser: Browser) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/links")
-        tab = tab_of(browser, f"{site}/links")
+        page, tab = open_tab(browser, f"{site}/links")
         worker = browser.worker()
         worker.evaluate(
             "(tabId) => { globalThis.waiting = panelot.table.invoke({callId: 'w', tool:"
@@ -145,9 +137,7 @@ def test_read_and_snapshot_of_an_injection_page_change_no_permission(
     browser: Browser, model: FakeAnthropic
 ) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/injection")
-        tab = tab_of(browser, f"{site}/injection")
+        _page, tab = open_tab(browser, f"{site}/injection")
         panel = browser.open_panel()
         expect(panel.get_by_text("Connected")).to_be_visible()
         before = panel.evaluate("panelot.client.request('permissions.list', {})")
@@ -172,9 +162,7 @@ def test_read_and_snapshot_of_an_injection_page_change_no_permission(
 
 def test_click_that_starts_a_download_is_a_tool_error_that_says_so(browser: Browser) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/download")
-        tab = tab_of(browser, f"{site}/download")
+        page, tab = open_tab(browser, f"{site}/download")
         outline = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
         result = invoke(
             browser, "browser_click", {"tabId": tab, "ref": ref_of(outline, "link", "Export CSV")}
@@ -192,9 +180,7 @@ def test_click_that_starts_a_download_is_a_tool_error_that_says_so(browser: Brow
 
 def test_select_that_makes_the_page_navigate_is_a_tool_error(browser: Browser) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/jump")
-        tab = tab_of(browser, f"{site}/jump")
+        page, tab = open_tab(browser, f"{site}/jump")
         outline = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
         result = invoke(
             browser,
@@ -210,9 +196,7 @@ def test_click_approved_then_the_tab_moves_origin_is_not_done(
     browser: Browser, model: FakeAnthropic
 ) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/form")
-        tab = tab_of(browser, f"{site}/form")
+        page, tab = open_tab(browser, f"{site}/form")
         plan_calls(
             model,
             [

@@ -14,7 +14,7 @@ from playwright.sync_api import Playwright
 
 from .fake_model import FakeAnthropic
 from .harness import Browser, Profile
-from .tool_driver import invoke, run_tools, tab_of
+from .tool_driver import invoke, open_tab, run_tools
 from .tool_pages import serve_tool_pages
 
 
@@ -66,9 +66,7 @@ def test_read_gives_markdown_with_headings_links_lists_tables(
     browser: Browser, model: FakeAnthropic
 ) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/article")
-        tab = tab_of(browser, f"{site}/article")
+        page, tab = open_tab(browser, f"{site}/article")
         results, asked = run_tools(browser, model, [("browser_read", {"tabId": tab})])
         text = results[0]
         assert asked == 0
@@ -92,9 +90,7 @@ def test_screenshot_is_a_scaled_jpeg_and_full_page_uses_the_debugger(
 ) -> None:
     browser = hidpi_browser
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/big")
-        tab = tab_of(browser, f"{site}/big")
+        _page, tab = open_tab(browser, f"{site}/big")
         results, asked = run_tools(
             browser,
             model,

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
-from .tool_driver import Args, by_ref, invoke, ref_of, run_tools, tab_of
+from .tool_driver import Args, by_ref, invoke, open_tab, ref_of, run_tools, tab_of
 from .tool_pages import serve_tool_pages
 
 
@@ -18,9 +18,7 @@ def test_snapshot_refs_reach_into_an_iframe_and_a_shadow_root(
     browser: Browser, model: FakeAnthropic
 ) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/frame")
-        tab = tab_of(browser, f"{site}/frame")
+        page, tab = open_tab(browser, f"{site}/frame")
 
         def on(role: str, name: str, **more: object) -> Args:
             return by_ref(tab, role, name, **more)
@@ -63,9 +61,7 @@ def test_snapshot_stale_and_unknown_refs_tell_the_model_to_snapshot_again(
     browser: Browser,
 ) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/form")
-        tab = tab_of(browser, f"{site}/form")
+        page, tab = open_tab(browser, f"{site}/form")
         outline = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
         save = ref_of(outline, "button", "Save")
         # unknown ref
@@ -137,9 +133,7 @@ def test_snapshot_of_10000_elements_stays_within_budget_with_the_viewport(
 
 def test_scroll_down_moves_the_pane_of_a_page_that_does_not_scroll(browser: Browser) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/app")
-        tab = tab_of(browser, f"{site}/app")
+        page, tab = open_tab(browser, f"{site}/app")
         result = invoke(browser, "browser_scroll", {"tabId": tab, "direction": "down"})
         assert result["isError"] is False and 'region "Messages"' in result["content"]
         assert page.eval_on_selector("#pane", "p => p.scrollTop") > 300

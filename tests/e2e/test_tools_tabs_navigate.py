@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
-from .tool_driver import invoke, run_tools, tab_of
+from .tool_driver import invoke, open_tab, run_tools, tab_of
 from .tool_pages import serve_tool_pages
 
 
@@ -63,9 +63,7 @@ def test_tab_new_list_select_navigate_back_close(browser: Browser, model: FakeAn
 
 def test_navigate_refuses_restricted_and_non_web_urls(browser: Browser) -> None:
     with serve_tool_pages() as site:
-        page = browser.context.new_page()
-        page.goto(f"{site}/login")
-        tab = tab_of(browser, f"{site}/login")
+        page, tab = open_tab(browser, f"{site}/login")
         for url, why in (
             ("chrome://settings", "only http and https"),
             ("file:///etc/passwd", "only http and https"),

@@ -122,6 +122,13 @@ def run_tools(
     return tool_results(model.bodies[-1]), asked
 
 
+def open_tab(browser: Browser, url: str) -> tuple[Page, int]:
+    """A new tab at ``url``: its page and its Chrome tab id."""
+    page = browser.context.new_page()
+    page.goto(url)
+    return page, tab_of(browser, url)
+
+
 def tab_of(browser: Browser, url: str) -> int:
     """The Chrome tab id of the page at ``url``."""
     tab_id: int = browser.worker().evaluate(
