@@ -16,13 +16,10 @@ def test_public_surface_is_pinned() -> None:
         "HEADER_SIZE",
         "MAX_INBOUND_FRAME",
         "MAX_OUTBOUND_FRAME",
-        "StdioChannel",
         "decode_frames",
         "encode_frame",
         "encode_frames",
         "frame_header",
-        "protect_stdin",
-        "protect_stdout",
         "split_message",
     ]
     for name in wire.__all__:

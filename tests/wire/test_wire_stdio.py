@@ -16,11 +16,11 @@ from panelot_host.wire import (
     MAX_OUTBOUND_FRAME,
     ChunkAssembler,
     FrameError,
-    StdioChannel,
     decode_frames,
     encode_frame,
     encode_frames,
 )
+from panelot_host.wire.stdio import StdioChannel
 
 pytestmark = pytest.mark.anyio
 
@@ -183,7 +183,7 @@ async def test_a_file_object_writer_gets_whole_flushed_frames(tmp_path: Path) ->
 CHILD = textwrap.dedent(
     """
     import os, subprocess, sys, anyio
-    from panelot_host.wire import StdioChannel
+    from panelot_host.wire.stdio import StdioChannel
 
     GRANDCHILD = "import sys; print('grandchild read', len(sys.stdin.buffer.read()), 'bytes')"
 

@@ -3,8 +3,13 @@
 It deals in bytes and already-encoded JSON; it never knows what an op means.
 
 Module map: ``framing`` (length-prefixed frames and their limits), ``chunking`` (``$/chunk``
-split and join), ``outbound`` (frame headers and payloads for one ``writev``), ``stdio``
-(the channel over stdin/stdout), ``errors`` (framing problems).
+split and join), ``outbound`` (frame headers and payloads for one ``writev``), ``fds`` (stdin/stdout
+reserved for frames, whole writes to an fd), ``blocking`` (frames read before an event
+loop runs), ``stdio`` (the channel over stdin/stdout, on anyio), ``errors`` (framing
+problems).
+
+The names below need no event loop; ``stdio.StdioChannel`` (which imports anyio) is
+imported from its module, so the host's prelude can read and write frames without it.
 """
 
 from panelot_host.wire.chunking import (
@@ -25,7 +30,6 @@ from panelot_host.wire.framing import (
     encode_frames,
     frame_header,
 )
-from panelot_host.wire.stdio import StdioChannel, protect_stdin, protect_stdout
 
 __all__ = [
     "CHUNK_METHOD",
@@ -40,12 +44,9 @@ __all__ = [
     "FrameError",
     "FrameErrorCode",
     "FrameTooLarge",
-    "StdioChannel",
     "decode_frames",
     "encode_frame",
     "encode_frames",
     "frame_header",
-    "protect_stdin",
-    "protect_stdout",
     "split_message",
 ]

@@ -21,9 +21,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
-import select
-import stat
-import sys
 from collections import deque
 from collections.abc import Callable
 from typing import BinaryIO, Protocol
@@ -31,57 +28,18 @@ from typing import BinaryIO, Protocol
 import anyio
 import anyio.to_thread
 
+from panelot_host.wire.blocking import READ_SIZE, ReadAhead, pollable
 from panelot_host.wire.errors import FrameError
+from panelot_host.wire.fds import (
+    protect_stdin,
+    protect_stdout,
+    set_binary,
+    write_all,
+    write_fd,
+    writev_all,
+)
 from panelot_host.wire.framing import MAX_INBOUND_FRAME, FrameDecoder
 from panelot_host.wire.outbound import chunk_ids, frame_parts
-
-READ_SIZE = 64 * 1024
-_IOV_MAX = 512  # buffers per writev call (POSIX guarantees at least 16; Linux takes 1024)
-
-
-def protect_stdout() -> int:
-    """Reserve the real stdout for frames and send everything else written there to stderr.
-
-    Returns a private, non-inheritable duplicate of the original fd 1 for the channel.
-    Afterwards fd 1 (inherited by child processes) and ``sys.stdout`` point at stderr,
-    so a stray ``print`` from any library can never corrupt the frame stream.
-
-    Raises:
-        OSError: the fds cannot be duplicated.
-    """
-    if sys.stdout is not None:
-        sys.stdout.flush()
-    frame_fd = os.dup(1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    _set_binary(frame_fd)
-    return frame_fd
-
-
-def protect_stdin() -> int:
-    """Reserve the real stdin for frames; point fd 0 at the null device.
-
-    Returns a private, non-inheritable duplicate of the original fd 0. Child processes
-    (MCP servers, tools) then inherit an empty stdin and cannot swallow frames.
-
-    Raises:
-        OSError: the fds cannot be duplicated or the null device cannot be opened.
-    """
-    frame_fd = os.dup(0)
-    null_fd = os.open(os.devnull, os.O_RDONLY)
-    try:
-        os.dup2(null_fd, 0)
-    finally:
-        os.close(null_fd)
-    _set_binary(frame_fd)
-    return frame_fd
-
-
-def _set_binary(fd: int) -> None:
-    if sys.platform == "win32":
-        import msvcrt
-
-        msvcrt.setmode(fd, os.O_BINARY)
 
 
 class _Reader(Protocol):
@@ -132,60 +90,25 @@ class _ThreadReader:
 def _make_reader(source: int | BinaryIO, size: int) -> _Reader:
     if not isinstance(source, int):
         return _ThreadReader(getattr(source, "read1", source.read), size)
-    _set_binary(source)
-    mode = os.fstat(source).st_mode
-    if sys.platform != "win32" and (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+    set_binary(source)
+    if pollable(source):
         return _PollingReader(source, size)
     return _ThreadReader(lambda n: os.read(source, n), size)
 
 
 def _make_writer(sink: int | BinaryIO) -> Callable[[list[bytes]], None]:
     if isinstance(sink, int):
-        _set_binary(sink)
+        set_binary(sink)
         if hasattr(os, "writev"):
-            return lambda parts: _writev_all(sink, parts)
-        return lambda parts: _write_all(lambda view: _write_fd(sink, view), b"".join(parts))
+            return lambda parts: writev_all(sink, parts)
+        return lambda parts: write_all(lambda view: write_fd(sink, view), b"".join(parts))
 
     def write_and_flush(parts: list[bytes]) -> None:
         for part in parts:
-            _write_all(sink.write, part)
+            write_all(sink.write, part)
         sink.flush()
 
     return write_and_flush
-
-
-def _write_fd(fd: int, view: memoryview) -> int:
-    try:
-        return os.write(fd, view)
-    except BlockingIOError:  # a non-blocking fd (a socket also polled for reading) is full
-        select.select([], [fd], [])
-        return 0
-
-
-def _write_all(write: Callable[[memoryview], int | None], data: bytes) -> None:
-    with memoryview(data) as view:
-        while view:
-            written = write(view)
-            view = view[written or 0 :]
-
-
-def _writev_all(fd: int, parts: list[bytes]) -> None:
-    """Write every part, in order, with as few ``writev`` calls as the kernel allows."""
-    pending: list[bytes | memoryview] = [part for part in parts if part]
-    start = 0
-    while start < len(pending):
-        try:
-            written = os.writev(fd, pending[start : start + _IOV_MAX])
-        except BlockingIOError:  # a non-blocking fd is full
-            select.select([], [fd], [])
-            continue
-        while written:  # skip what was written; a part written in part keeps its rest
-            size = len(pending[start])
-            if written < size:
-                pending[start] = memoryview(pending[start])[written:]
-                break
-            written -= size
-            start += 1
 
 
 class StdioChannel:
@@ -193,7 +116,8 @@ class StdioChannel:
 
     Give it ``protect_stdin()`` and ``protect_stdout()`` in production (see
     ``from_process_stdio``), or the two ends of ``os.pipe()`` pairs in tests. The channel
-    does not close what it is given.
+    does not close what it is given. ``read_ahead`` is what a ``blocking.BlockingFrames``
+    read from ``reader`` before (the host's prelude): the channel goes on from there.
     """
 
     def __init__(
@@ -203,12 +127,15 @@ class StdioChannel:
         *,
         max_inbound_frame: int = MAX_INBOUND_FRAME,
         read_size: int = READ_SIZE,
+        read_ahead: ReadAhead | None = None,
     ) -> None:
         self._reader = _make_reader(reader, read_size)
         self._write = _make_writer(writer)
-        self._decoder = FrameDecoder(max_frame=max_inbound_frame)
-        self._ready: deque[bytes | FrameError] = deque()
-        self._at_eof = False
+        if read_ahead is None:
+            read_ahead = ReadAhead(FrameDecoder(max_frame=max_inbound_frame))
+        self._decoder = read_ahead.decoder
+        self._ready: deque[bytes | FrameError] = read_ahead.frames
+        self._at_eof = read_ahead.at_eof
         self._receive_guard = anyio.ResourceGuard("receiving frames from")
         self._send_lock = anyio.Lock()
         self._chunk_id = chunk_ids()
