@@ -222,7 +222,8 @@ async def scripted_host(
     from panelot_host.engine.models import FixedModels
     from panelot_host.providers.scripted import ScriptedProvider
     from panelot_host.server.assembly import default_registry
-    from panelot_host.server.host import Host, HostConfig
+    from panelot_host.server.config import HostConfig
+    from panelot_host.server.host import Host
     from panelot_host.server.transport import DirectTransport
 
     registry = None

@@ -56,7 +56,8 @@ from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.types import AssistantMessage, Message, ModelRequest
 from panelot_host.server.assembly import default_registry
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.config import HostConfig
+from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
 from panelot_host.store import items, threads, turns
 from panelot_host.store.db import Database

@@ -14,7 +14,8 @@ from panelot_host.engine.models import FixedModels
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import ScriptedProvider
 from panelot_host.server.assembly import default_registry
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.config import HostConfig
+from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
 from panelot_host.tools.registry import ToolRegistry
 

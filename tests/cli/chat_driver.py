@@ -22,7 +22,8 @@ from panelot_host.cli.chat_session import ChatSession
 from panelot_host.engine.models import FixedModels
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import ScriptedProvider
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.config import HostConfig
+from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
 
 

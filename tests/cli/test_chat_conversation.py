@@ -13,7 +13,8 @@ from panelot_host.cli.chat import ChatIO, ChatOptions, chat
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import Hang, ScriptedProvider, Stop, Text, Thinking, ToolCall
 from panelot_host.providers.types import Usage
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.config import HostConfig
+from panelot_host.server.host import Host
 
 pytestmark = pytest.mark.anyio
 

@@ -32,7 +32,8 @@ from panelot_host.providers.directives import directives_provider
 from panelot_host.providers.scripted import Fail, Hang, ScriptedProvider
 from panelot_host.providers.types import ImagePart, ModelRequest, ToolResultMessage
 from panelot_host.server.assembly import default_registry
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.config import HostConfig
+from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
 from panelot_host.store.profiles import database_path
 

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_a_profile_id_the_store_refuses_is_refused_by_the_schema(tmp_path: Path) -> None:
-    from panelot_host.server.host import HostConfig
+    from panelot_host.server.config import HostConfig
 
     config = HostConfig(home=tmp_path / "h", lease_wait_s=0.5)
     async with Host(config) as host, DirectTransport.connect(host) as client:

@@ -13,8 +13,9 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from panelot_host.server.config import HostConfig
 from panelot_host.server.connection import Connection
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.host import Host
 
 _json_scalars = st.one_of(
     st.none(),

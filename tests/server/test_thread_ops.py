@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from tests.conftest import EventLog
 
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.config import HostConfig
+from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport, RemoteError
 from panelot_host.store import items as item_store
 from panelot_host.store import threads as thread_store

@@ -51,7 +51,8 @@ from panelot_host.cli.chat_session import (
 )
 from panelot_host.cli.host_session import log_to_file
 from panelot_host.errors import ProviderConfigError, StartupError
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.config import HostConfig
+from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport, RemoteError
 
 HostFactory = Callable[[], AbstractAsyncContextManager[Host]]

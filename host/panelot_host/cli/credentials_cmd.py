@@ -25,7 +25,7 @@ from panelot_host.cli.host_session import (
     run_with_client,
 )
 from panelot_host.errors import InvalidParams
-from panelot_host.server.host import HostConfig
+from panelot_host.server.config import HostConfig
 from panelot_host.server.transport import DirectTransport
 from panelot_host.store.profiles import database_path
 

@@ -21,7 +21,8 @@ import anyio
 
 import panelot_host
 from panelot_host.errors import StartupError
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.config import HostConfig
+from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport, RemoteError
 
 EXIT_OK, EXIT_FAILED = 0, 1

@@ -158,7 +158,7 @@ def _ready_to_serve(verbose: bool) -> Callable[[], int]:
     from panelot_host.cli.config import panelot_home
     from panelot_host.cli.logs import configure_logging
     from panelot_host.secret_mask import SecretMask
-    from panelot_host.server.host import HostConfig
+    from panelot_host.server.config import HostConfig
     from panelot_host.server.native import serve
 
     home = panelot_home(os.environ)

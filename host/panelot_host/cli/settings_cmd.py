@@ -20,7 +20,7 @@ from panelot_host.cli.host_session import (
     log_to_file,
     run_with_client,
 )
-from panelot_host.server.host import HostConfig
+from panelot_host.server.config import HostConfig
 from panelot_host.server.transport import DirectTransport
 
 # The settings these commands edit (wire names); others are edited in the side panel.

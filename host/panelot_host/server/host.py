@@ -17,17 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
-import msgspec
 from anyio.abc import TaskGroup
 
 from panelot_host.errors import InvalidState
-from panelot_host.private_files import private_dir
 from panelot_host.protocol.codec import warm_decoders
 from panelot_host.server.bus import EventBus
+from panelot_host.server.config import HostConfig
+from panelot_host.server.profile_store import OpenedStore, open_store
 from panelot_host.store import turns
 from panelot_host.store.db import Database
-from panelot_host.store.lease import DEFAULT_WAIT_S, WriterLease
-from panelot_host.store.profiles import database_path
 from panelot_host.store.seq import SeqAllocator
 
 if TYPE_CHECKING:
@@ -47,34 +45,19 @@ ModelsFactory = Callable[[Database], "ModelAccess"]
 WARM_UP_DELAY_S = 0.05
 
 
-class HostConfig(msgspec.Struct, frozen=True, kw_only=True):
-    """What a host process needs to know; built once by the CLI and passed in.
-
-    A msgspec struct rather than a pydantic model: importing pydantic alone costs about
-    90 ms here, more than half of the start-up budget.
-    """
-
-    home: Path
-    environ: dict[str, str] = {}
-    lease_wait_s: float = DEFAULT_WAIT_S
-    key_dir: Path | None = None  # where the credential file's key lives (default: config dir)
-
-
 class OpenProfile:
     """One profile's database under the writer lease, with its event bus and (built on
     first use) its engine."""
 
     def __init__(
         self,
-        profile_id: str | None,
-        db: Database,
-        lease: WriterLease,
+        store: OpenedStore,
         build_engine: Callable[[Database, SeqAllocator, EventBus], Engine],
     ) -> None:
-        self.profile_id = profile_id
-        self.db = db
-        self.lease = lease
-        self.seq = SeqAllocator(db)
+        self.profile_id = store.profile_id
+        self.db = store.db
+        self.lease = store.lease
+        self.seq = SeqAllocator(store.db)
         self.bus = EventBus(self.seq)
         self._build_engine = build_engine
         self._engine: Engine | None = None
@@ -167,8 +150,12 @@ class Host:
         models: ModelsFactory | None = None,
         registry: ToolRegistry | None = None,
         secret_mask: SecretMask | None = None,
+        adopt: OpenedStore | None = None,
     ) -> None:
+        """``adopt``: a profile store the prelude already opened (``server.prelude``);
+        ``open_profile`` takes it instead of opening that profile again."""
         self.config = config
+        self._adopted = adopt
         self._registry = registry
         self._models = models
         self._profile: OpenProfile | None = None
@@ -185,6 +172,7 @@ class Host:
             self._tasks = await stack.enter_async_context(anyio.create_task_group())
             stack.callback(self._tasks.cancel_scope.cancel)  # run loops end with the host
             stack.push_async_callback(self.aclose)  # after the profile has been settled
+            stack.callback(self._release_adopted)  # a prelude's store no initialize took
             self._lifetime = stack.pop_all()
         return self
 
@@ -275,16 +263,12 @@ class Host:
                         "each profile runs its own host"
                     )
                 return self._profile
-            path = database_path(self.config.home, profile_id)
-            private_dir(path.parent, top=self.config.home)  # every conversation is in there
-            lease = WriterLease(path, wait_s=self.config.lease_wait_s)
             with ExitStack() as opening:  # undone if anything below fails
-                await anyio.to_thread.run_sync(lease.acquire)
-                opening.callback(lease.release)
-                db = Database.open(path)
-                opening.callback(db.close)
-                log.info("opened profile store %s", path)
-                profile = OpenProfile(profile_id, db, lease, self._build_engine)
+                store = self._take_adopted(profile_id)
+                if store is None:
+                    store = await anyio.to_thread.run_sync(self._open_store, profile_id)
+                opening.callback(store.close)
+                profile = OpenProfile(store, self._build_engine)
                 if profile.has_unfinished_runs():
                     recovered = profile.ensure_engine().start()
                     log.info("recovered %d unfinished runs", len(recovered))
@@ -292,6 +276,24 @@ class Host:
             self._resources.push_async_callback(self._settle, profile)  # before the store
             self._profile = profile
             return profile
+
+    def _open_store(self, profile_id: str | None) -> OpenedStore:
+        home, wait_s = self.config.home, self.config.lease_wait_s
+        return open_store(home, profile_id, lease_wait_s=wait_s)
+
+    def _take_adopted(self, profile_id: str | None) -> OpenedStore | None:
+        """The prelude's store when it is this profile's (it always is: the prelude opens
+        the store of the ``initialize`` it read); any other is closed first."""
+        if self._adopted is not None and self._adopted.profile_id == profile_id:
+            store, self._adopted = self._adopted, None
+            return store
+        self._release_adopted()
+        return None
+
+    def _release_adopted(self) -> None:
+        store, self._adopted = self._adopted, None
+        if store is not None:
+            store.close()
 
     def warm_up(self) -> None:
         """Build the request decoders and the engine soon, after the ``initialize``

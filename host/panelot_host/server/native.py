@@ -19,8 +19,9 @@ import anyio
 from anyio.abc import TaskGroup
 
 from panelot_host.secret_mask import SecretMask
+from panelot_host.server.config import HostConfig
 from panelot_host.server.connection import Connection
-from panelot_host.server.host import Host, HostConfig
+from panelot_host.server.host import Host
 from panelot_host.server.outgoing import FramedMessages
 from panelot_host.wire.stdio import StdioChannel
 
