@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import sys
 from pathlib import Path
 
@@ -16,10 +15,12 @@ BACKUPS = 3
 
 
 def configure_logging(
-    home: Path, *, verbose: bool = False, mask: SecretMask | None = None
+    home: Path, *, verbose: bool = False, mask: SecretMask | None = None, rotate: bool = True
 ) -> Path | None:
     """Send log records to a rotating file under ``home/logs`` and to stderr, each record
-    (traceback included) passed through ``mask``."""
+    (traceback included) passed through ``mask``. With ``rotate=False`` the file is not
+    rotated until ``rotate_log_file`` is called (the host's serve path: its first answers
+    do not wait for ``logging.handlers``)."""
     root = logging.getLogger()
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     formatter = MaskingFormatter(_FORMAT, mask or SecretMask())
@@ -32,9 +33,7 @@ def configure_logging(
         path = private_file(folder / LOG_FILE)
         for rotated in range(1, BACKUPS + 1):
             tighten_existing(folder / f"{LOG_FILE}.{rotated}")
-        handler = _PrivateRotatingFileHandler(
-            path, maxBytes=5_000_000, backupCount=BACKUPS, encoding="utf-8"
-        )
+        handler = _rotating(path) if rotate else _UnrotatedLogFile(path, encoding="utf-8")
     except OSError as exc:
         root.warning("cannot write the log file under %s: %s", home, exc)
         return None
@@ -43,12 +42,28 @@ def configure_logging(
     return path
 
 
-class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
-    """Each new log file (the first, and the one after every rollover) is created 0600."""
+def rotate_log_file() -> None:
+    """Rotate the log file from now on (after ``configure_logging(rotate=False)``; does
+    nothing otherwise)."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, _UnrotatedLogFile):
+            rotating = _rotating(Path(handler.baseFilename))
+            rotating.setFormatter(handler.formatter)
+            root.addHandler(rotating)
+            root.removeHandler(handler)
+            handler.close()
 
-    def _open(self):  # type: ignore[no-untyped-def]
-        private_file(Path(self.baseFilename))
-        return super()._open()
+
+def _rotating(path: Path) -> logging.Handler:
+    # deliberate lazy import: logging.handlers is not on the start-up path (see rotate=)
+    from panelot_host.cli.log_rotation import PrivateRotatingFileHandler
+
+    return PrivateRotatingFileHandler(path)
+
+
+class _UnrotatedLogFile(logging.FileHandler):
+    """The log file until ``rotate_log_file`` (it exists already, created 0600)."""
 
 
 class MaskingFormatter(logging.Formatter):

@@ -7,15 +7,19 @@ worker start), so each command imports what it needs only when it runs.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # argparse is imported for the user commands only, not to serve
     import argparse
+
+    from panelot_host.secret_mask import SecretMask
+    from panelot_host.server.config import HostConfig
 
 EXTENSION_SCHEME = "chrome-extension://"
 _SECRET_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
@@ -131,44 +135,86 @@ SERVE_AT_A_TERMINAL = (
 
 
 def _serve(*, verbose: bool) -> int:
-    # Importing the serve path triggers ~50 collections of objects that live as long as
-    # the process (modules, classes, protocol structs): ~10 ms before the first answer.
-    # None is run while importing; what was imported is then frozen, so that later
-    # collections do not walk it either.
+    """Answer the first requests in the prelude (no event loop yet), then serve on with the
+    async server from where it stopped (``server.prelude``)."""
+    with _no_collection_while_importing():
+        start = _ready_to_serve(verbose)
+    handover = None
+    if start.prelude:
+        from panelot_host.server.prelude import answer_first_requests
+        from panelot_host.wire.blocking import BlockingFrames
+        from panelot_host.wire.fds import writev_all
+
+        frames = BlockingFrames(start.reader)
+        handover = answer_first_requests(
+            start.config, frames, functools.partial(writev_all, start.writer)
+        )
+        if handover is None:  # end of input or a stop signal: settled
+            return 0
+    with _no_collection_while_importing():
+        import anyio
+
+        from panelot_host.cli.logs import rotate_log_file
+        from panelot_host.server.native import serve
+        from panelot_host.wire.stdio import StdioChannel
+
+        read_ahead = handover.read_ahead if handover is not None else None
+        channel = StdioChannel(start.reader, start.writer, read_ahead=read_ahead)
+        rotate_log_file()
+    status: int = anyio.run(serve, start.config, channel, start.mask, handover)
+    return status
+
+
+@contextlib.contextmanager
+def _no_collection_while_importing() -> Iterator[None]:
+    """Importing the serve path triggers ~50 collections of objects that live as long as
+    the process (modules, classes, protocol structs): ~10 ms before the first answer. None
+    is run while importing; what was imported is then frozen, so that later collections do
+    not walk it either."""
     gc.disable()
     try:
-        serving = _ready_to_serve(verbose)
+        yield
     finally:
         gc.freeze()
         gc.enable()
-    return serving()
 
 
-def _ready_to_serve(verbose: bool) -> Callable[[], int]:
-    from panelot_host.wire.stdio import StdioChannel
+class _Start:
+    """What serving starts from: the frame fds, the configuration, the log's mask."""
+
+    def __init__(
+        self, reader: int, writer: int, config: HostConfig, mask: SecretMask, prelude: bool
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.config = config
+        self.mask = mask
+        self.prelude = prelude
+
+
+def _ready_to_serve(verbose: bool) -> _Start:
+    from panelot_host.wire.fds import protect_stdin, protect_stdout
 
     if sys.stdin is not None and sys.stdin.isatty():
         sys.stderr.write(SERVE_AT_A_TERMINAL)
         sys.stderr.flush()
 
     # Before anything else can print: stdout carries frames only.
-    channel = StdioChannel.from_process_stdio()
-    import anyio
-
+    reader, writer = protect_stdin(), protect_stdout()
     from panelot_host.cli.config import panelot_home
     from panelot_host.cli.logs import configure_logging
     from panelot_host.secret_mask import SecretMask
     from panelot_host.server.config import HostConfig
-    from panelot_host.server.native import serve
+    from panelot_host.server.prelude import can_answer
 
     home = panelot_home(os.environ)
     mask = SecretMask()
     for name, value in os.environ.items():
         if name.endswith(_SECRET_VARIABLE_SUFFIXES):
             mask.add(value)
-    configure_logging(home, verbose=verbose, mask=mask)
+    configure_logging(home, verbose=verbose, mask=mask, rotate=False)  # see _serve
     config = HostConfig(home=home, environ=dict(os.environ))
-    return functools.partial(anyio.run, serve, config, channel, mask)
+    return _Start(reader, writer, config, mask, can_answer(config, reader))
 
 
 def _run_permissions(options: argparse.Namespace) -> int:

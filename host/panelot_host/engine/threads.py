@@ -16,6 +16,7 @@ import msgspec
 from panelot_host.engine import views
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.events import PENDING_SEQ, EventSink
+from panelot_host.engine.thread_list import list_threads
 from panelot_host.protocol import entities, events
 from panelot_host.protocol.items import Item
 from panelot_host.protocol.ops import threads as ops
@@ -60,18 +61,7 @@ class ThreadService:
         self, limit: int, cursor: str | None = None, query: str | None = None
     ) -> ops.ThreadListResult:
         """A page of threads, most recently updated first; with ``query``, the matches."""
-        records, next_cursor = threads.list_threads(
-            self._db.conn, limit=limit, cursor=cursor, query=query
-        )
-        matches = None
-        if query:
-            found = threads.search_snippets(self._db.conn, query, [r.id for r in records])
-            matches = [_match_view(s) for s in found]
-        return ops.ThreadListResult(
-            threads=[views.thread_view(r) for r in records],
-            next_cursor=next_cursor,
-            matches=matches,
-        )
+        return list_threads(self._db, limit, cursor, query)
 
     def open(self, thread_id: str) -> entities.ThreadSnapshot:
         """The snapshot of a live thread; raises ``NotFound``."""
@@ -191,18 +181,3 @@ def branch_wire(db: Database, thread_id: str, ids: list[str]) -> list[Item]:
         rendered.update(fresh)
     # Raw JSON stands in for the Item structs: msgspec writes it out as it is.
     return cast(list[Item], [msgspec.Raw(rendered[item_id]) for item_id in ids])
-
-
-def _match_view(found: threads.SearchSnippet) -> ops.ThreadMatch:
-    spans = [ops.MatchSpan(start=start, end=end) for start, end in found.highlights]
-    if found.source == "title":
-        return ops.ThreadMatch(
-            thread_id=found.thread_id, source="title", text=found.text, highlights=spans
-        )
-    return ops.ThreadMatch(
-        thread_id=found.thread_id,
-        source="message",
-        text=found.text,
-        highlights=spans,
-        item_id=found.source,
-    )

@@ -23,3 +23,14 @@ class HostConfig(msgspec.Struct, frozen=True, kw_only=True):
     environ: dict[str, str] = {}
     lease_wait_s: float = DEFAULT_WAIT_S
     key_dir: Path | None = None  # where the credential file's key lives (default: config dir)
+
+    @property
+    def injects_crashes(self) -> bool:
+        """Whether the ``unexpected_exception`` failpoint is on: SIGUSR1 then raises an
+        unexpected exception in the server (the torture harness's fourth way to die)."""
+        if not self.environ.get("PANELOT_FAILPOINTS"):
+            return False
+        # the failpoints module is imported only when failpoints are set (not at start-up)
+        from panelot_host.engine.failpoints import enabled_failpoints
+
+        return "unexpected_exception" in enabled_failpoints(self.environ)

@@ -32,7 +32,7 @@ from panelot_host.server.errors import ConnectionLost, RpcError, to_rpc_error
 from panelot_host.server.flow import Backpressure, Lanes
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.server.outgoing import Buffers, MessageEncoder, PlainMessages
-from panelot_host.server.routes import ROUTES, Route, Session
+from panelot_host.server.routes import ROUTES, Route, Session, start_session
 from panelot_host.server.shim import ConnectionBrowser
 from panelot_host.wire.errors import FrameError, FrameErrorCode
 
@@ -107,6 +107,12 @@ class Connection(Session):
         self.browser_tools = browser_tools
         self._initialized = True
         profile.bus.attach(self.id, self.notify)
+
+    async def resume(self, profile_id: str | None, browser_tools: tuple[str, ...]) -> None:
+        """Serve the session whose ``initialize`` the prelude answered (``server.prelude``),
+        as if this connection had answered it."""
+        profile = await self.host.open_profile(profile_id)
+        start_session(self, profile, browser_tools)
 
     def browser_bridge(self) -> ConnectionBrowser:
         return self._browser

@@ -13,16 +13,16 @@ from __future__ import annotations
 import logging
 import signal
 import sys
-from collections.abc import Mapping
 
 import anyio
-from anyio.abc import TaskGroup
+from anyio.abc import TaskGroup, TaskStatus
 
 from panelot_host.secret_mask import SecretMask
 from panelot_host.server.config import HostConfig
 from panelot_host.server.connection import Connection
 from panelot_host.server.host import Host
 from panelot_host.server.outgoing import FramedMessages
+from panelot_host.server.prelude import Handover
 from panelot_host.wire.stdio import StdioChannel
 
 log = logging.getLogger(__name__)
@@ -41,13 +41,17 @@ class InjectedCrash(RuntimeError):
 
 
 async def serve(
-    config: HostConfig, channel: StdioChannel, secret_mask: SecretMask | None = None
+    config: HostConfig,
+    channel: StdioChannel,
+    secret_mask: SecretMask | None = None,
+    handover: Handover | None = None,
 ) -> int:
     """Serve frames until stdin EOF or a stop signal, then settle, commit and return the
     exit status: 0, or 1 after an unexpected exception. Every secret the host reads is
-    added to ``secret_mask`` (the log's)."""
+    added to ``secret_mask`` (the log's). With ``handover``, go on from where the prelude
+    stopped (``channel`` reads on from its ``read_ahead``)."""
     try:
-        return await _serve(config, channel, secret_mask)
+        return await _serve(config, channel, secret_mask, handover)
     except BaseException as exc:  # escaped the host's task groups: settled on the way out
         if isinstance(exc, anyio.get_cancelled_exc_class()):
             raise
@@ -55,14 +59,26 @@ async def serve(
         return CRASHED
 
 
-async def _serve(config: HostConfig, channel: StdioChannel, mask: SecretMask | None) -> int:
+async def _serve(
+    config: HostConfig, channel: StdioChannel, mask: SecretMask | None, handover: Handover | None
+) -> int:
     status = 0
-    async with Host(config, secret_mask=mask) as host, anyio.create_task_group() as tasks:
-        connection = Connection(host, channel.write_buffers, FramedMessages(), tasks=tasks)
+    adopt = handover.store if handover is not None else None
+    messages = handover.messages if handover is not None else FramedMessages()
+    async with (
+        Host(config, secret_mask=mask, adopt=adopt) as host,
+        anyio.create_task_group() as tasks,
+    ):
+        connection = Connection(host, channel.write_buffers, messages, tasks=tasks)
         tasks.start_soon(connection.run)
         with anyio.CancelScope() as reading:
-            _watch_signals(tasks, reading, _crash_on_sigusr1(config.environ))
+            await _watch_signals(tasks, reading, config.injects_crashes)
+            if handover is not None and handover.stop_signals.received:
+                reading.cancel()  # noted while the server loaded
             try:
+                if handover is not None and handover.session is not None:
+                    session = handover.session
+                    await connection.resume(session.profile_id, session.browser_tools)
                 async for frame in channel:
                     await connection.handle_frame(frame)
                 log.info("stdin closed: settling")
@@ -86,28 +102,19 @@ async def _settle(host: Host) -> None:
         log.warning("settling took over %.1f s; recovery will finish it", SETTLE_DEADLINE_S)
 
 
-def _crash_on_sigusr1(environ: Mapping[str, str]) -> bool:
-    """The ``unexpected_exception`` failpoint (the engine's failpoints module is imported
-    only when failpoints are set: it is not on the start-up path)."""
-    if not environ.get("PANELOT_FAILPOINTS"):
-        return False
-    from panelot_host.engine.failpoints import enabled_failpoints
-
-    return "unexpected_exception" in enabled_failpoints(environ)
-
-
-def _watch_signals(tasks: TaskGroup, reading: anyio.CancelScope, crash: bool) -> None:
+async def _watch_signals(tasks: TaskGroup, reading: anyio.CancelScope, crash: bool) -> None:
     """Stop reading on a stop signal; with ``crash``, raise an unexpected exception on
-    SIGUSR1."""
+    SIGUSR1. Returns once the signals are watched."""
     if not _STOP_SIGNALS:
         return
     watched = (*_STOP_SIGNALS, signal.SIGUSR1) if crash else _STOP_SIGNALS
 
-    async def watch() -> None:
+    async def watch(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         with anyio.open_signal_receiver(*watched) as signals:
+            task_status.started()
             async for received in signals:
                 if received == signal.SIGUSR1:
                     raise InjectedCrash("unexpected exception injected by failpoint (SIGUSR1)")
                 reading.cancel()
 
-    tasks.start_soon(watch)
+    await tasks.start(watch)

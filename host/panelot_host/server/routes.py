@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
 
-import panelot_host
 from panelot_host.engine.commands import Receipt
-from panelot_host.errors import InvalidParams, InvalidState
+from panelot_host.errors import InvalidState
 from panelot_host.protocol import ops
-from panelot_host.protocol.common import PROTOCOL_VERSION
 from panelot_host.protocol.registry import OPS, OpSpec
+from panelot_host.server import handshake
 from panelot_host.server.host import Host, OpenProfile
 from panelot_host.store.receipts import Replay, command_context
 
@@ -123,32 +122,26 @@ def bind(
 async def initialize(
     session: Session, params: ops.InitializeParams, receipt: None
 ) -> ops.InitializeResult:
-    if params.protocol_version != PROTOCOL_VERSION:
-        raise InvalidParams(
-            "unsupported protocol version",
-            [
-                {
-                    "path": "$.params.protocolVersion",
-                    "message": f"this host speaks protocol version {PROTOCOL_VERSION}",
-                }
-            ],
-        )
+    handshake.check_protocol_version(params)
     try:
         session.profile  # noqa: B018 - raises NotInitialized while not yet initialized
     except Exception:
         profile = await session.host.open_profile(params.client.profile_id)
     else:
         raise InvalidState("this connection is already initialized")
-    tools = tuple(params.capabilities.browser_tools)
+    tools = handshake.browser_tools(params)
+    start_session(session, profile, tools)
+    return handshake.initialize_result(tools)
+
+
+def start_session(session: Session, profile: OpenProfile, tools: tuple[str, ...]) -> None:
+    """What an answered ``initialize`` starts: the session serves ``profile``, the browser
+    runs ``tools``, and the engine is warmed up (also for a session the prelude
+    initialized: ``native.serve``)."""
     session.mark_initialized(profile, tools)
     if tools:
         profile.attach_browser(session.browser_bridge(), frozenset(tools))
     session.host.warm_up()
-    return ops.InitializeResult(
-        protocol_version=PROTOCOL_VERSION,
-        engine=ops.EngineInfo(name="panelot-host", version=panelot_host.__version__),
-        capabilities=ops.HostCapabilities(browser_tools=list(tools)),
-    )
 
 
 def _subscribed(session: Session, result: ops.ThreadResult) -> ops.ThreadResult:
