@@ -1,5 +1,6 @@
 """What the host imports to answer ``initialize`` and a first ``thread.list``: the wire,
-the protocol, the store and the server, never the engine's heavy dependencies (the cold
+the protocol, the store and the prelude, no event loop and no server (``server.prelude``),
+and by the time the server has served on, never the engine's heavy dependencies (the cold
 start is measured in ``bench/bench_cold_start.py``; this pins what it is made of)."""
 
 from __future__ import annotations
@@ -9,26 +10,44 @@ import os
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import IO
 
 import pytest
 
 from panelot_host.protocol.codec import encode_request
+from panelot_host.server.prelude import NEXT_REQUEST_WAIT_S
 from panelot_host.wire.framing import encode_frame
 
 pytestmark = pytest.mark.slow
 
-# The real serve path (``panelot-host serve``), its warm-up (which builds the engine once
-# the first answers are out) held back so that it cannot race the check.
+# The real serve path (``panelot-host serve``), noting what was imported when the prelude
+# handed over, and with the server's warm-up (which builds the engine once the first
+# answers are out) held back so that it cannot race the check.
 _PROBE = """
 import gc, sys
 import msgspec  # not json: the check is that the serve path does not import it
-import panelot_host.server.host as host
-host.WARM_UP_DELAY_S = 3600.0
+import panelot_host.server.prelude as prelude
+answer_first_requests = prelude.answer_first_requests
+at_handover = []
+
+def noting_what_was_imported(*args):
+    handover = answer_first_requests(*args)
+    at_handover.extend(sorted(sys.modules))
+    import panelot_host.server.host as host
+    host.WARM_UP_DELAY_S = 3600.0  # the server's warm-up, held back
+    return handover
+
+prelude.answer_first_requests = noting_what_was_imported
 from panelot_host.cli.main import main
 status = main(["serve"])
-seen = {"modules": sorted(sys.modules), "gc": gc.isenabled(), "frozen": gc.get_freeze_count()}
+seen = {
+    "modules": sorted(sys.modules),
+    "at_handover": at_handover,
+    "gc": gc.isenabled(),
+    "frozen": gc.get_freeze_count(),
+}
 with open(sys.argv[1], "wb") as listing:
     listing.write(msgspec.json.encode(seen))
 sys.exit(status)
@@ -54,6 +73,16 @@ _HEAVY = {
     "zipfile",
     "importlib.resources",
 }
+_EVENT_LOOP = {"anyio", "asyncio", "sniffio", "concurrent.futures", "logging.handlers", "socket"}
+_SERVER_PARTS = (
+    "panelot_host.server.host",
+    "panelot_host.server.connection",
+    "panelot_host.server.routes",
+    "panelot_host.server.native",
+    "panelot_host.wire.stdio",
+    "panelot_host.engine.threads",
+    "panelot_host.engine.commands",
+)
 _LATER_PARTS = (
     "panelot_host.providers",
     "panelot_host.gatekeeper",
@@ -98,6 +127,7 @@ def test_initialize_and_a_first_thread_list_import_no_heavy_module(tmp_path: Pat
         proc.stdin.write(_frames())
         proc.stdin.flush()
         answers = [_read_answer(proc.stdout, 1), _read_answer(proc.stdout, 2)]
+        time.sleep(NEXT_REQUEST_WAIT_S * 6)  # the prelude hands over: the server loads
         _, err = proc.communicate(timeout=60)  # stdin EOF: the host settles and exits
     finally:
         proc.kill()
@@ -108,6 +138,12 @@ def test_initialize_and_a_first_thread_list_import_no_heavy_module(tmp_path: Pat
     heavy = {m for m in modules if m in _HEAVY or m.split(".")[0] in _HEAVY}
     assert heavy == set()
     assert sorted(m for m in modules if m.startswith(_LATER_PARTS)) == []
+    # the prelude answered both before the event loop or the server was imported; the
+    # server loaded after the handover
+    first = set(seen["at_handover"])
+    assert first and first < modules and "anyio" in modules
+    assert sorted(first & _EVENT_LOOP) == []
+    assert sorted(m for m in first if m.startswith(_SERVER_PARTS)) == []
     # no collection ran while the serve path was imported; what it imported was frozen
     # and collection is on again for everything after
     assert seen["gc"] is True and seen["frozen"] > 10_000

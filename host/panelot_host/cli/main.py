@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # argparse is imported for the user commands only, not to ser
 
     from panelot_host.secret_mask import SecretMask
     from panelot_host.server.config import HostConfig
+    from panelot_host.server.prelude import Handover
 
 EXTENSION_SCHEME = "chrome-extension://"
 _SECRET_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
@@ -139,18 +140,19 @@ def _serve(*, verbose: bool) -> int:
     async server from where it stopped (``server.prelude``)."""
     with _no_collection_while_importing():
         start = _ready_to_serve(verbose)
-    handover = None
+    handover: Handover | None = None
     if start.prelude:
         from panelot_host.server.prelude import answer_first_requests
         from panelot_host.wire.blocking import BlockingFrames
         from panelot_host.wire.fds import writev_all
 
         frames = BlockingFrames(start.reader)
-        handover = answer_first_requests(
+        answered = answer_first_requests(
             start.config, frames, functools.partial(writev_all, start.writer)
         )
-        if handover is None:  # end of input or a stop signal: settled
-            return 0
+        if isinstance(answered, int):  # ended (end of input, a stop signal): settled
+            return answered
+        handover = answered
     with _no_collection_while_importing():
         import anyio
 

@@ -92,17 +92,24 @@ def can_answer(config: HostConfig, reader: int) -> bool:
 
 def answer_first_requests(
     config: HostConfig, frames: BlockingFrames, write: WriteBuffers
-) -> Handover | None:
+) -> Handover | int:
     """Answer ``initialize`` and ``thread.list`` requests as they come (see the module
-    docstring); the ``Handover`` for the server, or None when the process should end now
-    (end of input or a stop signal: what the prelude opened is closed)."""
+    docstring); the ``Handover`` for the server, or the exit status when the process
+    should end now: 0 at end of input or on a stop signal, 1 when reading failed (what the
+    prelude opened is closed either way)."""
     prelude = _Prelude(config, write)
     stop = StopSignals()
     stop.install()
     wait_s: float | None = None  # the first request: as long as it takes (as the server)
+    status = 0
     try:
         while True:
-            frame = stop.interruptible(frames.next, wait_s)
+            try:
+                frame = stop.interruptible(frames.next, wait_s)
+            except OSError:
+                log.exception("reading stdin failed; settling")
+                status = 1
+                raise _Stop from None
             if frame is None:
                 break
             try:
@@ -113,14 +120,13 @@ def answer_first_requests(
             if not answered:
                 frames.put_back(frame)
                 break
-            if stop.received:
-                raise _Stop
             wait_s = NEXT_REQUEST_WAIT_S
     except (_Stop, EndOfFrames) as end:
-        log.info("%s: settling", "stop signal" if isinstance(end, _Stop) else "stdin closed")
+        if status == 0:
+            log.info("%s: settling", "stdin closed" if isinstance(end, EndOfFrames) else "stop")
         stop.uninstall()
         prelude.close()
-        return None
+        return status
     except BaseException:
         stop.uninstall()
         prelude.close()
@@ -215,6 +221,11 @@ class StopSignals:
     def interruptible(
         self, wait: Callable[[float | None], bytes | FrameError | None], wait_s: float | None
     ) -> bytes | FrameError | None:
+        """``wait(wait_s)``, ended by a stop signal (or at once if one came already).
+
+        Raises:
+            _Stop: a stop signal arrived.
+        """
         if self.received:
             raise _Stop
         self._waiting = True
