@@ -10,7 +10,9 @@ Module map:
   their commit), ``views`` (store records -> protocol structs).
 - Commands (plain arguments in, result structs out; ``server.routes`` maps the wire):
   ``commands`` (a domain change and its receipt in one transaction, ``Receipt``),
-  ``threads`` (create, list, open, rename, delete, fork, branch), ``turn_ops`` (submit,
+  ``threads`` (create, list, open, rename, delete, fork, branch), ``thread_list`` (the
+  ``thread.list`` query alone, which the server's prelude answers with before the rest of
+  the engine loads), ``turn_ops`` (submit,
   steer, enqueue, queue edits, interrupt, approvals, interactions, resume, recovery
   answers), ``admission`` (a Turn's first transaction), ``config_ops`` (settings,
   credentials, permissions), ``authority`` (which settings changes widen authority).

@@ -3,8 +3,13 @@ events out, requests to the shim. Holds no domain state.
 
 Module map:
 
+- ``prelude``: the first answers (``initialize``, ``thread.list``) before the event loop
+  exists, then the handover to ``native`` (what was read, the store, the session).
 - ``native``: serving one Chrome Port over stdin/stdout, and every way that ends
   (EOF, signals, an unexpected exception).
+- ``config``: ``HostConfig``, what a host process needs to know.
+- ``profile_store``: a profile's store as a host holds it (writer lease, then database).
+- ``handshake``: ``initialize``'s checks and answer (for ``routes`` and ``prelude``).
 - ``connection``: one client: decoding, admission, cancellation, the outbox.
 - ``flow``: lanes (a thread's ops in order, the rest concurrently) and backpressure.
 - ``routes``: one handler per declared op (checked at import): params -> engine call.
