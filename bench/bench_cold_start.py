@@ -4,7 +4,9 @@ Run: .venv/bin/python bench/bench_cold_start.py [--quick] [--runs N]
 
 The initialize frame is written right after the spawn; the clock runs from just before
 ``Popen`` to the moment the whole response frame is read. Median of N runs for each of:
-``python -m panelot_host serve`` and the installed ``.venv/bin/panelot-host serve``, each
+``python -m panelot_host serve``, the venv's ``panelot-host serve`` and the installer's
+wrapper as Chrome starts it (``/bin/sh`` running ``python -I -m panelot_host
+chrome-extension://<id>/``), each
 with a fresh PANELOT_HOME per run (creates and migrates the database) and warm (an existing
 database). Baseline in the same run: ``python -c pass`` (spawn -> exit). Targets: median
 <= 150 ms, and spawn -> ``initialize`` answered and spawn -> first ``thread.list``
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import json
+import os
 import shutil
 import struct
 import subprocess
@@ -34,6 +37,8 @@ from typing import Any
 
 import panelot_host
 from _common import INIT_PARAMS, figure, header, median, p90, python_env, venv_script
+from panelot_host.install.manifest import PINNED_EXTENSION_ID, extension_origin
+from panelot_host.install.wrapper import write_wrapper
 from panelot_host.protocol.codec import encode_request
 from panelot_host.wire.framing import encode_frame
 
@@ -53,6 +58,7 @@ def _request_frame(request_id: int, method: str, params: dict[str, Any]) -> byte
     return encode_frame(encode_request(request_id, method, params))
 
 
+ORIGIN = extension_origin(PINNED_EXTENSION_ID)
 INIT_FRAME = _request_frame(1, "initialize", INIT_PARAMS)
 LIST_FRAME = _request_frame(2, "thread.list", {"limit": 50})
 
@@ -83,7 +89,7 @@ def time_initialize(cmd: list[str], home: Path) -> tuple[float, float]:
     to the first useful answer: work deferred past ``initialize`` shows up there).
     Then stdin EOF and exit.
     """
-    env = {**python_env(), "PANELOT_HOME": str(home)}
+    env = {**python_env(), "PANELOT_HOME": str(home), "PANELOT_ALLOWED_ORIGINS": ORIGIN}
     start = time.perf_counter()
     proc = subprocess.Popen(
         cmd,
@@ -226,6 +232,10 @@ def main() -> int:
 
     byte_compile_host()
     root = Path(tempfile.mkdtemp(prefix="panelot-bench-cold-"))
+    # what Chrome runs: the installer's wrapper (/bin/sh, then python -I -m panelot_host)
+    # with the extension's origin
+    wrapper = write_wrapper(root / "bin", Path(os.path.abspath(sys.executable)))
+    commands["installed wrapper, as Chrome starts it"] = [str(wrapper), ORIGIN]
     try:
         warm_homes: dict[str, Path] = {}
         for label, cmd in commands.items():
