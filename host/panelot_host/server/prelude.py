@@ -100,38 +100,46 @@ def answer_first_requests(
     prelude = _Prelude(config, write)
     stop = StopSignals()
     stop.install()
-    wait_s: float | None = None  # the first request: as long as it takes (as the server)
-    status = 0
+    ended: int | None = 1  # until it is known otherwise
     try:
-        while True:
-            try:
-                frame = stop.interruptible(frames.next, wait_s)
-            except OSError:
-                log.exception("reading stdin failed; settling")
-                status = 1
-                raise _Stop from None
-            if frame is None:
-                break
-            try:
-                answered = prelude.answer(frame)
-            except OSError as exc:  # the browser closed the Port: the server finds it so
-                log.info("cannot write to the client (%s); handing over", exc)
-                break
-            if not answered:
-                frames.put_back(frame)
-                break
-            wait_s = NEXT_REQUEST_WAIT_S
-    except (_Stop, EndOfFrames) as end:
-        if status == 0:
-            log.info("%s: settling", "stdin closed" if isinstance(end, EndOfFrames) else "stop")
-        stop.uninstall()
-        prelude.close()
-        return status
-    except BaseException:
-        stop.uninstall()
-        prelude.close()
-        raise
+        ended = _answer_until_handover(prelude, frames, stop)
+    finally:
+        if ended is not None:  # ending (or an unexpected exception): settle here
+            stop.uninstall()
+            prelude.close()
+    if ended is not None:
+        return ended
     return Handover(frames.read_ahead(), prelude.messages, prelude.store, prelude.session, stop)
+
+
+def _answer_until_handover(
+    prelude: _Prelude, frames: BlockingFrames, stop: StopSignals
+) -> int | None:
+    """None when the server is to go on; the exit status when the process is to end."""
+    wait_s: float | None = None  # the first request: as long as it takes (as the server)
+    while True:
+        try:
+            frame = stop.interruptible(frames.next, wait_s)
+        except _Stop:
+            log.info("stop signal: settling")
+            return 0
+        except EndOfFrames:
+            log.info("stdin closed: settling")
+            return 0
+        except OSError:
+            log.exception("reading stdin failed; settling")
+            return 1
+        if frame is None:
+            return None
+        try:
+            answered = prelude.answer(frame)
+        except OSError as exc:  # the browser closed the Port: the server finds it so too
+            log.info("cannot write to the client (%s); handing over", exc)
+            return None
+        if not answered:
+            frames.put_back(frame)
+            return None
+        wait_s = NEXT_REQUEST_WAIT_S
 
 
 class _Prelude:
