@@ -329,3 +329,22 @@ def test_the_prelude_serves_pipes_only_and_not_with_injected_crashes(
     assert not can_answer(crashing, client.read_end)
     with open(tmp_path / "frames", "wb") as file:
         assert not can_answer(client.config, file.fileno())
+
+
+def test_a_failed_read_ends_with_status_1_and_closes_what_it_opened(tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()
+    os.write(write_end, INIT_FRAME)
+    frames = BlockingFrames(read_end)
+    written: list[bytes] = []
+
+    def answer_then_lose_stdin(buffers: list[bytes]) -> None:
+        written.append(b"".join(buffers))
+        os.close(read_end)  # the next read fails
+
+    config = HostConfig(home=tmp_path / "home")
+    try:
+        assert answer_first_requests(config, frames, answer_then_lose_stdin) == 1
+    finally:
+        os.close(write_end)
+    assert len(written) == 1
+    assert _lease_is_free(config.home)
