@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from panelot_host.errors import InvalidParams, NotFound
 from panelot_host.store import items, threads
@@ -123,3 +125,62 @@ def test_foreign_cursor_is_invalid_params(tmp_path: Path) -> None:
     db = _db(tmp_path)
     with pytest.raises(InvalidParams):
         threads.list_threads(db.conn, limit=3, cursor="not-a-cursor!", query=None)
+
+
+_WORDS = ["invoice", "invoices", "kyoto", "spring", "tax", "receipt", "Kyōto", "inv"]
+
+
+def _best_snippet_one_thread_at_a_time(
+    db: Database, query: str, thread_id: str
+) -> tuple[str, str] | None:
+    """The reference: each thread's best-ranked snippet, one query per thread."""
+    row = db.conn.execute(
+        "SELECT source, snippet(search_text, 0, ?, ?, '…', ?) FROM search_text "
+        "WHERE search_text MATCH ? AND thread_id = ? "
+        "ORDER BY CASE source WHEN 'title' THEN rank * 2.0 ELSE rank END, rowid LIMIT 1",
+        (
+            threads._HIT_OPEN,
+            threads._HIT_CLOSE,
+            threads._SNIPPET_TOKENS,
+            threads._match_expression(query),
+            thread_id,
+        ),
+    ).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    texts=st.lists(
+        st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6), max_size=4),
+        min_size=1,
+        max_size=8,
+    ),
+    query=st.sampled_from(["invoice", "inv", "kyoto spring", "tax", "receipt kyo", "zzz"]),
+)
+def test_snippets_of_many_threads_are_each_threads_best_one(
+    tmp_path_factory: pytest.TempPathFactory, texts: list[list[list[str]]], query: str
+) -> None:
+    """One query for all listed threads gives what a query per thread gives."""
+    db = _db(tmp_path_factory.mktemp("snippets"))
+    try:
+        ids = []
+        for number, messages in enumerate(texts):
+            with db.transaction() as conn:
+                first_word = messages[0][0] if messages else ""
+                made = threads.create(conn, title=f"thread {number} {first_word}")
+            for words in messages:
+                _message(db, made.id, " ".join(words))
+            ids.append(made.id)
+        found = threads.search_snippets(db.conn, query, ids)
+        expected = []
+        for thread_id in ids:
+            best = _best_snippet_one_thread_at_a_time(db, query, thread_id)
+            if best is not None:
+                text, spans = threads._split_marks(best[1])
+                expected.append(threads.SearchSnippet(thread_id, best[0], text, spans))
+        assert found == expected
+    finally:
+        db.close()

@@ -261,19 +261,27 @@ def search_snippets(
     """One snippet per thread of ``thread_ids`` that matches ``query`` (same terms as
     ``list_threads``), in the order of ``thread_ids``."""
     match = _match_expression(query)
-    if not match:
+    if not match or not thread_ids:
         return []
+    # One full-text query for every listed thread (a query per thread ran the MATCH over
+    # the whole index each time: 50 x 7 ms for a word most threads contain); each thread's
+    # best row is picked here (``snippet`` cannot run under a window function).
+    marks = ", ".join("?" * len(thread_ids))
+    rows = conn.execute(
+        "SELECT thread_id, CASE source WHEN 'title' THEN rank * 2.0 ELSE rank END, rowid, "
+        "source, snippet(search_text, 0, ?, ?, '…', ?) FROM search_text "
+        f"WHERE search_text MATCH ? AND thread_id IN ({marks})",
+        (_HIT_OPEN, _HIT_CLOSE, _SNIPPET_TOKENS, match, *thread_ids),
+    ).fetchall()
+    best: dict[str, tuple[str, str]] = {}
+    for thread_id, _score, _rowid, source, marked in sorted(rows, key=lambda r: (r[1], r[2])):
+        best.setdefault(str(thread_id), (str(source), str(marked)))
     found = []
     for thread_id in thread_ids:
-        row = conn.execute(
-            "SELECT source, snippet(search_text, 0, ?, ?, '…', ?) FROM search_text "
-            "WHERE search_text MATCH ? AND thread_id = ? "
-            "ORDER BY CASE source WHEN 'title' THEN rank * 2.0 ELSE rank END LIMIT 1",
-            (_HIT_OPEN, _HIT_CLOSE, _SNIPPET_TOKENS, match, thread_id),
-        ).fetchone()
-        if row is not None:
-            text, spans = _split_marks(str(row[1]))
-            found.append(SearchSnippet(thread_id, str(row[0]), text, spans))
+        if thread_id in best:
+            source, marked = best[thread_id]
+            text, spans = _split_marks(marked)
+            found.append(SearchSnippet(thread_id, source, text, spans))
     return found
 
 
