@@ -8,9 +8,10 @@ Packages, one per part of the architecture (``docs/protocol.md`` is the wire):
   ``credentials`` (secrets), ``install`` (the native-messaging host manifest and
   wrapper), ``cli`` (the ``panelot-host`` command).
 - Modules shared by all: ``errors`` (the one exception tree), ``vocabulary`` (item
-  kinds, statuses and states as Literals, and the run state machine), ``private_files`` (0700 /
-  0600 whatever the umask), ``secret_mask`` (secrets masked out of logs), ``__main__``
-  (``python -m panelot_host``).
+  kinds, statuses and states as Literals, and the run state machine), ``private_files``
+  (0700 / 0600 whatever the umask), ``secret_mask`` (secrets masked out of logs),
+  ``msgspec_import`` (msgspec imported without typing_extensions as a host starts),
+  ``__main__`` (``python -m panelot_host``).
 """
 
 __version__ = "0.1.0"

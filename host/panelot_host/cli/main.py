@@ -108,6 +108,9 @@ def _run_version(_: argparse.Namespace) -> int:
 
 def _serve_for_origin(origin: str) -> int:
     gc.disable()  # as in _serve, from the first import on
+    from panelot_host.msgspec_import import import_msgspec_without_typing_extensions
+
+    import_msgspec_without_typing_extensions()  # as in _serve, before msgspec's first import
     from panelot_host.cli.config import ORIGINS_FILE, allowed_origins, panelot_home
 
     home = panelot_home(os.environ)
@@ -195,6 +198,9 @@ class _Start:
 
 
 def _ready_to_serve(verbose: bool) -> _Start:
+    from panelot_host.msgspec_import import import_msgspec_without_typing_extensions
+
+    import_msgspec_without_typing_extensions()  # before anything imports msgspec
     from panelot_host.wire.fds import protect_stdin, protect_stdout
 
     if sys.stdin is not None and sys.stdin.isatty():
