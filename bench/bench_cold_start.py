@@ -11,8 +11,9 @@ with a fresh PANELOT_HOME per run (creates and migrates the database) and warm (
 database). Baseline in the same run: ``python -c pass`` (spawn -> exit). Targets: median
 <= 150 ms, and spawn -> ``initialize`` answered and spawn -> first ``thread.list``
 answered each <= 6x the baseline (both are answered by the prelude, ``server.prelude``).
-Also in the same run: the floor under the prelude's answers (spawn, import msgspec,
-sqlite3, logging and pathlib, garbage collection off meanwhile as the host does), the
+Also in the same run: the floor under the prelude's answers (spawn, import msgspec as the
+host does, without typing_extensions, then sqlite3, logging and pathlib, garbage
+collection off meanwhile), the
 event-loop floor the server stands on (import anyio, msgspec and sqlite3, run an anyio
 loop: what answering from the server could not beat), and the prelude's imports alone.
 Then a ``-X importtime`` list of the serve path (initialize, then stdin EOF), top 15 by
@@ -44,8 +45,13 @@ from panelot_host.wire.framing import encode_frame
 
 TARGET_MS = 150.0
 TARGET_RATIO = 6.0
+_MSGSPEC_AS_THE_HOST = (  # without typing_extensions (panelot_host.msgspec_import)
+    "from panelot_host.msgspec_import import import_msgspec_without_typing_extensions as first; "
+    "first(); "
+)
 PRELUDE_FLOOR = (  # what the prelude's answers stand on; collection off, as the host does
-    "import gc; gc.disable(); import msgspec, sqlite3, logging, pathlib; gc.freeze(); gc.enable()"
+    "import gc; gc.disable(); " + _MSGSPEC_AS_THE_HOST + "import msgspec, sqlite3, logging, "
+    "pathlib; gc.freeze(); gc.enable()"
 )
 EVENT_LOOP_FLOOR = (  # what the server stands on: answering from it could not beat this
     "import gc; gc.disable(); import anyio, msgspec, sqlite3; gc.freeze(); gc.enable(); "
@@ -114,7 +120,8 @@ def time_initialize(cmd: list[str], home: Path) -> tuple[float, float]:
 
 
 PRELUDE_IMPORTS = (
-    "import gc; gc.disable(); import panelot_host.cli.main, panelot_host.cli.config, "
+    "import gc; gc.disable(); " + _MSGSPEC_AS_THE_HOST + "import panelot_host.cli.main, "
+    "panelot_host.cli.config, "
     "panelot_host.cli.logs, panelot_host.server.prelude, panelot_host.wire.blocking, "
     "panelot_host.wire.fds"
 )
