@@ -13,7 +13,7 @@ import gc
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # argparse is imported for the user commands only, not to serve
     import argparse
@@ -184,17 +184,15 @@ def _no_collection_while_importing() -> Iterator[None]:
         gc.enable()
 
 
-class _Start:
-    """What serving starts from: the frame fds, the configuration, the log's mask."""
+class _Start(NamedTuple):
+    """What serving starts from: the frame fds, the configuration, the log's mask, and
+    whether the prelude can answer first."""
 
-    def __init__(
-        self, reader: int, writer: int, config: HostConfig, mask: SecretMask, prelude: bool
-    ) -> None:
-        self.reader = reader
-        self.writer = writer
-        self.config = config
-        self.mask = mask
-        self.prelude = prelude
+    reader: int
+    writer: int
+    config: HostConfig
+    mask: SecretMask
+    prelude: bool
 
 
 def _ready_to_serve(verbose: bool) -> _Start:

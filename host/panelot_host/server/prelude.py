@@ -61,27 +61,14 @@ class Initialized(msgspec.Struct, frozen=True):
     browser_tools: tuple[str, ...]
 
 
-class Handover:
+class Handover(msgspec.Struct, frozen=True):
     """What the prelude leaves the async server."""
 
-    def __init__(
-        self,
-        read_ahead: ReadAhead,
-        messages: FramedMessages,
-        store: OpenedStore | None,
-        session: Initialized | None,
-        stop_signals: StopSignals,
-    ) -> None:
-        self.read_ahead = read_ahead
-        """Read and not answered (the frame that ended the prelude first)."""
-        self.messages = messages
-        """The connection's message framing (its ``$/chunk`` ids go on)."""
-        self.store = store
-        """The profile store ``initialize`` opened, for ``Host(adopt=...)``."""
-        self.session = session
-        """Set when ``initialize`` was answered: the server resumes this session."""
-        self.stop_signals = stop_signals
-        """Notes the stop signals that arrive until the server watches for them."""
+    read_ahead: ReadAhead  # read and not answered (the frame that ended the prelude first)
+    messages: FramedMessages  # the connection's message framing ($/chunk ids go on)
+    store: OpenedStore | None  # the profile store initialize opened: Host(adopt=...)
+    session: Initialized | None  # initialize answered: the server resumes this session
+    stop_signals: StopSignals  # notes stop signals until the server watches for them
 
 
 def can_answer(config: HostConfig, reader: int) -> bool:

@@ -37,6 +37,15 @@ class ReadAhead:
         self.frames: deque[bytes | FrameError] = frames if frames is not None else deque()
         self.at_eof = at_eof
 
+    def take(self, data: bytes) -> None:
+        """Add what one read returned (``b""``: the stream ended); the whole frames and
+        framing problems in it queue up, a partial frame stays in the decoder."""
+        if data:
+            self.frames.extend(self.decoder.feed(data))
+        else:
+            self.at_eof = True
+            self.frames.extend(self.decoder.eof())
+
 
 class EndOfFrames(Exception):
     """The stream ended and every frame read was handed out."""
@@ -83,12 +92,7 @@ class BlockingFrames:
             readable, _, _ = select.select([self._fd], [], [], left)
             if not readable:
                 return None
-            data = os.read(self._fd, self._read_size)
-            if data:
-                ahead.frames.extend(ahead.decoder.feed(data))
-            else:
-                ahead.at_eof = True
-                ahead.frames.extend(ahead.decoder.eof())
+            ahead.take(os.read(self._fd, self._read_size))
         return ahead.frames.popleft()
 
     def put_back(self, frame: bytes | FrameError) -> None:

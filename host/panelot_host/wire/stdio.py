@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
-from collections import deque
 from collections.abc import Callable
 from typing import BinaryIO, Protocol
 
@@ -131,11 +130,7 @@ class StdioChannel:
     ) -> None:
         self._reader = _make_reader(reader, read_size)
         self._write = _make_writer(writer)
-        if read_ahead is None:
-            read_ahead = ReadAhead(FrameDecoder(max_frame=max_inbound_frame))
-        self._decoder = read_ahead.decoder
-        self._ready: deque[bytes | FrameError] = read_ahead.frames
-        self._at_eof = read_ahead.at_eof
+        self._input = read_ahead or ReadAhead(FrameDecoder(max_frame=max_inbound_frame))
         self._receive_guard = anyio.ResourceGuard("receiving frames from")
         self._send_lock = anyio.Lock()
         self._chunk_id = chunk_ids()
@@ -160,16 +155,11 @@ class StdioChannel:
             OSError: reading failed.
         """
         with self._receive_guard:
-            while not self._ready:
-                if self._at_eof:
+            while not self._input.frames:
+                if self._input.at_eof:
                     raise anyio.EndOfStream
-                data = await self._reader.read()
-                if data:
-                    self._ready.extend(self._decoder.feed(data))
-                else:
-                    self._at_eof = True
-                    self._ready.extend(self._decoder.eof())
-            return self._ready.popleft()
+                self._input.take(await self._reader.read())
+            return self._input.frames.popleft()
 
     def __aiter__(self) -> StdioChannel:
         return self
