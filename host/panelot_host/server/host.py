@@ -1,9 +1,11 @@
 """The host process's state: configuration, the open profile store and its engine.
 
-Start-up cost matters: Chrome starts a host at every service-worker start, and
-``initialize`` should answer within ~150 ms of the spawn. So ``initialize`` needs only the
-store (lease, migrations); the engine (tool registry, jsonschema, providers) is built after
-the answer has gone out, or at once when recovery has unfinished runs to settle.
+Start-up cost matters: Chrome starts a host at every service-worker start. Over stdio the
+prelude (``server.prelude``) answers ``initialize`` before this module is imported and
+hands its store over (``Host(adopt=...)``); when ``initialize`` comes here, it needs only
+the store (lease, migrations). Either way the engine (tool registry, jsonschema,
+providers) is built after the answer has gone out, or at once when recovery has
+unfinished runs to settle.
 """
 
 from __future__ import annotations
