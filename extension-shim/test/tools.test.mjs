@@ -9,6 +9,7 @@ import { parseKey } from "../src/page/keys.js";
 import { RefRegistry, StaleRef } from "../src/page/refs.js";
 import { trustedKey } from "../src/tools/debugger.js";
 import { diffLines } from "../src/tools/page-tools.js";
+import { settle } from "../src/tools/watch.js";
 
 test("diffLines: lines new and gone as multisets, indentation ignored", () => {
   const before = ["- main [e1]", '  - button "Save" [e2]', '  - link "A" [e3]', '  - link "A" [e3]'];
@@ -110,4 +111,23 @@ test("DebuggerSessions: browser.detach releases what a cancelled call still hold
   release();
   await running; // its own finally finds nothing left to detach
   assert.deepEqual(calls, ["attach 3", "detach 3"]);
+});
+
+test("settle: waits as long as it is told for a load to start, and a download ends the wait", async () => {
+  const signal = new AbortController().signal;
+  const watch = () => ({ seen: { loading: false, complete: false, removed: false }, downloads: /** @type {any[]} */ ([]) });
+  const late = watch();
+  setTimeout(() => Object.assign(late.seen, { loading: true }), 300); // a load the tab reports late
+  setTimeout(() => Object.assign(late.seen, { complete: true }), 350);
+  assert.equal(await settle(late, signal, 150, 5_000), false); // the short window misses it
+  const told = watch();
+  setTimeout(() => Object.assign(told.seen, { loading: true }), 300);
+  setTimeout(() => Object.assign(told.seen, { complete: true }), 350);
+  assert.equal(await settle(told, signal, 3_000, 5_000), true); // told the page is leaving: seen
+  assert.equal(told.seen.complete, true);
+  const download = watch();
+  setTimeout(() => download.downloads.push({ url: "u", filename: "f", mime: "text/csv" }), 50);
+  const started = Date.now();
+  assert.equal(await settle(download, signal, 3_000, 5_000), false);
+  assert.ok(Date.now() - started < 1_000);
 });

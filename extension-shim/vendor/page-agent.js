@@ -1459,7 +1459,40 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       throw error;
     }
   }
+  function noticingNavigation(act2) {
+    let leaving;
+    const navigation = (
+      /** @type {EventTarget | undefined} */
+      /** @type {any} */
+      globalThis.navigation
+    );
+    const onNavigate = (event) => {
+      const { destination, downloadRequest } = (
+        /** @type {NavigateEventLike} */
+        /** @type {unknown} */
+        event
+      );
+      if (!destination.sameDocument && downloadRequest === null) leaving = destination.url;
+    };
+    navigation?.addEventListener("navigate", onNavigate);
+    try {
+      const answer = act2();
+      return answer.ok && leaving !== void 0 ? { ...answer, leaving } : answer;
+    } finally {
+      navigation?.removeEventListener("navigate", onNavigate);
+    }
+  }
   function run(request) {
+    switch (request.op) {
+      case "click":
+      case "type":
+      case "select":
+      case "press":
+        return noticingNavigation(() => act(request));
+    }
+    return act(request);
+  }
+  function act(request) {
     const ref = request.ref ?? "";
     switch (request.op) {
       case "snapshot": {

@@ -189,6 +189,9 @@ def test_select_that_makes_the_page_navigate_is_a_tool_error(browser: Browser) -
         )
         assert result["isError"] and "navigated away meanwhile" in result["content"]
         assert f"is at {site}/page/news" in result["content"]
+        # the page agent saw the page start leaving during the select (however late the tab
+        # reports the load: the flake this fixed)
+        assert result["details"]["leaving"] == f"{site}/page/news"
         expect(page).to_have_url(f"{site}/page/news")
 
 

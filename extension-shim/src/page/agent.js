@@ -46,8 +46,51 @@ function handle(request) {
   }
 }
 
+/**
+ * @typedef {object} NavigateEventLike the parts of the Navigation API's `navigate` event read here
+ * @property {{url: string, sameDocument: boolean}} destination
+ * @property {string | null} downloadRequest
+ */
+
+/**
+ * Run `act` and note a navigation to another document the page started meanwhile (its own
+ * handler: `location.href = ...` on change, a form submitted by Enter). The worker then waits
+ * longer for the tab to show it: on a busy machine a load starts well after the action
+ * returns. A download or a same-document navigation is not noted (neither loads the tab).
+ * @param {() => PageAnswer} act @returns {PageAnswer}
+ */
+function noticingNavigation(act) {
+  /** @type {string | undefined} */
+  let leaving;
+  const navigation = /** @type {EventTarget | undefined} */ (/** @type {any} */ (globalThis).navigation);
+  /** @param {Event} event */
+  const onNavigate = (event) => {
+    const { destination, downloadRequest } = /** @type {NavigateEventLike} */ (/** @type {unknown} */ (event));
+    if (!destination.sameDocument && downloadRequest === null) leaving = destination.url;
+  };
+  navigation?.addEventListener("navigate", onNavigate);
+  try {
+    const answer = act();
+    return answer.ok && leaving !== undefined ? { ...answer, leaving } : answer;
+  } finally {
+    navigation?.removeEventListener("navigate", onNavigate);
+  }
+}
+
 /** @param {PageRequest} request @returns {PageAnswer} */
 function run(request) {
+  switch (request.op) {
+    case "click":
+    case "type":
+    case "select":
+    case "press":
+      return noticingNavigation(() => act(request));
+  }
+  return act(request);
+}
+
+/** @param {PageRequest} request @returns {PageAnswer} */
+function act(request) {
   const ref = request.ref ?? "";
   switch (request.op) {
     case "snapshot": {

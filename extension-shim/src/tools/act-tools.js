@@ -19,6 +19,7 @@ import { describeTab, originOf } from "./tabs.js";
 /** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
 
 export const SETTLE_MS = 150; // a navigation an action starts shows within this
+export const LEAVING_START_MS = 3_000; // ... unless the page said it is leaving (a busy machine)
 export const NAVIGATION_BOUND_MS = 15_000;
 const WAIT_DEFAULT_MS = 10_000;
 const WAIT_POLL_MS = 200;
@@ -26,7 +27,7 @@ const WAIT_POLL_MS = 200;
 /**
  * Run `action` on the tab of `ctx` and report the outcome.
  * @param {ToolContext} ctx @param {string} verb
- * @param {(tabId: number, expectOrigin: string) => Promise<{ok: boolean, did?: string, error?: string, kind?: string}>} action
+ * @param {(tabId: number, expectOrigin: string) => Promise<{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string}>} action
  * @param {boolean} navigationExpected  a click or a key may navigate; typing, selecting, scrolling do not
  * @returns {Promise<BrowserInvokeResult>}
  */
@@ -45,13 +46,15 @@ async function acting(ctx, verb, action, navigationExpected) {
   const watch = watchTab(tabId);
   /** @type {string[][]} */
   let dialogs = [];
-  /** @type {{ok: boolean, did?: string, error?: string, kind?: string}} */
+  /** @type {{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string}} */
   let answer;
   try {
     await watchDialogs(tabId, ctx.signal);
     try {
       answer = await action(tabId, expectOrigin);
-      await settle(watch, ctx.signal, SETTLE_MS, NAVIGATION_BOUND_MS);
+      // the page agent notes a navigation the page started during the action (`leaving`)
+      const startMs = answer.ok && answer.leaving ? LEAVING_START_MS : SETTLE_MS;
+      await settle(watch, ctx.signal, startMs, NAVIGATION_BOUND_MS);
     } finally {
       // always: a same-document navigation keeps the page and its hooks (gone with a new document)
       if (!watch.seen.removed) dialogs = await dialogsSeen(tabId);
@@ -72,16 +75,17 @@ async function acting(ctx, verb, action, navigationExpected) {
   const where = `Tab ${tabId} is at ${target.url} (origin ${target.origin}), title ${JSON.stringify(target.title)}${after.status === "loading" ? ", still loading" : ""}.`;
   if (!answer.ok) return { content: `${verb}: ${answer.error}. ${where}`, isError: true, target, details: { refused: answer.kind } };
   const navigated = watch.seen.loading ? " The page navigated." : "";
+  const leaving = answer.leaving ? { leaving: answer.leaving } : {};
   if (watch.seen.loading && !navigationExpected) {
     return {
       content: `${capital(answer.did ?? verb)}, but the page navigated away meanwhile, which ${verb} does not do by itself: what was entered may be lost. Take a new snapshot to see where the tab is. ${where}`,
       isError: true,
       target,
-      details: { action: answer.did, navigated: true },
+      details: { action: answer.did, navigated: true, ...leaving },
     };
   }
   /** @type {Record<string, unknown>} */
-  const details = { action: answer.did, navigated: watch.seen.loading };
+  const details = { action: answer.did, navigated: watch.seen.loading, ...leaving };
   if (watch.downloads.length) {
     details.downloads = watch.downloads;
     const files = watch.downloads.map((d) => `${d.url}${d.mime ? ` (${d.mime})` : ""}`).join(", ");

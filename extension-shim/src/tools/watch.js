@@ -42,12 +42,14 @@ export function watchTab(tabId) {
 
 /**
  * After something that may navigate `watch`'s tab: wait up to `startMs` for a load to
- * start, then up to `boundMs` for it to finish. Returns whether a load started.
+ * start (a download instead ends the wait: it does not load the tab), then up to `boundMs`
+ * for it to finish. Returns whether a load started.
  * @param {ReturnType<typeof watchTab>} watch @param {AbortSignal} signal @param {number} startMs @param {number} boundMs
  */
 export async function settle(watch, signal, startMs, boundMs) {
   const startBy = Date.now() + startMs;
-  while (!watch.seen.loading && !watch.seen.removed && Date.now() < startBy) await sleep(25, signal);
+  const waiting = () => !watch.seen.loading && !watch.seen.removed && !watch.downloads.length;
+  while (waiting() && Date.now() < startBy) await sleep(25, signal);
   if (!watch.seen.loading) return false;
   const until = Date.now() + boundMs;
   while (!watch.seen.complete && !watch.seen.removed && Date.now() < until) await sleep(50, signal);
