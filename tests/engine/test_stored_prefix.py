@@ -19,7 +19,7 @@ from panelot_host.engine.history import build_messages
 from panelot_host.engine.session_context import SessionContext
 from panelot_host.engine.tokens import TokenEstimator
 from panelot_host.providers.types import Message
-from panelot_host.store import items, threads, turns
+from panelot_host.store import context_prefix, items, threads, turns
 from panelot_host.store.db import Database
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ItemRecord
@@ -126,6 +126,87 @@ def test_the_next_turn_extends_the_stored_prefix(db: Database) -> None:
     turn_id = _turn(db, thread_id, 1)
     extended = _messages(db, thread_id, turn_id)
     assert extended == _slow(db, thread_id, turn_id)
+
+
+def _part_sizes(db: Database) -> list[int]:
+    rows = db.conn.execute("SELECT length(messages) FROM context_prefix ORDER BY part")
+    return [int(row[0]) for row in rows]
+
+
+def _turns_in_fresh_processes(db: Database, thread_id: str, count: int) -> str:
+    """``count`` more Turns, each one's messages built by a fresh process; the last Turn."""
+    turn_id = ""
+    for _ in range(count):
+        turn_id = _turn(db, thread_id, 2)
+        _messages(db, thread_id, turn_id)
+    return turn_id
+
+
+def test_each_turn_appends_its_part_and_a_fresh_process_joins_them(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    thread_id, turn_id = _thread(db)
+    _messages(db, thread_id, turn_id)
+    first = db.conn.execute("SELECT messages FROM context_prefix WHERE part = 0").fetchone()[0]
+    turn_id = _turns_in_fresh_processes(db, thread_id, 3)
+    sizes = _part_sizes(db)
+    assert len(sizes) == 4  # the prefix, then what each later Turn added
+    assert db.conn.execute("SELECT messages FROM context_prefix WHERE part = 0").fetchone()[0] == (
+        first
+    )  # never rewritten
+    assert max(sizes[1:]) < sizes[0]
+    with monkeypatch.context() as patched:
+        patched.setattr(items, "iter_branch", _not_read)
+        patched.setattr(items, "continuation", _not_read)
+        joined = _messages(db, thread_id, turn_id)
+    assert joined == _slow(db, thread_id, turn_id)
+
+
+def test_a_changed_item_drops_its_part_and_the_later_ones_only(db: Database) -> None:
+    thread_id, turn_id = _thread(db)
+    _messages(db, thread_id, turn_id)
+    changed_turn = _turns_in_fresh_processes(db, thread_id, 1)
+    turn_id = _turns_in_fresh_processes(db, thread_id, 2)
+    assert len(_part_sizes(db)) == 4
+    call = next(i for i in items.of_turn(db.conn, thread_id, changed_turn) if i.kind == "toolCall")
+    with db.transaction() as conn:  # an item of part 2 (part 1 is the Turn before it)
+        items.set_tool_status(conn, call.id, "uncertain")
+        items.reset_call(conn, call.id)
+    assert len(_part_sizes(db)) == 2  # the parts before it stay
+    again = _messages(db, thread_id, turn_id)
+    assert again == _slow(db, thread_id, turn_id)
+    assert any("did not finish" in repr(m) for m in again[0])
+
+
+def test_past_the_most_parts_the_prefix_is_stored_whole_again(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(context_prefix, "MAX_PARTS", 3)
+    thread_id, turn_id = _thread(db)
+    _messages(db, thread_id, turn_id)
+    turn_id = _turns_in_fresh_processes(db, thread_id, 2)
+    assert len(_part_sizes(db)) == 3
+    turn_id = _turns_in_fresh_processes(db, thread_id, 1)
+    assert len(_part_sizes(db)) == 1
+    assert _messages(db, thread_id, turn_id) == _slow(db, thread_id, turn_id)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE context_prefix SET messages = x'00ff' WHERE part = 1",  # its checksum fails
+        "UPDATE context_prefix SET start_item_id = 'itm_elsewhere' WHERE part = 2",  # a gap
+        "UPDATE context_prefix SET format = 'other code' WHERE part = 1",
+        "DELETE FROM context_prefix WHERE part = 1",  # a missing part
+    ],
+)
+def test_parts_that_do_not_join_are_rebuilt_whole(db: Database, damage: str) -> None:
+    thread_id, turn_id = _thread(db)
+    _messages(db, thread_id, turn_id)
+    turn_id = _turns_in_fresh_processes(db, thread_id, 2)
+    expected = _messages(db, thread_id, turn_id)
+    db.conn.execute(damage)
+    assert _messages(db, thread_id, turn_id) == expected == _slow(db, thread_id, turn_id)
 
 
 def test_a_status_change_of_a_covered_item_drops_the_stored_prefix(db: Database) -> None:

@@ -5,8 +5,9 @@ The part before the running Turn comes from a cache keyed by where it starts (th
 root or a compaction's last covered item) and by its last item (items are never rewritten),
 and the Turn's part is extended by the items stored since the last model call, so a model
 call costs what was added, not the thread or the Turn so far. The cache is in memory and in
-the store (``store.context_prefix``, encoded with msgpack): a fresh host process reads the
-prefix back instead of rebuilding the branch, and extends it when the thread went on. A
+the store (``store.context_prefix``, encoded with msgpack, in parts: a new Turn appends
+the messages it added): a fresh host process reads the prefix back instead of rebuilding
+the branch, and extends it when the thread went on. A
 stored prefix is used only when it starts and ends where the branch's does, was encoded by
 this code (``PREFIX_FORMAT``) and decodes; the store drops it when an item it covers
 changes. Otherwise the prefix is rebuilt from the items and stored again. The elision
@@ -19,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import sys
+from contextlib import nullcontext
 
 import msgspec
 
@@ -27,7 +29,6 @@ from panelot_host.engine.elision import Elided, Elider, Marks, PrefixPass, Size
 from panelot_host.engine.history import TurnHistory, build_messages
 from panelot_host.providers.types import Message, TextPart, UserMessage
 from panelot_host.store import context_prefix, items, threads, turns
-from panelot_host.store.context_prefix import CachedPrefix
 from panelot_host.store.records import ItemRecord
 
 SUMMARY_INTRO = (
@@ -252,7 +253,9 @@ class SessionContext:
                 cached = (key, self._prefix_messages(key, cached))
                 if previous is not None and cached[1][: len(previous[1])] == previous[1]:
                     self._inherit_pass(previous[0], len(previous[1]))
-                self._store_prefix(*cached)
+                else:
+                    previous = None  # rebuilt: stored whole
+                self._store_prefix(*cached, previous)
             self.ctx.history_cache[self.thread_id] = cached
         return cached[1]
 
@@ -271,24 +274,35 @@ class SessionContext:
         stored = context_prefix.load(self.ctx.db.conn, self.thread_id) if code else None
         if stored is None or stored.format != code:
             return None
+        messages: list[Message] = []
         try:
-            messages = _decode(stored.messages)
+            for part in stored.parts:
+                messages += _decode(part)
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None
         return (stored.start_item_id, stored.end_item_id), messages
 
-    def _store_prefix(self, key: PrefixKey, messages: list[Message]) -> None:
+    def _store_prefix(
+        self,
+        key: PrefixKey,
+        messages: list[Message],
+        extended: tuple[PrefixKey, list[Message]] | None,
+    ) -> None:
+        """Store the prefix ``key``: the part it adds to ``extended`` (the prefix it
+        continues, when that is the one stored), else all of it."""
         start, end = key
         code = prefix_format()
         if end is None or code is None:
             return
-        stored = CachedPrefix(start, end, code, _encode(messages))
         db = self.ctx.db
-        if db.in_transaction:
-            context_prefix.save(db.conn, self.thread_id, stored)
-        else:
-            with db.transaction() as conn:
-                context_prefix.save(conn, self.thread_id, stored)
+        with db.transaction() if not db.in_transaction else nullcontext(db.conn) as conn:
+            if extended is not None and extended[0][1] is not None:
+                added = _encode(messages[len(extended[1]) :])
+                if context_prefix.extend(
+                    conn, self.thread_id, start, extended[0][1], end, code, added
+                ):
+                    return
+            context_prefix.save(conn, self.thread_id, start, end, code, _encode(messages))
 
     def _prefix_messages(
         self, key: PrefixKey, cached: tuple[PrefixKey, list[Message]] | None
