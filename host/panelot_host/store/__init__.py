@@ -10,7 +10,8 @@ Module map:
   receipts: replay and conflict).
 - Repositories: ``threads`` (list, search, stats, branch head), ``items`` (the tree of a
   thread and its branches), ``item_wire`` (the cached wire JSON of items), ``context_prefix``
-  (the cached session prefix of a thread and its elision pass, as bytes), ``turns``
+  (the cached session prefix of a thread, in parts, and its elision pass, as bytes),
+  ``turns``
   (turns, runs, per-call usage), ``steering`` (steering and the queue), ``approvals``
   (approval requests and interactions), ``grants`` (the grant ledger), ``settings``
   (settings and credential metadata), ``seq`` (per-thread event numbers).
