@@ -11,8 +11,7 @@ Module map:
 - Repositories: ``threads`` (list, search, stats, branch head), ``items`` (the tree of a
   thread and its branches), ``item_wire`` (the cached wire JSON of items), ``context_prefix``
   (the cached session prefix of a thread, in parts, and its elision pass, as bytes),
-  ``turns``
-  (turns, runs, per-call usage), ``steering`` (steering and the queue), ``approvals``
+  ``turns`` (turns, runs, per-call usage), ``steering`` (steering and the queue), ``approvals``
   (approval requests and interactions), ``grants`` (the grant ledger), ``settings``
   (settings and credential metadata), ``seq`` (per-thread event numbers).
 - Outside the host: ``inspect`` (a profile database read-only, for ``doctor``).
