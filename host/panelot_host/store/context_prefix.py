@@ -70,8 +70,7 @@ def save(
     """Store the prefix from ``start_item_id`` to ``end_item_id`` (its encoded
     ``messages``) as the thread's cached prefix, in one part, replacing the previous one
     and its elision pass; nothing when its end item is gone."""
-    conn.execute("DELETE FROM context_elision WHERE thread_id = ?", (thread_id,))
-    conn.execute("DELETE FROM context_prefix WHERE thread_id = ?", (thread_id,))
+    conn.execute("DELETE FROM context_prefix WHERE thread_id = ?", (thread_id,))  # + pass
     _insert(conn, thread_id, 0, start_item_id, end_item_id, format, messages)
 
 
@@ -140,7 +139,9 @@ def load_elision(
     if _stored_key(conn, thread_id) != (start_item_id, end_item_id, format):
         return None
     row = conn.execute(
-        "SELECT elision, checksum FROM context_elision WHERE thread_id = ?", (thread_id,)
+        "SELECT elision, checksum FROM context_elision WHERE thread_id = ? AND part = "
+        "(SELECT max(part) FROM context_prefix WHERE thread_id = ?)",
+        (thread_id, thread_id),
     ).fetchone()
     if row is None or not isinstance(row[0], bytes) or zlib.crc32(row[0]) != row[1]:
         return None
@@ -155,6 +156,7 @@ def save_elision(
     if _stored_key(conn, thread_id) != (start_item_id, end_item_id, format):
         return
     conn.execute(
-        "INSERT OR REPLACE INTO context_elision (thread_id, checksum, elision) VALUES (?, ?, ?)",
-        (thread_id, zlib.crc32(elision), elision),
+        "INSERT OR REPLACE INTO context_elision (thread_id, part, checksum, elision) "
+        "SELECT ?, max(part), ?, ? FROM context_prefix WHERE thread_id = ?",
+        (thread_id, zlib.crc32(elision), elision, thread_id),
     )

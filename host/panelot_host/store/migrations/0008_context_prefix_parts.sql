@@ -6,11 +6,12 @@
 -- its own checksum; ``end_ord`` is its end item's ``ord``. The triggers drop, when an item
 -- changes, the parts that may cover it (``end_ord >= ord``: a suffix of the parts); the
 -- parts before it stay valid, and the engine extends from them. The elision pass goes with
--- any change, as before. What schema 7 stored is a cache: dropped, rebuilt on first use.
+-- any change, as before (by its foreign key). What schema 7 stored is a cache: dropped,
+-- rebuilt on first use.
 
 DROP TRIGGER context_prefix_stale;
 DROP TRIGGER context_prefix_gone;
-DELETE FROM context_elision;
+DROP TABLE context_elision;
 DROP TABLE context_prefix;
 
 CREATE TABLE context_prefix (
@@ -25,16 +26,20 @@ CREATE TABLE context_prefix (
     PRIMARY KEY (thread_id, part)
 );
 
-CREATE TRIGGER context_prefix_stale AFTER UPDATE ON item
-BEGIN
-    DELETE FROM context_elision WHERE thread_id = old.thread_id AND EXISTS (SELECT 1 FROM
-        context_prefix WHERE thread_id = old.thread_id AND end_ord >= old.ord);
+-- The elision pass over the whole stored prefix, tied to its last part: it goes when that
+-- part goes (every drop of parts is a suffix, so it includes the last one).
+CREATE TABLE context_elision (
+    thread_id       TEXT PRIMARY KEY,
+    part            INTEGER NOT NULL,
+    checksum        INTEGER NOT NULL,
+    elision         BLOB NOT NULL,
+    FOREIGN KEY (thread_id, part) REFERENCES context_prefix (thread_id, part) ON DELETE CASCADE
+);
+
+CREATE TRIGGER context_prefix_stale AFTER UPDATE ON item BEGIN
     DELETE FROM context_prefix WHERE thread_id = old.thread_id AND end_ord >= old.ord;
 END;
 
-CREATE TRIGGER context_prefix_gone AFTER DELETE ON item
-BEGIN
-    DELETE FROM context_elision WHERE thread_id = old.thread_id AND EXISTS (SELECT 1 FROM
-        context_prefix WHERE thread_id = old.thread_id AND end_ord >= old.ord);
+CREATE TRIGGER context_prefix_gone AFTER DELETE ON item BEGIN
     DELETE FROM context_prefix WHERE thread_id = old.thread_id AND end_ord >= old.ord;
 END;
