@@ -22,6 +22,8 @@ export class Controller {
     this.connectedOn = 0;
     /** @type {{confirm: (title: string, body: string, action: string) => Promise<boolean>, prompt: (title: string, label: string, value: string) => Promise<string | null>}} */
     this.dialogs = { confirm: async () => false, prompt: async () => null };
+    /** A `thread.create` under way (see `newThread`). @type {Promise<boolean> | null} */
+    this.creating = null;
   }
 
   get threadId() {
@@ -60,13 +62,33 @@ export class Controller {
     return this.refreshThreads();
   }
 
-  async newThread() {
+  /**
+   * A new thread, shown. Until it is shown, what is sent waits for it (`send`, `enqueue`):
+   * a message typed right after "New thread" belongs to the new thread, not the one before.
+   * @returns {Promise<boolean>}
+   */
+  newThread() {
+    this.creating ??= this.createThread().finally(() => {
+      this.creating = null;
+    });
+    return this.creating;
+  }
+
+  async createThread() {
     const result = await this.attempt(() => this.client.request("thread.create", { commandId: newCommandId() }));
     if (!result) return false;
     this.store.state.threads = [result.thread, ...this.store.state.threads.filter((t) => t.id !== result.thread.id)];
     await this.open(result.thread.id);
-    document.getElementById("message")?.focus();
+    globalThis.document?.getElementById("message")?.focus();
     return true;
+  }
+
+  /** The thread a message goes to: the one being created, if any; else the shown one, or
+   * a new one. @returns {Promise<string | null>} */
+  async targetThread() {
+    if (this.creating) await this.creating;
+    if (!this.threadId && !(await this.newThread())) return null;
+    return this.threadId;
   }
 
   /** @param {string} threadId */
@@ -177,8 +199,8 @@ export class Controller {
 
   /** Send: a new turn when idle, a steering message while a turn runs. @param {string} text */
   async send(text) {
-    if (!this.threadId && !(await this.newThread())) return false;
-    const threadId = /** @type {string} */ (this.threadId);
+    const threadId = await this.targetThread();
+    if (!threadId) return false;
     const s = this.store.state;
     if (this.store.turnLive && s.turn) {
       const turnId = s.turn.id;
@@ -201,8 +223,8 @@ export class Controller {
 
   /** @param {string} text */
   async enqueue(text) {
-    if (!this.threadId && !(await this.newThread())) return false;
-    const threadId = /** @type {string} */ (this.threadId);
+    const threadId = await this.targetThread();
+    if (!threadId) return false;
     const result = await this.attempt(() => this.client.request("turn.enqueue", { commandId: newCommandId(), threadId, text }));
     return result !== undefined;
   }
