@@ -95,15 +95,6 @@ def extend(
     return True
 
 
-def parts(conn: sqlite3.Connection, thread_id: str) -> int:
-    """How many parts the thread's stored prefix has."""
-    return int(
-        conn.execute(
-            "SELECT count(*) FROM context_prefix WHERE thread_id = ?", (thread_id,)
-        ).fetchone()[0]
-    )
-
-
 def _insert(
     conn: sqlite3.Connection, thread_id: str, part: int, start_item_id: str | None,
     end_item_id: str, format: str, messages: bytes,
