@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import sys
-from contextlib import nullcontext
 
 import msgspec
 
@@ -220,12 +219,8 @@ class SessionContext:
         if code is None or end is None:
             return
         blob = _encode(stored)
-        db = self.ctx.db
-        if db.in_transaction:
-            context_prefix.save_elision(db.conn, self.thread_id, start, end, code, blob)
-        else:
-            with db.transaction() as conn:
-                context_prefix.save_elision(conn, self.thread_id, start, end, code, blob)
+        with self.ctx.db.joining() as conn:
+            context_prefix.save_elision(conn, self.thread_id, start, end, code, blob)
 
     @functools.cached_property
     def _prefix_end(self) -> str | None:
@@ -294,8 +289,7 @@ class SessionContext:
         code = prefix_format()
         if end is None or code is None:
             return
-        db = self.ctx.db
-        with db.transaction() if not db.in_transaction else nullcontext(db.conn) as conn:
+        with self.ctx.db.joining() as conn:
             if extended is not None and extended[0][1] is not None:
                 added = _encode(messages[len(extended[1]) :])
                 if context_prefix.extend(

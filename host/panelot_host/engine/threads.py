@@ -173,11 +173,8 @@ def branch_wire(db: Database, thread_id: str, ids: list[str]) -> list[Item]:
             else [items.get(conn, i) for i in missing]
         )
         fresh = [(r.id, _encode_item(views.item_view(r))) for r in records]
-        if db.in_transaction:
-            item_wire.store(conn, thread_id, WIRE_FORMAT, fresh)
-        else:
-            with db.transaction() as write:
-                item_wire.store(write, thread_id, WIRE_FORMAT, fresh)
+        with db.joining() as write:
+            item_wire.store(write, thread_id, WIRE_FORMAT, fresh)
         rendered.update(fresh)
     # Raw JSON stands in for the Item structs: msgspec writes it out as it is.
     return cast(list[Item], [msgspec.Raw(rendered[item_id]) for item_id in ids])

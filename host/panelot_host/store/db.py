@@ -83,6 +83,17 @@ class Database:
         finally:
             self._in_transaction = False
 
+    @contextmanager
+    def joining(self) -> Iterator[sqlite3.Connection]:
+        """Run the block in the transaction already open (its commit or rollback is the
+        opener's), else in a new one: for writes that may ride along a command's unit or
+        stand alone (caches, the seq ceiling)."""
+        if self._in_transaction:
+            yield self._conn
+        else:
+            with self.transaction() as conn:
+                yield conn
+
     def _roll_back(self) -> None:
         """Roll back what is open; SQLite may already have rolled back by itself (a full
         disk or an I/O error ends the transaction), which is not a second error."""

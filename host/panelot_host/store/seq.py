@@ -46,11 +46,6 @@ class SeqAllocator:
         self._ceiling[thread_id] = stored
 
     def _raise_ceiling(self, thread_id: str, ceiling: int) -> None:
-        if self._db.in_transaction:
-            self._db.conn.execute(
-                "UPDATE thread SET seq_ceiling = ? WHERE id = ?", (ceiling, thread_id)
-            )
-        else:
-            with self._db.transaction() as conn:
-                conn.execute("UPDATE thread SET seq_ceiling = ? WHERE id = ?", (ceiling, thread_id))
+        with self._db.joining() as conn:
+            conn.execute("UPDATE thread SET seq_ceiling = ? WHERE id = ?", (ceiling, thread_id))
         self._ceiling[thread_id] = ceiling
