@@ -67,17 +67,26 @@ def test_the_prelude_answers_exactly_what_the_server_answers(tmp_path: Path) -> 
     _threads_made(home)
     host = HostProcess(home)
     try:
-        host.call("initialize", initialize_params())
-        host.call("thread.list", {"limit": 50})  # the prelude's answers
-        host.call("thread.list", {"query": "taxes"})
+        # written at once, all three are read before the prelude could stop waiting:
+        # it answers them (not the server)
+        host.write_raw(
+            _frames(
+                ("initialize", initialize_params()),
+                ("thread.list", {"limit": 50}),
+                ("thread.list", {"query": "taxes"}),
+            )
+        )
+        assert [host.next_message()["id"] for _ in range(3)] == [1, 2, 3]
         time.sleep(NEXT_REQUEST_WAIT_S * 10)  # the prelude hands over meanwhile
-        host.call("thread.list", {"limit": 50})  # the server's
-        host.call("thread.list", {"query": "taxes"})
+        host.send("thread.list", {"limit": 50})  # the server's answers (ids 1 and 2 again)
+        host.send("thread.list", {"query": "taxes"})
+        assert sorted(host.next_message()["id"] for _ in range(2)) == [1, 2]  # any order
         host.close_stdin()
         assert host.wait(10) == 0, host.stderr_text()
     finally:
         host.kill()
-    init, listed, found, listed_later, found_later = (f[4:] for f in host.raw_frames)
+    init, listed, found, *later = (f[4:] for f in host.raw_frames)
+    listed_later, found_later = sorted(later, key=lambda f: b'"id":2,' in f)  # by id
     assert _result(listed) == _result(listed_later)
     assert _result(found) == _result(found_later)
     assert b"Taxes 2026" in found and b"Groceries" not in found
