@@ -20,7 +20,7 @@ os.environ.setdefault("DEBUG", "")
 
 from playwright.sync_api import CDPSession, Page, Playwright  # noqa: E402
 from tests.e2e.fake_model import FakeAnthropic, Reply, text_events  # noqa: E402
-from tests.e2e.harness import Browser, Profile  # noqa: E402
+from tests.e2e.harness import Browser, Profile, chromium_version  # noqa: E402
 from tests.support.wire_client import HostProcess, initialize_params  # noqa: E402
 
 __all__ = [
@@ -58,6 +58,7 @@ def launched(
         profile = Profile(
             root=Path(root), model_url=model.url, host_executable=host, extra_args=list(extra_args)
         )
+        print(f"browser: {chromium_version()}")  # each figure names the Chromium it is of
         browser = profile.launch(playwright)
         try:
             yield browser

@@ -17,15 +17,25 @@ fi
 bash scripts/need-npm.sh "the MCP tests and the extension's checks"
 echo "== npm ci (MCP reference server)" >&2
 sh tests/mcp/install_node_deps.sh >/dev/null
-# The end-to-end tests drive Debian's Chromium (never `playwright install`: no downloads here).
-if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "== installing chromium" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+# The end-to-end tests drive Debian's Chromium (never `playwright install`: no downloads here),
+# on a machine with the fonts a user's desktop has: an emoji font among them. Without one,
+# Chromium 150 (Debian bookworm's main archive; bookworm-security has 156) spends ~20 s laying
+# out a composer holding 1 MiB of text with emoji, looking up a fallback font for each
+# (issue 23; bench/bench_composer_layout.py measures it).
+emoji_font() { command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list ':charset=1f44b' family)" ]; }
+if { [ ! -x /usr/bin/chromium ] || ! emoji_font; } && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "== installing chromium and an emoji font" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fontconfig fonts-noto-color-emoji >/dev/null
 fi
 if [ ! -x /usr/bin/chromium ]; then
     echo "/usr/bin/chromium is required for the end-to-end tests (Debian: apt-get install chromium)" >&2
     exit 1
 fi
+if ! emoji_font; then
+    echo "an emoji font is required for the end-to-end tests (Debian: apt-get install fonts-noto-color-emoji)" >&2
+    exit 1
+fi
+echo "== end-to-end tests run on: $(/usr/bin/chromium --version 2>/dev/null) ($(dpkg-query -W -f='Debian package ${Version}' chromium 2>/dev/null || echo 'not a Debian package'))" >&2
 echo "== extension-shim: npm ci, protocol types current, tsc --noEmit --checkJs" >&2
 sh extension-shim/scripts/check.sh
 

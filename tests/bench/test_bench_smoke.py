@@ -25,6 +25,7 @@ SCRIPTS = {
         "prefix shared with the previous request",
         "build a request's context, next request",
     ],
+    "bench_composer_layout.py": ["composer layout, "],
     "bench_panel.py": ["-item thread: last item in the DOM", "frame interval p95", "deltas: delta"],
     "bench_snapshot.py": [
         "browser_snapshot, 10,000-element page, median",

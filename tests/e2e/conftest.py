@@ -4,7 +4,9 @@ test is a failure (scripts/test.sh installs it)."""
 
 from __future__ import annotations
 
+import functools
 import os
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,16 +21,24 @@ from playwright.sync_api import Playwright, expect, sync_playwright
 
 from .fake_model import FakeAnthropic
 from .harness import CHROMIUM, Browser, Profile, screenshot
+from .isolation import SUITE_START, SuiteStart, listening_ports
 
 HERE = Path(__file__).resolve().parent
 # Assertions wait for the page; 2 shared cores and a host that starts per Port need slack.
 expect.set_options(timeout=15_000)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """What the suite found when it started: its last test (test_suite_isolation) compares."""
+    config.stash[SUITE_START] = SuiteStart.now()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the e2e tests; the ``suite_end`` checks run after every other test."""
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.e2e)
+    items.sort(key=lambda item: item.get_closest_marker("suite_end") is not None)
 
 
 @pytest.fixture
@@ -41,18 +51,38 @@ def playwright() -> Iterator[Playwright]:
             "(apt-get install chromium; scripts/test.sh installs it as root)",
             pytrace=False,
         )
+    if not _has_emoji_font():
+        pytest.fail(
+            "no font covers emoji (fc-list ':charset=1f44b' is empty): a user's desktop has "
+            "one, and without it Chromium 150 lays out a long composer text for ~20 s "
+            "(apt-get install fonts-noto-color-emoji; scripts/test.sh installs it as root)",
+            pytrace=False,
+        )
     with sync_playwright() as running:
         yield running
+
+
+@functools.cache
+def _has_emoji_font() -> bool:
+    try:
+        found = subprocess.run(
+            ["fc-list", ":charset=1f44b", "family"], capture_output=True, text=True, check=False
+        )
+    except FileNotFoundError:  # no fontconfig tools: no way to tell, so no
+        return False
+    return bool(found.stdout.strip())
 
 
 @pytest.fixture
 def model() -> Iterator[FakeAnthropic]:
     server = FakeAnthropic()
     server.start()
+    port = int(server.url.rsplit(":", 1)[1])
     try:
         yield server
     finally:
         server.stop()
+    assert port not in listening_ports(), f"the fake model still listens on {port}"
 
 
 @pytest.fixture

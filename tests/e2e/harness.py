@@ -12,9 +12,11 @@ import base64
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,9 +30,13 @@ from panelot_host.install import (
     write_manifest,
 )
 
+from .isolation import SUITE_MARK, SUITE_VARIABLE, profile_needle, reap
+
 REPO = Path(__file__).resolve().parents[2]
 EXTENSION = REPO / "extension-shim"
-CHROMIUM = Path("/usr/bin/chromium")
+# Debian's Chromium; PANELOT_E2E_CHROMIUM points at another build (e.g. an older package
+# unpacked with dpkg -x) to check the suite against the browser another machine gets.
+CHROMIUM = Path(os.environ.get("PANELOT_E2E_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 LAUNCH_ARGS = [
     "--disable-background-networking",
@@ -41,6 +47,7 @@ LAUNCH_ARGS = [
     "--disable-gpu",
 ]
 REQUEST_TIMEOUT_MS = 20_000
+TEMP_PREFIX = "panelot-e2e-"  # each browser's TMPDIR in the system's temp directory
 
 
 def extension_id(manifest: Path = EXTENSION / "manifest.json") -> str:
@@ -72,6 +79,9 @@ class Profile:
         ext_id = extension_id()
         home = self.root / "home"
         home.mkdir(parents=True, exist_ok=True)
+        # Chromium keeps its singleton socket under TMPDIR: a socket path has at most 107
+        # bytes, so this one is short, outside the profile root; close() removes it.
+        tmp = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
         installed = self.host_executable is None and self.origins is None
         if installed:
             run_install(self.user_data, home, self.panelot_home)
@@ -89,6 +99,8 @@ class Profile:
             "ANTHROPIC_API_KEY": "sk-ant-e2e-not-a-real-key",
             "PANELOT_PROVIDER": "anthropic",
             "PANELOT_MODEL": "claude-sonnet-4-5",
+            "TMPDIR": str(tmp),  # whatever Chromium or the host writes to temp stays here
+            SUITE_VARIABLE: SUITE_MARK,  # finds every process of the suite afterwards
             **self.env,
         }
         if not installed:  # the installed wrapper sets it to the origins it was installed for
@@ -108,7 +120,7 @@ class Profile:
             env=env,
             viewport={"width": 360, "height": 720},
         )
-        return Browser(context, ext_id, self)
+        return Browser(context, ext_id, self, tmp)
 
 
 def run_install(user_data: Path, home: Path, panelot_home: Path) -> str:
@@ -131,7 +143,8 @@ def installed_wrapper(profile: Profile) -> Path:
 
 
 class Browser:
-    def __init__(self, context: BrowserContext, ext_id: str, profile: Profile) -> None:
+    def __init__(self, context: BrowserContext, ext_id: str, profile: Profile, tmp: Path) -> None:
+        self.tmp = tmp
         self.context = context
         self.ext_id = ext_id
         self.profile = profile
@@ -183,7 +196,27 @@ class Browser:
         session.detach()
 
     def close(self) -> None:
+        """Close the browser, then make sure none of this profile's processes (Chromium's,
+        the host's) outlives it: the host exits on its stdin's EOF, Chromium's children
+        with their parent. One still running after the grace is killed and reported.
+
+        Raises:
+            AssertionError: a process of this profile was still running.
+        """
         self.context.close()
+        left = reap(profile_needle(self.profile.root), grace_s=15)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        assert not left, "still running after the browser closed (killed now):\n" + "\n".join(
+            map(str, left)
+        )
+
+
+def chromium_version(executable: Path = CHROMIUM) -> str:
+    """What ``chromium --version`` prints, e.g. ``Chromium 156.0.8078.114 built on ...``."""
+    done = subprocess.run(
+        [str(executable), "--version"], capture_output=True, text=True, timeout=30, check=False
+    )
+    return done.stdout.strip() or f"(no version from {executable}: {done.stderr.strip()})"
 
 
 def screenshot(page: Page, name: str) -> Path:

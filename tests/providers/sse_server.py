@@ -59,8 +59,11 @@ class SSEServer:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop serving and close the listening socket (its port is free on return)."""
         self._httpd.shutdown()
         self._httpd.server_close()
+        if self._thread.ident is not None:
+            self._thread.join(timeout=10)
 
     def add(self, *replies: Reply) -> None:
         with self._lock:
