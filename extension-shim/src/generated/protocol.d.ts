@@ -136,6 +136,8 @@ export interface ApprovalRequest {
   target?: Target;
   turnId?: string | null;
   createdAt?: string | null;
+  carried?: string[];
+  reason?: string | null;
 }
 /**
  * The descriptor facts an approval dialog shows.
@@ -148,10 +150,16 @@ export interface ToolInfo {
 }
 /**
  * What a tool call acts on (approval requests): a tab and its origin, when known.
+ *
+ * For a call that loads a URL (``browser_navigate``, ``browser_tab_new`` with a URL),
+ * ``origin`` is the destination's, the one the decision is about.
  */
 export interface Target {
   origin?: string | null;
   tabId?: number | null;
+  url?: string | null;
+  currentUrl?: string | null;
+  currentOrigin?: string | null;
 }
 /**
  * ``approval.request``: a tool call waits for ``approval.response``.
@@ -164,6 +172,8 @@ export interface ApprovalRequestEvent {
   target?: Target1;
   turnId?: string | null;
   createdAt?: string | null;
+  carried?: string[];
+  reason?: string | null;
   threadId: string;
   /**
    * Per-thread event sequence number, strictly increasing
@@ -172,10 +182,16 @@ export interface ApprovalRequestEvent {
 }
 /**
  * What a tool call acts on (approval requests): a tab and its origin, when known.
+ *
+ * For a call that loads a URL (``browser_navigate``, ``browser_tab_new`` with a URL),
+ * ``origin`` is the destination's, the one the decision is about.
  */
 export interface Target1 {
   origin?: string | null;
   tabId?: number | null;
+  url?: string | null;
+  currentUrl?: string | null;
+  currentOrigin?: string | null;
 }
 /**
  * ``approval.resolved``: the request's fields plus the decision (by any client).
@@ -188,6 +204,8 @@ export interface ApprovalResolvedEvent {
   target?: Target2;
   turnId?: string | null;
   createdAt?: string | null;
+  carried?: string[];
+  reason?: string | null;
   threadId: string;
   /**
    * Per-thread event sequence number, strictly increasing
@@ -199,10 +217,16 @@ export interface ApprovalResolvedEvent {
 }
 /**
  * What a tool call acts on (approval requests): a tab and its origin, when known.
+ *
+ * For a call that loads a URL (``browser_navigate``, ``browser_tab_new`` with a URL),
+ * ``origin`` is the destination's, the one the decision is about.
  */
 export interface Target2 {
   origin?: string | null;
   tabId?: number | null;
+  url?: string | null;
+  currentUrl?: string | null;
+  currentOrigin?: string | null;
 }
 export interface ApprovalResponseParams {
   /**
@@ -909,10 +933,16 @@ export interface SettingsUpdateParams {
 }
 /**
  * What a tool call acts on (approval requests): a tab and its origin, when known.
+ *
+ * For a call that loads a URL (``browser_navigate``, ``browser_tab_new`` with a URL),
+ * ``origin`` is the destination's, the one the decision is about.
  */
 export interface Target3 {
   origin?: string | null;
   tabId?: number | null;
+  url?: string | null;
+  currentUrl?: string | null;
+  currentOrigin?: string | null;
 }
 /**
  * A conversation. ``parentThreadId``/``forkedFromItemId`` are null unless forked.

@@ -86,6 +86,12 @@ async function acting(ctx, verb, action, navigationExpected) {
   }
   /** @type {Record<string, unknown>} */
   const details = { action: answer.did, navigated: watch.seen.loading, ...leaving };
+  const landed = originOf(after.pendingUrl || after.url || "");
+  const elsewhere = watch.seen.loading && landed !== "" && landed !== expectOrigin;
+  const crossed = elsewhere
+    ? ` The tab left ${expectOrigin} for another origin, ${landed}: the next action on this tab is decided for ${landed}, and the refs of the page that was left no longer work.`
+    : "";
+  if (elsewhere) details.crossOrigin = { from: expectOrigin, to: landed };
   if (watch.downloads.length) {
     details.downloads = watch.downloads;
     const files = watch.downloads.map((d) => `${d.url}${d.mime ? ` (${d.mime})` : ""}`).join(", ");
@@ -106,7 +112,7 @@ async function acting(ctx, verb, action, navigationExpected) {
       details,
     };
   }
-  return { content: `${capital(answer.did ?? verb)}.${navigated} ${where}`, isError: false, target, details };
+  return { content: `${capital(answer.did ?? verb)}.${navigated}${crossed} ${where}`, isError: false, target, details };
 }
 
 /** @param {string} text */

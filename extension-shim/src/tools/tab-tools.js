@@ -2,7 +2,7 @@
 
 import { ToolFailure } from "./errors.js";
 import { bounded, PAGE_CALL_BOUND_MS } from "./page.js";
-import { describeTab, findTab, LOAD_TIMEOUT_MS, loadIn, webUrl } from "./tabs.js";
+import { describeTab, findTab, LOAD_TIMEOUT_MS, loadIn, originOf, webUrl } from "./tabs.js";
 import { settle, watchTab } from "./watch.js";
 
 const BACK_START_MS = 1_500; // no load started by then: there was no earlier page
@@ -33,6 +33,21 @@ export const tabsList = {
   },
 };
 
+/**
+ * The URL a navigation loads, checked against the decision: the host decided the call by
+ * the destination's origin (its own parse of the URL); this browser's parser must agree,
+ * or nothing is loaded (a parser difference must never send the tab elsewhere).
+ * @param {unknown} url @param {import("./table.js").ToolContext} ctx
+ */
+function approvedDestination(url, ctx) {
+  const href = webUrl(url);
+  const decided = ctx.target?.origin;
+  if (decided !== undefined && originOf(href) !== decided) {
+    throw new ToolFailure(`${href} is on ${originOf(href)}, but the decision was for ${decided}; nothing was loaded`);
+  }
+  return href;
+}
+
 /** @type {BrowserTool} */
 export const tabNew = {
   name: "browser_tab_new",
@@ -42,7 +57,7 @@ export const tabNew = {
       const tab = await chrome.tabs.create({ active: true });
       return loadedResult(tab, true, "Opened");
     }
-    const url = webUrl(args.url);
+    const url = approvedDestination(args.url, ctx);
     const { tab, loaded } = await loadIn(() => chrome.tabs.create({ url, active: true }), ctx.signal);
     return loadedResult(tab, loaded, "Opened");
   },
@@ -69,7 +84,7 @@ export const navigate = {
   name: "browser_navigate",
   pageAccess: false, // leaving a restricted page is allowed; the destination must be a web page
   async run(args, ctx) {
-    const url = webUrl(args.url);
+    const url = approvedDestination(args.url, ctx);
     const tab = await findTab(args, ctx.target);
     const tabId = /** @type {number} */ (tab.id);
     const loaded = await loadIn(async () => (await chrome.tabs.update(tabId, { url })) ?? tab, ctx.signal);

@@ -19,7 +19,8 @@ Module map:
 - The run: ``actor`` (serialises a thread's run), ``loop`` (model calls and tool steps
   until a final response), ``cursor`` (the stored state a run continues from), ``stream``
   (one model call into a draft), ``response`` (storing its outcome), ``tool_step`` (one
-  tool call through the Gatekeeper), ``tool_context`` (what a tool runs with),
+  tool call through the Gatekeeper), ``page_reads`` (what the Turn read, which a
+  navigation's URL may not carry away unasked), ``tool_context`` (what a tool runs with),
   ``tool_warmup`` (MCP servers' first connection before the first model call), ``finish``
   (how a run stops), ``environment`` (the versioned run environment and its digest),
   ``models`` (providers and the task model), ``prompts`` (texts the engine sends),

@@ -13,6 +13,7 @@ import msgspec
 from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import CursorCell, after_tool_result, dump_cursor
 from panelot_host.engine.finish import TurnFinisher
+from panelot_host.engine.page_reads import carried_by
 from panelot_host.engine.policy import record_from_grant
 from panelot_host.engine.recovery import mark_uncertain
 from panelot_host.engine.tool_context import EngineToolContext
@@ -81,7 +82,11 @@ class ToolStepper:
             self._settle(call, error_result(exc.message), "failed")
             return
         decision = self.ctx.policy.gatekeeper().decide(
-            bound, target, thread_id=self.run.thread_id, grants=self.ctx.policy.grants()
+            bound,
+            target,
+            thread_id=self.run.thread_id,
+            grants=self.ctx.policy.grants(),
+            carried=self._carried(bound, target),
         )
         match decision.action:
             case "allow":
@@ -91,6 +96,15 @@ class ToolStepper:
             case _:
                 self._ask(call, bound, target, decision)
                 await self._await_approval(call, bound)
+
+    def _carried(self, bound: BoundCall, target: Target | None) -> tuple[str, ...]:
+        return carried_by(
+            self.ctx.db.conn,
+            bound,
+            target,
+            thread_id=self.run.thread_id,
+            turn_id=self.run.turn_id,
+        )
 
     def _ask(
         self, call: ItemRecord, bound: BoundCall, target: Target | None, decision: Decision
@@ -104,8 +118,9 @@ class ToolStepper:
                 "effects": sorted(descriptor.effects),
             },
             "args": bound.arguments(),
-            "target": {"origin": target.origin, "tabId": target.tab_id} if target else {},
+            "target": _approval_target(target),
             "reason": decision.reason,
+            "carried": list(decision.basis.carried) or None,
             "decision": msgspec.to_builtins(decision),
             "resolvedTarget": msgspec.to_builtins(target) if target else None,
         }
@@ -156,6 +171,7 @@ class ToolStepper:
             thread_id=self.run.thread_id,
             grants=self.ctx.policy.grants(),
             approval_request_id=approval.id,
+            carried=self._carried(bound, target),
         )
         match current.action:
             case "allow":
@@ -245,6 +261,21 @@ def _wire_result(result: ToolResult) -> dict[str, Any]:
     if result.denied:
         wire["denied"] = True
     return wire
+
+
+def _approval_target(target: Target | None) -> dict[str, Any]:
+    """What the card shows of the target: the origin (a navigation's destination), the tab,
+    and for a navigation the URL it loads and where the tab is now."""
+    if target is None:
+        return {}
+    shown = {"origin": target.origin, "tabId": target.tab_id}
+    if target.current_origin is not None:
+        shown |= {
+            "url": target.url,
+            "currentUrl": target.current_url,
+            "currentOrigin": target.current_origin,
+        }
+    return _without_nulls(shown)
 
 
 def _without_nulls(value: dict[str, Any]) -> dict[str, Any]:

@@ -203,6 +203,8 @@ def approval_view(record: ApprovalRecord) -> entities.ApprovalRequest:
         target=msgspec.convert(request.get("target", {}), common.Target),
         turn_id=record.turn_id,
         created_at=iso(record.created_at),
+        carried=list(request.get("carried") or []),
+        reason=request.get("reason"),
     )
 
 

@@ -3,7 +3,9 @@
 See ``docs/tools.md``. Pure: it takes the current rules and grants as inputs; the engine
 persists approval requests and the store persists grants (these structs).
 
-Module map: ``gatekeeper`` (target resolution, the decision, revalidation), ``policy``
+Module map: ``gatekeeper`` (target resolution, the decision, revalidation),
+``destination`` (a navigation's target is where it goes), ``carried`` (page text a URL
+would carry away: asked, never granted), ``policy``
 (rules by specificity), ``grants`` (matching, approvals turned into grants, the ledger),
 ``defaults`` (what applies when nothing decides), ``denials`` (denials as tool results),
 ``models`` (the data: rules, grants, decisions).

@@ -8,6 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from panelot_host.gatekeeper.defaults import default_decision
+from panelot_host.gatekeeper.destination import destination_target
 from panelot_host.gatekeeper.grants import (
     grants_digest,
     l2_attached,
@@ -31,18 +32,24 @@ from panelot_host.tools.target import Target
 
 async def resolve_target(call: BoundCall, browser: BrowserBridge | None) -> Target | None:
     """The call's target: None at L0, the tool's own resolver, or the shim's answer
-    (``browser.resolveTarget``) for browser tools.
+    (``browser.resolveTarget``) for browser tools; for one that loads a URL, that URL's
+    destination in the tab the shim named (``destination.destination_target``).
 
     Raises:
-        ToolError: a browser tool with no browser connected, or the shim failed.
+        ToolError: a browser tool with no browser connected, the shim failed, or the URL a
+            navigation loads is not an absolute URL.
     """
     descriptor = call.tool.descriptor
     if call.level == "L0":
         return None
     if descriptor.resolve_target is not None:
         return await descriptor.resolve_target(call.args)
-    if isinstance(descriptor.binding, BrowserBinding):
-        return await require_browser(browser).resolve_target(descriptor.binding.tool, call.args)
+    binding = descriptor.binding
+    if isinstance(binding, BrowserBinding):
+        tab = await require_browser(browser).resolve_target(binding.tool, call.args)
+        if binding.destination is None:
+            return tab
+        return destination_target(tab, call.args, binding.destination)
     return None
 
 
@@ -66,9 +73,35 @@ class Gatekeeper:
         return self._policy.digest
 
     def decide(
+        self,
+        call: BoundCall,
+        target: Target | None,
+        *,
+        thread_id: str,
+        grants: Sequence[Grant],
+        carried: Sequence[str] = (),
+    ) -> Decision:
+        """The decision for ``call`` at ``target`` in ``thread_id`` given ``grants``.
+
+        ``carried`` is text read from pages that the URL the call loads would carry away
+        (``carried.carried_text``): what would be allowed is asked instead, since no grant,
+        rule or default can have foreseen that data; a deny stays a deny.
+        """
+        decision = self._decide(call, target, thread_id=thread_id, grants=grants)
+        if not carried or decision.action == "deny":
+            return decision
+        shown = ", ".join(f"“{text}”" for text in carried)
+        carrying = f"the address carries text read from a page ({shown}) to {_where(target)}"
+        if decision.action == "allow":
+            reason = f"{carrying}: a standing permission never covers that"
+        else:
+            reason = f"{decision.reason}; {carrying}"
+        basis = replace(decision.basis, carried=tuple(carried))
+        return replace(decision, action="ask", reason=reason, basis=basis)
+
+    def _decide(
         self, call: BoundCall, target: Target | None, *, thread_id: str, grants: Sequence[Grant]
     ) -> Decision:
-        """The decision for ``call`` at ``target`` in ``thread_id`` given ``grants``."""
         origin = target.origin if target is not None else None
         effects = call.tool.descriptor.effects
         relevant = relevant_grants(grants, call.name, thread_id)
@@ -99,6 +132,7 @@ class Gatekeeper:
         thread_id: str,
         grants: Sequence[Grant],
         approval_request_id: str | None = None,
+        carried: Sequence[str] = (),
     ) -> Decision:
         """Decide again right before dispatch, with the target resolved again.
 
@@ -110,7 +144,7 @@ class Gatekeeper:
         """
         if prior.action == "deny":
             return prior
-        current = self.decide(call, target, thread_id=thread_id, grants=grants)
+        current = self.decide(call, target, thread_id=thread_id, grants=grants, carried=carried)
         if current.action != "ask":
             return current
         compared = current.basis
@@ -150,6 +184,10 @@ def _grant_where(grant: Grant) -> str:
             return f"on {grant.origin}"
         case _:
             return "everywhere" if grant.origin is None else f"on {grant.origin}"
+
+
+def _where(target: Target | None) -> str:
+    return target.origin if target is not None and target.origin else "another place"
 
 
 def _from_approval(grant: Grant, request_id: str) -> bool:

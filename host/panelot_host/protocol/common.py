@@ -145,10 +145,19 @@ class TurnError(msgspec.Struct, rename="camel", frozen=True):
 
 
 class Target(msgspec.Struct, rename="camel", omit_defaults=True, frozen=True):
-    """What a tool call acts on (approval requests): a tab and its origin, when known."""
+    """What a tool call acts on (approval requests): a tab and its origin, when known.
+
+    For a call that loads a URL (``browser_navigate``, ``browser_tab_new`` with a URL),
+    ``origin`` is the destination's, the one the decision is about."""
 
     origin: str | None = None
     tab_id: int | None = None
+    url: str | None = None
+    """Extension: the URL a navigation loads."""
+    current_url: str | None = None
+    """Extension: where the tab is now, for a navigation."""
+    current_origin: str | None = None
+    """Extension: the origin the tab is on now, for a navigation (it is left)."""
 
 
 class ToolInfo(msgspec.Struct, rename="camel", frozen=True):

@@ -128,6 +128,11 @@ class ApprovalRequest(msgspec.Struct, rename="camel", omit_defaults=True, kw_onl
     """Extension: the Turn the call belongs to."""
     created_at: Timestamp | None = None
     """Extension."""
+    carried: list[str] = []
+    """Extension: text the Turn read from pages that the URL this call loads would carry
+    to its destination. Such a call is always asked; the card shows this text."""
+    reason: str | None = None
+    """Extension: why the Gatekeeper asks, in words."""
 
 
 class InteractionRequest(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):

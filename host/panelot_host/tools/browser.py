@@ -53,6 +53,7 @@ class _Spec(msgspec.Struct, frozen=True, kw_only=True):
     any_of_required: tuple[str, ...] = ()  # runtime only: at least one of these
     escalations: tuple[LevelEscalation, ...] = ()
     produces_images: bool = False
+    destination: str | None = None  # the argument with the URL the call loads
 
 
 _SPECS: tuple[_Spec, ...] = (
@@ -70,6 +71,7 @@ _SPECS: tuple[_Spec, ...] = (
         properties={"url": _URL},
         effect="navigate",
         recovery="write",
+        destination="url",
         description="Open a new tab, at `url` when given, and make it active.",
     ),
     _Spec(
@@ -97,6 +99,7 @@ _SPECS: tuple[_Spec, ...] = (
         required=("url",),
         effect="navigate",
         recovery="write",
+        destination="url",
         description="Load `url` in the tab.",
     ),
     _Spec(
@@ -279,7 +282,7 @@ def _descriptor(spec: _Spec) -> AgentTool:
         level=spec.level,
         effects=frozenset({spec.effect}),
         recovery=spec.recovery,
-        binding=BrowserBinding(spec.name),
+        binding=BrowserBinding(spec.name, destination=spec.destination),
         execute=partial(invoke_browser_tool, spec.name),
         escalations=spec.escalations,
         produces_images=spec.produces_images,

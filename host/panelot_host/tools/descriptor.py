@@ -32,10 +32,15 @@ class BuiltinBinding(msgspec.Struct, tag="builtin", frozen=True):
 
 
 class BrowserBinding(msgspec.Struct, tag="browser", frozen=True, rename="camel"):
-    """Runs in the browser through the shim's ``browser.invoke`` under ``tool``."""
+    """Runs in the browser through the shim's ``browser.invoke`` under ``tool``.
+
+    ``destination`` names the argument holding the URL the call loads (a navigation): the
+    Gatekeeper then decides it by that URL's origin, not by the tab's current one.
+    """
 
     tool: str
     protocol_version: int = 1
+    destination: str | None = None
 
 
 class McpBinding(msgspec.Struct, tag="mcp", frozen=True, rename="camel"):

@@ -5,14 +5,18 @@ from __future__ import annotations
 import msgspec
 
 
-class Target(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+class Target(msgspec.Struct, frozen=True, kw_only=True, rename="camel", omit_defaults=True):
     """Where a tool call acts: a tab and its origin (``browser.resolveTarget``'s answer).
 
     L0 tools have no target. ``origin`` is what the Gatekeeper decides by; a change of
-    origin between approval and dispatch makes it ask again.
+    origin between approval and dispatch makes it ask again. For a call that loads a URL
+    (a navigation), ``url``/``origin`` are its destination and ``current_url``/
+    ``current_origin`` where the tab is now (``gatekeeper.destination``).
     """
 
     tab_id: int | None = None
     url: str | None = None
     origin: str | None = None
     title: str | None = None
+    current_url: str | None = None
+    current_origin: str | None = None

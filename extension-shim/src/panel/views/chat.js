@@ -425,11 +425,29 @@ export function mountChat(store, controller) {
     li.dataset.card = "approval";
     li.dataset.kind = "approval";
     const origin = approval.target?.origin;
+    // a navigation is decided by where it goes: the card names the destination first
+    const leaving = approval.target?.currentOrigin;
+    const where = origin ? (leaving ? ` to ${origin}` : ` on ${origin}`) : "";
     const headingId = `approval-${approval.requestId}`;
-    const heading = el("p", "card-title", `Allow “${approval.tool.label}”${origin ? ` on ${origin}` : ""}?`);
+    const heading = el("p", "card-title", `Allow “${approval.tool.label}”${where}?`);
     heading.id = headingId;
     li.setAttribute("aria-labelledby", headingId);
     li.append(heading);
+    if (leaving) {
+      const now = leaving === origin ? `The tab stays on ${leaving}.` : `The tab is now on ${leaving}; this leaves it for ${origin}.`;
+      li.append(el("p", "navigation-place", now));
+    }
+    const carried = approval.carried ?? [];
+    if (carried.length) {
+      const box = el("div", "carried");
+      box.setAttribute("role", "note");
+      box.setAttribute("aria-label", "Text this address sends");
+      box.append(el("p", "carried-title", `This address sends text read from a page to ${origin ?? "another site"}:`));
+      const list = el("ul", "carried-list");
+      for (const text of carried) list.append(el("li", "", text));
+      box.append(list);
+      li.append(box);
+    }
     li.append(el("p", "muted", `${approval.tool.name} · level ${approval.tool.level} · ${(approval.tool.effects ?? []).join(", ") || "no effects"}`));
     li.append(scrollable(el("pre", "tool-args compact", argumentLines(approval.args)), "Arguments"));
     const choices = el("div", "choices");
@@ -437,11 +455,12 @@ export function mountChat(store, controller) {
     const options = [
       ["Allow once", "allow", "once", "Just this call; ask again next time."],
       ["Allow for this thread", "allow", "thread", "Don't ask again in this conversation."],
-      ["Allow for this site", "allow", "origin", "Don't ask again on this site, in any conversation."],
+      ["Allow for this site", "allow", "origin", leaving ? "Don't ask again before going to this site, in any conversation." : "Don't ask again on this site, in any conversation."],
       ["Deny", "deny", "once", "Don't run it; the model is told you said no."],
     ];
     for (const [name, decision, scope, meaning] of options) {
       if (scope === "origin" && !origin) continue;
+      if (carried.length && scope !== "once") continue; // no standing permission covers sending page text
       const id = `${headingId}-${scope}-${decision}`;
       const choice = button(name, () => controller.approve(approval.requestId, decision, scope), decision === "deny" ? "deny" : "allow");
       choice.setAttribute("aria-describedby", id);
