@@ -1149,6 +1149,36 @@
     const shown = name.length > 60 ? `${name.slice(0, 59)}…` : name;
     return `${role || el.tagName.toLowerCase()}${shown ? ` ${JSON.stringify(shown)}` : ""}`;
   }
+  function pathOf(el) {
+    const steps = [];
+    let node = el;
+    while (node) {
+      const parent = node.parentNode;
+      if (parent === null) break;
+      if (parent.nodeType === Node.DOCUMENT_NODE) {
+        const owner = (
+          /** @type {Document} */
+          parent.defaultView?.frameElement ?? null
+        );
+        if (owner) steps.push("#frame");
+        node = owner;
+        continue;
+      }
+      const siblings = (
+        /** @type {ParentNode} */
+        /** @type {unknown} */
+        parent.children
+      );
+      steps.push(Array.prototype.indexOf.call(siblings, node));
+      if (parent.nodeType === Node.DOCUMENT_FRAGMENT_NODE) {
+        steps.push("#shadow");
+        node = /** @type {ShadowRoot} */
+        parent.host;
+      } else node = /** @type {Element} */
+      parent;
+    }
+    return steps.reverse();
+  }
   function centre(el) {
     const rect = el.getBoundingClientRect();
     let x = rect.left + rect.width / 2;
@@ -1509,7 +1539,7 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
         const el = refs.resolve(ref);
         prepare(el, ref);
         if (request.text !== void 0 && isHTML(el)) el.focus({ preventScroll: true });
-        return { ok: true, at: centre(el), label: `${ref} (${label(el)})` };
+        return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})` };
       }
       case "type": {
         const el = refs.resolve(ref);

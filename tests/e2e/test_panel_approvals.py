@@ -40,10 +40,10 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
         )
         send(panel, "Thread A")
         card = _card(panel)
-        expect(card).to_contain_text(f"on {site}")
+        expect(card).to_contain_text(f"to {site}")  # a navigation names where it goes
         site_choice = card.get_by_role("button", name="Allow for this site")
         expect(site_choice).to_have_accessible_description(
-            "Don't ask again on this site, in any conversation."
+            "Don't ask again before going to this site, in any conversation."
         )
         both_schemes(panel, "approval")
         card.get_by_role("button", name="Allow for this thread").click()

@@ -91,7 +91,7 @@ def test_an_uncertain_write_is_resolved_from_the_panel(
         browser.kill_host()  # the navigation's outcome is now unknown
         expect(panel.get_by_role("button", name="It happened")).to_be_visible(timeout=20_000)
         expect(card).to_contain_text("outcome unknown")
-        expect(card).to_contain_text(f"It ran on {site}/cart")
+        expect(card).to_contain_text(f"It was taking the tab from {site}/cart to {site}/hang")
         stored = snapshot(panel)
         assert stored["run"]["state"] == "paused_uncertain"
         call = next(i for i in stored["items"] if i["kind"] == "toolCall")

@@ -12,7 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from .fake_model import FakeAnthropic
+from .fake_model import FakeAnthropic, last_user_text
 from .harness import Browser
 from .panel_kit import both_schemes, connected, log, rpc, send
 
@@ -131,7 +131,9 @@ def test_a_models_context_window_and_output_limit_are_overridden_in_settings(
     panel.get_by_role("button", name="Back to chat").click()
     send(panel, "How long may you answer?")
     expect(log(panel).get_by_role("listitem").filter(has_text="Echo: How long")).to_be_visible()
-    assert model.bodies[-1]["max_tokens"] == 1234
+    # the turn's own request (a title request for the new thread may come after it)
+    asked = [b for b in model.bodies if last_user_text(b) == "How long may you answer?"]
+    assert [b["max_tokens"] for b in asked] == [1234]
     # emptied: the override is removed
     panel.get_by_role("button", name="Settings").click()
     settings.get_by_role("spinbutton", name="Output limit").fill("")

@@ -24,6 +24,38 @@ export function label(el) {
   return `${role || el.tagName.toLowerCase()}${shown ? ` ${JSON.stringify(shown)}` : ""}`;
 }
 
+/**
+ * How to reach `el` from the top document, for the debugger's re-check before trusted input
+ * (`tools/hit-check.js`): element-child indexes, `"#shadow"` into an open shadow root,
+ * `"#frame"` into a same-origin iframe's document.
+ * @param {Element} el @returns {(number | string)[]}
+ */
+export function pathOf(el) {
+  /** @type {(number | string)[]} */
+  const steps = [];
+  /** @type {Element | null} */
+  let node = el;
+  while (node) {
+    /** @type {ParentNode | null} */
+    const parent = node.parentNode;
+    if (parent === null) break;
+    if (parent.nodeType === Node.DOCUMENT_NODE) {
+      /** @type {Element | null} */
+      const owner = /** @type {Document} */ (parent).defaultView?.frameElement ?? null;
+      if (owner) steps.push("#frame");
+      node = owner;
+      continue;
+    }
+    const siblings = /** @type {ParentNode} */ (/** @type {unknown} */ (parent)).children;
+    steps.push(Array.prototype.indexOf.call(siblings, node));
+    if (parent.nodeType === Node.DOCUMENT_FRAGMENT_NODE) {
+      steps.push("#shadow");
+      node = /** @type {ShadowRoot} */ (parent).host;
+    } else node = /** @type {Element} */ (parent);
+  }
+  return steps.reverse();
+}
+
 /** The element's centre in the top window's viewport (through same-origin frames). @param {Element} el */
 export function centre(el) {
   const rect = el.getBoundingClientRect();

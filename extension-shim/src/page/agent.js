@@ -7,7 +7,7 @@
 // it with the page's origin in the same task as the action and does nothing on a mismatch.
 
 import { isHTML } from "./dom.js";
-import { ActionRefused, centre, click, deepActive, label, pageText, prepare, pressKey, scroll, selectOptions, type } from "./actions.js";
+import { ActionRefused, centre, click, deepActive, label, pageText, pathOf, prepare, pressKey, scroll, selectOptions, type } from "./actions.js";
 import { RefRegistry, StaleRef } from "./refs.js";
 import { takeSnapshot } from "./snapshot.js";
 
@@ -108,7 +108,7 @@ function act(request) {
       const el = refs.resolve(ref);
       prepare(el, ref);
       if (request.text !== undefined && isHTML(el)) el.focus({ preventScroll: true });
-      return { ok: true, at: centre(el), label: `${ref} (${label(el)})` };
+      return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})` };
     }
     case "type": {
       const el = refs.resolve(ref);

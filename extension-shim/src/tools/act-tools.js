@@ -6,6 +6,7 @@
 // error that says what the page asked.
 
 import { trustedClick, trustedKey } from "./debugger.js";
+import { approvedTarget } from "./hit-check.js";
 import { parseKey } from "../page/keys.js";
 import { ToolFailure } from "./errors.js";
 import { callPage, dialogsSeen, watchDialogs } from "./page.js";
@@ -115,6 +116,11 @@ async function acting(ctx, verb, action, navigationExpected) {
   return { content: `${capital(answer.did ?? verb)}.${navigated}${crossed} ${where}`, isError: false, target, details };
 }
 
+/** A point on whole CSS pixels (the debugger's hit test takes integers). @param {{x: number, y: number}} at */
+function pixel(at) {
+  return { x: Math.round(at.x), y: Math.round(at.y) };
+}
+
 /** @param {string} text */
 function capital(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -155,7 +161,7 @@ export function actTools(records, debuggers) {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "click", ref, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
         if (!located.ok) return located;
-        await debuggers.with(tabId, ctx.signal, (send) => trustedClick(send, located.at));
+        await debuggers.with(tabId, ctx.signal, async (send) => trustedClick(send, pixel(located.at), await approvedTarget(send, located.path, located.label)));
         return { ok: true, did: `clicked ${located.label} with trusted input (the debugger, detached again)` };
       }, true);
     },
@@ -174,11 +180,17 @@ export function actTools(records, debuggers) {
         const located = await byRef(ctx, tabId, { op: "locate", ref, text: "", expectOrigin });
         if (!located.ok) return located;
         await debuggers.with(tabId, ctx.signal, async (send) => {
-          await trustedClick(send, located.at);
+          const guard = await approvedTarget(send, located.path, located.label);
+          await trustedClick(send, pixel(located.at), guard);
+          await guard.focus();
           await send("Input.dispatchKeyEvent", { type: "rawKeyDown", key: "a", code: "KeyA", windowsVirtualKeyCode: 65, modifiers: 2, commands: ["selectAll"] });
           await send("Input.dispatchKeyEvent", { type: "keyUp", key: "a", code: "KeyA", windowsVirtualKeyCode: 65, modifiers: 2 });
+          await guard.focus();
           await send("Input.insertText", { text: args.text });
-          if (submit) await trustedKey(send, { key: "Enter", ctrlKey: false, shiftKey: false, altKey: false, metaKey: false });
+          if (submit) {
+            await guard.focus();
+            await trustedKey(send, { key: "Enter", ctrlKey: false, shiftKey: false, altKey: false, metaKey: false });
+          }
         });
         return { ok: true, did: `typed ${args.text.length} characters into ${located.label} with trusted input${submit ? " and pressed Enter" : ""}` };
       }, submit);

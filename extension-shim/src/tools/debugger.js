@@ -94,9 +94,16 @@ export async function trustedKey(send, press) {
   await send("Input.dispatchKeyEvent", { ...base, type: "keyUp" });
 }
 
-/** A left click at a point of the viewport, as trusted input. @param {Send} send @param {{x: number, y: number}} at */
-export async function trustedClick(send, at) {
+/**
+ * A left click at a point of the viewport, as trusted input; `guard.point` re-checks the
+ * point right before each event (`hit-check.js`).
+ * @param {Send} send @param {{x: number, y: number}} at @param {{point: (at: {x: number, y: number}) => Promise<void>}} guard
+ */
+export async function trustedClick(send, at, guard) {
+  await guard.point(at);
   await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: at.x, y: at.y });
+  await guard.point(at);
   await send("Input.dispatchMouseEvent", { type: "mousePressed", x: at.x, y: at.y, button: "left", buttons: 1, clickCount: 1 });
+  await guard.point(at);
   await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: at.x, y: at.y, button: "left", buttons: 0, clickCount: 1 });
 }

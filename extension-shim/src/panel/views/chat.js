@@ -324,9 +324,12 @@ export function mountChat(store, controller) {
   /** @param {Extract<Item, {kind: "toolCall"}>} item */
   function uncertainCard(item) {
     const box = el("div", "card uncertain");
-    const evidence = /** @type {{evidence?: {attempted?: unknown, target?: {url?: string, origin?: string}, lastKnown?: {url?: string, title?: string}}}} */ (item).evidence;
+    const evidence = /** @type {{evidence?: {attempted?: unknown, target?: {url?: string, origin?: string, currentUrl?: string}, lastKnown?: {url?: string, title?: string}}}} */ (item).evidence;
     box.append(el("p", "card-title", "Did this happen? The host stopped while this action ran, so its outcome is unknown."));
-    if (evidence?.target?.url) box.append(el("p", "", `It ran on ${evidence.target.url}.`));
+    const target = evidence?.target;
+    // a navigation's target is where it was going; the tab was elsewhere then
+    if (target?.url && target.currentUrl) box.append(el("p", "", `It was taking the tab from ${target.currentUrl} to ${target.url}.`));
+    else if (target?.url) box.append(el("p", "", `It ran on ${target.url}.`));
     if (evidence?.lastKnown?.url) box.append(el("p", "", `The tab now shows ${evidence.lastKnown.title ?? ""} (${evidence.lastKnown.url}).`));
     box.append(el("p", "muted", "Check the page, then tell Panelot what happened; the turn continues by itself."));
     const choices = el("div", "choices");
