@@ -291,3 +291,106 @@ def test_an_explicit_panelot_home_is_kept_by_a_per_user_wrapper(tmp_path: Path) 
     install(admin, browser=["chromium"], system=True)
     system_wrapper = admin.root / "usr/local/lib/panelot/panelot-host-chrome"
     assert "PANELOT_HOME" not in system_wrapper.read_text("utf-8")
+
+
+# Issue 25: a manifest or registry key install did not write is someone else's
+
+
+def foreign_manifest(folder: Path, host: str = "/opt/mine/host") -> bytes:
+    """A user's own ``com.panelot.host.json`` (a development build, another tool's)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    content = json.dumps(
+        {
+            "name": HOST_NAME,
+            "description": "my own build",
+            "path": host,
+            "type": "stdio",
+            "allowed_origins": [f"chrome-extension://{OTHER_ID}/"],
+        }
+    ).encode()
+    (folder / f"{HOST_NAME}.json").write_bytes(content)
+    return content
+
+
+def test_a_manifest_install_did_not_write_is_refused_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    m = machine(tmp_path)
+    folder = m.home / ".config/chromium/NativeMessagingHosts"
+    theirs = foreign_manifest(folder)
+    manifest = folder / f"{HOST_NAME}.json"
+    status, report = install(m)
+    assert status == 1 and report == ""
+    error = capsys.readouterr().err
+    assert f"refusing to replace {manifest}" in error
+    assert "it starts /opt/mine/host" in error and "--force" in error
+    assert manifest.read_bytes() == theirs
+    assert not m.panelot_home.exists()  # nothing at all was written
+    status, report = install(m, force=True)
+    assert status == 0, report
+    assert f"updated      manifest (chromium): {manifest}" in report
+    assert read_manifest(manifest).path == str(m.panelot_home / "bin" / "panelot-host-chrome")
+
+
+def test_dry_run_reports_the_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    m = machine(tmp_path)
+    folder = m.home / ".config/chromium/NativeMessagingHosts"
+    theirs = foreign_manifest(folder)
+    status, report = install(m, dry_run=True)
+    assert status == 1
+    manifest = folder / f"{HOST_NAME}.json"
+    assert f"refused      manifest (chromium): {manifest} (it starts /opt/mine/host)" in report
+    assert "would be created wrapper" in report
+    assert "--force" in capsys.readouterr().err
+    assert manifest.read_bytes() == theirs and not m.panelot_home.exists()
+
+
+def test_a_file_that_is_no_manifest_is_refused_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    m = machine(tmp_path)
+    folder = m.home / ".config/chromium/NativeMessagingHosts"
+    folder.mkdir(parents=True)
+    (folder / f"{HOST_NAME}.json").write_text("{not json", "utf-8")
+    assert install(m)[0] == 1
+    assert "it is not a host manifest" in capsys.readouterr().err
+    assert (folder / f"{HOST_NAME}.json").read_text("utf-8") == "{not json"
+
+
+def test_a_manifest_identical_to_ours_is_kept_and_one_starting_our_wrapper_updated(
+    tmp_path: Path,
+) -> None:
+    from panelot_host.install.manifest import build_manifest, manifest_bytes
+
+    m = machine(tmp_path)
+    wrapper = m.panelot_home / "bin" / "panelot-host-chrome"
+    chromium = m.home / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    edge = m.home / ".config/microsoft-edge/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    for manifest in (chromium, edge):
+        manifest.parent.mkdir(parents=True)
+    chromium.write_bytes(manifest_bytes(build_manifest(wrapper, [OURS])))
+    chromium.chmod(0o644)
+    edge.write_bytes(manifest_bytes(build_manifest(wrapper, [f"chrome-extension://{OTHER_ID}/"])))
+    status, report = install(m)
+    assert status == 0, report
+    assert f"unchanged    manifest (chromium): {chromium}" in report
+    assert f"updated      manifest (edge): {edge}" in report
+    assert read_manifest(edge).allowed_origins == [OURS]
+
+
+def test_windows_a_registry_key_naming_another_manifest_is_refused_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registry = RecordingRegistry()
+    registry.values[("HKCU", WINDOWS_KEYS["edge"].lower())] = r"D:\mine\host.json"
+    m = machine(tmp_path, "win32", registry=registry)
+    status, _ = install(m, browser=["edge", "chrome"])
+    assert status == 1
+    error = capsys.readouterr().err
+    assert f"refusing to replace HKCU\\{WINDOWS_KEYS['edge']}" in error
+    assert "it names D:\\mine\\host.json" in error and "--force" in error
+    assert registry.writes == [] and not m.panelot_home.exists()
+    status, _ = install(m, browser=["edge", "chrome"], force=True)
+    assert status == 0
+    manifest = str(m.panelot_home / "bin" / f"{HOST_NAME}.json")
+    assert registry.get_default("HKCU", WINDOWS_KEYS["edge"]) == manifest
