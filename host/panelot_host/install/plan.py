@@ -5,8 +5,10 @@
 dry run) and returns one ``Change`` per item plus the record of what it wrote. Running it
 twice changes nothing the second time.
 
-A manifest or registry key that is not install's own (``ownership``; issue 25) is
-replaced only with ``force``, else nothing at all is written.
+Two guarantees (issue 25): a manifest or registry key that is not install's own
+(``ownership``) is replaced only with ``force``, else nothing at all is written; and
+folders are made only for browsers found on the machine, owner-only (0700, as Chromium
+makes its own user-data folder) for a per-user install, 0755 for a system-wide one.
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ class Plan(msgspec.Struct, frozen=True):
     browsers: tuple[str, ...]
     files: tuple[FileWrite, ...]
     keys: tuple[KeyWrite, ...]
+    dir_mode: int  # of each folder it creates: 0o700 per user, 0o755 system-wide
 
     @property
     def wrapper(self) -> Path:
@@ -121,21 +124,22 @@ def plan_install(machine: Machine, request: InstallRequest) -> Plan:
         kind="wrapper",
     )
     manifest = manifest_bytes(build_manifest(wrapper_path, origins, windows=machine.windows))
+    dir_mode = 0o755 if request.system else 0o700
     if request.user_data_dir is not None:
         target = native_hosts_dir(request.user_data_dir.absolute()) / f"{HOST_NAME}.json"
         files = (wrapper, _manifest_write(target, manifest))
-        return Plan(install_dir, (), files, ())
+        return Plan(install_dir, (), files, (), dir_mode)
     browsers = _browsers(machine, request)
     if machine.windows:
         target = install_dir / f"{HOST_NAME}.json"
         keys = _registry_writes(machine, request.system, browsers, str(target))
         files = (wrapper, _manifest_write(target, manifest))
-        return Plan(install_dir, browsers, files, keys)
+        return Plan(install_dir, browsers, files, keys, dir_mode)
     writes = [wrapper]
     for browser in browsers:
         target = machine.manifest_dir(browser, request.system) / f"{HOST_NAME}.json"
         writes.append(_manifest_write(target, manifest, browser))
-    return Plan(install_dir, browsers, tuple(writes), ())
+    return Plan(install_dir, browsers, tuple(writes), (), dir_mode)
 
 
 def _pinned_home(machine: Machine, request: InstallRequest) -> Path | None:
@@ -168,8 +172,22 @@ def _origins(extension_ids: Sequence[str]) -> list[str]:
 
 
 def _browsers(machine: Machine, request: InstallRequest) -> tuple[str, ...]:
+    """The browsers to register with: those named, else those found. On Linux and macOS a
+    named browser must be found too: its manifest folder is inside its user-data folder,
+    which is never made for a browser that is not there (on Windows only a registry key
+    is written, and a browser that has not run yet cannot be told from an absent one)."""
     if request.browsers:
-        return tuple(dict.fromkeys(request.browsers))
+        named = tuple(dict.fromkeys(request.browsers))
+        missing = [b for b in named if not machine.windows and not machine.present(b)]
+        if missing:
+            raise InstallError(
+                "\n".join(
+                    f"--browser {b}: not found on this machine ({machine.looked_for(b)}): "
+                    "install it, then run install again"
+                    for b in missing
+                )
+            )
+        return named
     found = machine.present_browsers()
     if not found:
         raise InstallError(
@@ -221,7 +239,7 @@ def apply_plan(
     created_dirs: list[str] = []
     for item, change in zip(plan.files, file_changes, strict=True):
         if change.status != "unchanged" and not dry_run:
-            made = _make_parents(item.path.parent, private_under=machine.panelot_home)
+            made = _make_parents(item.path.parent, plan.dir_mode)
             created_dirs.extend(str(d) for d in made)
             _write_file(item)
     for key, change in zip(plan.keys, key_changes, strict=True):
@@ -289,14 +307,14 @@ def _key_changes(
     return changes
 
 
-def _make_parents(folder: Path, *, private_under: Path) -> list[Path]:
-    """Create ``folder`` and missing parents, those in the data directory owner-only;
-    return those created, outermost first."""
+def _make_parents(folder: Path, mode: int) -> list[Path]:
+    """Create ``folder`` and missing parents with ``mode`` (whatever the umask); return
+    those created, outermost first."""
     missing = [p for p in [folder, *folder.parents] if not p.exists()]
     missing.reverse()
     for path in missing:
-        private = path == private_under or private_under in path.parents
-        path.mkdir(mode=0o700 if private else 0o755, exist_ok=True)
+        path.mkdir(mode=mode, exist_ok=True)
+        os.chmod(path, mode)
     return missing
 
 
