@@ -1,6 +1,6 @@
 # Panelot on Windows: the host in .venv, made startable by your browsers (registry keys under
 # HKCU, or HKLM with -System as administrator), then checked. Arguments go to
-# `panelot-host install` (--browser, --system, --extension-id, --dry-run).
+# `panelot-host install` (--browser, --system, --extension-id, --dry-run, --force).
 # The work is in Python (panelot_host.install); this file only finds Python and chains the steps.
 #   powershell -ExecutionPolicy Bypass -File install\install.ps1
 $ErrorActionPreference = "Stop"

@@ -49,6 +49,7 @@ def install_options(**given: Any) -> argparse.Namespace:
         "extension_id": [],
         "dry_run": False,
         "doctor": False,
+        "force": False,
     }
     values.update(given)
     return argparse.Namespace(**values)

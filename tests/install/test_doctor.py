@@ -7,6 +7,7 @@ import argparse
 import io
 import json
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -161,7 +162,7 @@ CAUSES: dict[str, tuple[Breaker, str, str]] = {
 
 
 def test_a_good_install_is_all_well(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     status, report = doctor(m)
     assert status == 0, report
@@ -172,7 +173,7 @@ def test_a_good_install_is_all_well(tmp_path: Path) -> None:
 @pytest.mark.parametrize("cause", sorted(CAUSES))
 def test_doctor_names_each_cause_with_its_fix(tmp_path: Path, cause: str) -> None:
     breaker, message, fix = CAUSES[cause]
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     breaker(m)
     status, report = doctor(m)
@@ -185,7 +186,7 @@ def test_doctor_names_each_cause_with_its_fix(tmp_path: Path, cause: str) -> Non
 
 
 def test_json_output_for_tools(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     manifest_of(m).unlink()
     status, out = doctor(m, json=True)
@@ -196,14 +197,14 @@ def test_json_output_for_tools(tmp_path: Path) -> None:
 
 
 def test_a_policy_allowlist_lifts_a_blocklist(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     write_policy({"NativeMessagingBlocklist": ["*"], "NativeMessagingAllowlist": [HOST_NAME]})(m)
     assert doctor(m)[0] == 0
 
 
 def test_a_system_manifest_serves_when_there_is_no_user_one(tmp_path: Path) -> None:
-    admin = machine(tmp_path, admin=True)
+    admin = machine(tmp_path, admin=True, on_path=("chromium",))
     install(admin, browser=["chromium"], system=True)
     status, report = doctor(machine(tmp_path))
     assert status == 0, report
@@ -256,7 +257,7 @@ def test_windows_registry_key_missing_or_pointing_elsewhere(tmp_path: Path) -> N
 
 
 def test_the_host_is_started_with_the_doctors_data_folder(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     assert doctor(m)[0] == 0
     assert (m.panelot_home / "logs" / "host.log").exists()
@@ -295,13 +296,14 @@ def test_windows_policies_block_or_restrict_to_hklm(tmp_path: Path) -> None:
 def test_without_browser_names_doctor_checks_those_found_and_those_installed_for(
     tmp_path: Path,
 ) -> None:
-    m = machine(tmp_path, on_path=("chromium",))
+    m = machine(tmp_path, on_path=("chromium", "brave-browser"))
     install(m, browser=["chromium", "brave"])
     status, report = doctor(m, browser=None)
     assert status == 0, report
     assert "ok      chromium:" in report and "ok      brave:" in report
-    (
-        m.home / ".config/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.panelot.host.json"
-    ).unlink()
-    status, report = doctor(m, browser=None)
+    # Brave and its folder are gone since: it was installed for, so it is still checked
+    shutil.rmtree(m.home / ".config/BraveSoftware")
+    without_brave = machine(tmp_path, on_path=("chromium",))
+    assert not without_brave.present("brave")
+    status, report = doctor(without_brave, browser=None)
     assert status == 1 and "PROBLEM brave: no host manifest" in report

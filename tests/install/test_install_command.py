@@ -76,7 +76,7 @@ def test_linux_install_writes_wrapper_and_manifest_where_the_browser_reads(
 def test_the_installed_wrapper_starts_the_host_for_our_extension_only(tmp_path: Path) -> None:
     import subprocess
 
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     wrapper = m.panelot_home / "bin" / "panelot-host-chrome"
     env = {"PATH": os.environ["PATH"], "HOME": str(m.home), "PANELOT_HOME": str(m.panelot_home)}
@@ -114,7 +114,7 @@ def test_no_browser_found_is_an_error_that_says_what_to_do(
 
 
 def test_extension_ids_are_added_to_the_pinned_one(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("google-chrome",))
     install(m, browser=["chrome"], extension_id=[OTHER_ID])
     manifest = m.home / ".config/google-chrome/NativeMessagingHosts" / f"{HOST_NAME}.json"
     origins = json.loads(manifest.read_text("utf-8"))["allowed_origins"]
@@ -126,13 +126,17 @@ def test_extension_ids_are_added_to_the_pinned_one(tmp_path: Path) -> None:
 def test_a_malformed_extension_id_is_refused_before_anything_is_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, _ = install(machine(tmp_path), browser=["chrome"], extension_id=["not-an-id"])
+    status, _ = install(
+        machine(tmp_path, on_path=("google-chrome",)),
+        browser=["chrome"],
+        extension_id=["not-an-id"],
+    )
     assert status == 1 and "--extension-id" in capsys.readouterr().err
     assert not (tmp_path / "home" / ".config").exists()
 
 
 def test_installing_twice_changes_nothing(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium", "microsoft-edge"))
     install(m, browser=["chromium", "edge"])
     files = sorted(p for p in tmp_path.rglob("*") if p.is_file())
     before = {p: (p.read_bytes(), p.stat().st_mtime_ns, mode(p)) for p in files}
@@ -144,7 +148,7 @@ def test_installing_twice_changes_nothing(tmp_path: Path) -> None:
 
 
 def test_a_changed_file_is_repaired_and_reported_as_updated(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     manifest = m.home / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json"
     manifest.write_text("{}", "utf-8")
@@ -156,7 +160,7 @@ def test_a_changed_file_is_repaired_and_reported_as_updated(tmp_path: Path) -> N
 
 
 def test_dry_run_reports_and_writes_nothing(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("brave-browser",))
     status, report = install(m, browser=["brave"], dry_run=True)
     assert status == 0
     assert "would be created manifest (brave)" in report
@@ -169,7 +173,7 @@ def test_system_install_needs_root_and_writes_the_system_folders(
 ) -> None:
     status, _ = install(machine(tmp_path), browser=["chrome"], system=True)
     assert status == 1 and "root" in capsys.readouterr().err
-    m = machine(tmp_path, admin=True)
+    m = machine(tmp_path, admin=True, on_path=("google-chrome", "chromium"))
     status, report = install(m, browser=["chrome", "chromium"], system=True)
     assert status == 0, report
     wrapper = m.root / "usr/local/lib/panelot/panelot-host-chrome"
@@ -279,7 +283,7 @@ def test_an_explicit_panelot_home_is_kept_by_a_per_user_wrapper(tmp_path: Path) 
     import dataclasses
     import subprocess
 
-    m = dataclasses.replace(machine(tmp_path), home_is_explicit=True)
+    m = dataclasses.replace(machine(tmp_path, on_path=("chromium",)), home_is_explicit=True)
     install(m, browser=["chromium"])
     wrapper = m.panelot_home / "bin" / "panelot-host-chrome"
     assert f"PANELOT_HOME={m.panelot_home}\nexport PANELOT_HOME\n" in wrapper.read_text("utf-8")
@@ -287,7 +291,163 @@ def test_an_explicit_panelot_home_is_kept_by_a_per_user_wrapper(tmp_path: Path) 
     env = {"PATH": os.environ["PATH"], "HOME": str(m.home)}
     subprocess.run([wrapper, OURS], stdin=subprocess.DEVNULL, env=env, timeout=60, check=True)
     assert (m.panelot_home / "logs" / "host.log").exists()
-    admin = dataclasses.replace(machine(tmp_path, admin=True), home_is_explicit=True)
+    admin = dataclasses.replace(
+        machine(tmp_path, admin=True, on_path=("chromium",)), home_is_explicit=True
+    )
     install(admin, browser=["chromium"], system=True)
     system_wrapper = admin.root / "usr/local/lib/panelot/panelot-host-chrome"
     assert "PANELOT_HOME" not in system_wrapper.read_text("utf-8")
+
+
+# Issue 25: a manifest or registry key install did not write is someone else's
+
+
+def foreign_manifest(folder: Path, host: str = "/opt/mine/host") -> bytes:
+    """A user's own ``com.panelot.host.json`` (a development build, another tool's)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    content = json.dumps(
+        {
+            "name": HOST_NAME,
+            "description": "my own build",
+            "path": host,
+            "type": "stdio",
+            "allowed_origins": [f"chrome-extension://{OTHER_ID}/"],
+        }
+    ).encode()
+    (folder / f"{HOST_NAME}.json").write_bytes(content)
+    return content
+
+
+def test_a_manifest_install_did_not_write_is_refused_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    m = machine(tmp_path)
+    folder = m.home / ".config/chromium/NativeMessagingHosts"
+    theirs = foreign_manifest(folder)
+    manifest = folder / f"{HOST_NAME}.json"
+    status, report = install(m)
+    assert status == 1 and report == ""
+    error = capsys.readouterr().err
+    assert f"refusing to replace {manifest}" in error
+    assert "it starts /opt/mine/host" in error and "--force" in error
+    assert manifest.read_bytes() == theirs
+    assert not m.panelot_home.exists()  # nothing at all was written
+    status, report = install(m, force=True)
+    assert status == 0, report
+    assert f"updated      manifest (chromium): {manifest}" in report
+    assert read_manifest(manifest).path == str(m.panelot_home / "bin" / "panelot-host-chrome")
+
+
+def test_dry_run_reports_the_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    m = machine(tmp_path)
+    folder = m.home / ".config/chromium/NativeMessagingHosts"
+    theirs = foreign_manifest(folder)
+    status, report = install(m, dry_run=True)
+    assert status == 1
+    manifest = folder / f"{HOST_NAME}.json"
+    assert f"refused      manifest (chromium): {manifest} (it starts /opt/mine/host)" in report
+    assert "would be created wrapper" in report
+    assert "--force" in capsys.readouterr().err
+    assert manifest.read_bytes() == theirs and not m.panelot_home.exists()
+
+
+def test_a_file_that_is_no_manifest_is_refused_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    m = machine(tmp_path)
+    folder = m.home / ".config/chromium/NativeMessagingHosts"
+    folder.mkdir(parents=True)
+    (folder / f"{HOST_NAME}.json").write_text("{not json", "utf-8")
+    assert install(m)[0] == 1
+    assert "it is not a host manifest" in capsys.readouterr().err
+    assert (folder / f"{HOST_NAME}.json").read_text("utf-8") == "{not json"
+
+
+def test_a_manifest_identical_to_ours_is_kept_and_one_starting_our_wrapper_updated(
+    tmp_path: Path,
+) -> None:
+    from panelot_host.install.manifest import build_manifest, manifest_bytes
+
+    m = machine(tmp_path)
+    wrapper = m.panelot_home / "bin" / "panelot-host-chrome"
+    chromium = m.home / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    edge = m.home / ".config/microsoft-edge/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    for manifest in (chromium, edge):
+        manifest.parent.mkdir(parents=True)
+    chromium.write_bytes(manifest_bytes(build_manifest(wrapper, [OURS])))
+    chromium.chmod(0o644)
+    edge.write_bytes(manifest_bytes(build_manifest(wrapper, [f"chrome-extension://{OTHER_ID}/"])))
+    status, report = install(m)
+    assert status == 0, report
+    assert f"unchanged    manifest (chromium): {chromium}" in report
+    assert f"updated      manifest (edge): {edge}" in report
+    assert read_manifest(edge).allowed_origins == [OURS]
+
+
+def test_windows_a_registry_key_naming_another_manifest_is_refused_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registry = RecordingRegistry()
+    registry.values[("HKCU", WINDOWS_KEYS["edge"].lower())] = r"D:\mine\host.json"
+    m = machine(tmp_path, "win32", registry=registry)
+    status, _ = install(m, browser=["edge", "chrome"])
+    assert status == 1
+    error = capsys.readouterr().err
+    assert f"refusing to replace HKCU\\{WINDOWS_KEYS['edge']}" in error
+    assert "it names D:\\mine\\host.json" in error and "--force" in error
+    assert registry.writes == [] and not m.panelot_home.exists()
+    status, _ = install(m, browser=["edge", "chrome"], force=True)
+    assert status == 0
+    manifest = str(m.panelot_home / "bin" / f"{HOST_NAME}.json")
+    assert registry.get_default("HKCU", WINDOWS_KEYS["edge"]) == manifest
+
+
+# Issue 25: folders are made only for browsers found, owner-only as the browser makes them
+
+
+def test_a_named_browser_that_is_not_found_is_refused_and_nothing_is_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    m = machine(tmp_path, on_path=("chromium",))
+    status, _ = install(m, browser=["chromium", "vivaldi"])
+    assert status == 1
+    error = capsys.readouterr().err
+    assert "--browser vivaldi: not found on this machine" in error
+    assert str(m.home / ".config/vivaldi") in error and "vivaldi-stable" in error
+    assert not (m.home / ".config").exists() and not m.panelot_home.exists()
+
+
+def test_a_browser_never_started_gets_its_folders_owner_only(tmp_path: Path) -> None:
+    m = machine(tmp_path, on_path=("chromium",))
+    assert install(m)[0] == 0
+    for folder in (".config", ".config/chromium", ".config/chromium/NativeMessagingHosts"):
+        assert mode(m.home / folder) == 0o700, folder
+
+
+def test_the_manifest_folder_made_in_a_browsers_folder_is_owner_only(tmp_path: Path) -> None:
+    m = machine(tmp_path)
+    (m.home / ".config/google-chrome").mkdir(parents=True, mode=0o700)
+    (m.home / ".config/google-chrome").chmod(0o700)
+    (m.home / ".config/chromium").mkdir(parents=True)
+    (m.home / ".config/chromium").chmod(0o755)
+    assert install(m)[0] == 0
+    assert mode(m.home / ".config/google-chrome/NativeMessagingHosts") == 0o700
+    assert mode(m.home / ".config/chromium/NativeMessagingHosts") == 0o700
+    # the browsers' own folders are as they were
+    assert mode(m.home / ".config/google-chrome") == 0o700
+    assert mode(m.home / ".config/chromium") == 0o755
+
+
+def test_user_data_dir_folders_are_owner_only_and_system_folders_readable_by_all(
+    tmp_path: Path,
+) -> None:
+    m = machine(tmp_path)
+    profile = tmp_path / "profiles" / "e2e"
+    assert install(m, user_data_dir=profile)[0] == 0
+    for folder in (profile.parent, profile, profile / "NativeMessagingHosts"):
+        assert mode(folder) == 0o700, folder
+    admin = machine(tmp_path, admin=True, on_path=("chromium",))
+    assert install(admin, system=True)[0] == 0
+    for folder in ("etc", "etc/chromium", "etc/chromium/native-messaging-hosts"):
+        assert mode(admin.root / folder) == 0o755, folder
+    assert mode(admin.root / "usr/local/lib/panelot") == 0o755

@@ -39,7 +39,7 @@ def snapshot(root: Path) -> set[Path]:
 
 
 def test_uninstall_leaves_no_file_it_wrote_and_keeps_the_data(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("google-chrome",))
     (m.home / ".config/chromium/Default").mkdir(parents=True)  # the browser's own profile
     database = m.panelot_home / "profiles" / "p1" / "panelot.db"
     database.parent.mkdir(parents=True)
@@ -57,17 +57,18 @@ def test_uninstall_leaves_no_file_it_wrote_and_keeps_the_data(tmp_path: Path) ->
 
 
 def test_a_file_changed_since_install_is_left_in_place(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("microsoft-edge",))
     install(m, browser=["edge"])
     manifest = m.home / ".config/microsoft-edge/NativeMessagingHosts" / f"{HOST_NAME}.json"
     manifest.write_text('{"edited": "by hand"}', "utf-8")
     _, report, _ = uninstall(m)
-    assert f"left (changed since install) manifest: {manifest}" in report
+    why = "changed since install: it is not a host manifest"
+    assert f"left ({why}) manifest: {manifest}" in report
     assert manifest.exists()
 
 
 def test_dry_run_removes_nothing(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("microsoft-edge",))
     install(m, browser=["edge"])
     before = snapshot(tmp_path)
     status, report, _ = uninstall(m, dry_run=True)
@@ -89,7 +90,7 @@ def test_windows_keys_are_removed_unless_they_point_elsewhere_now(tmp_path: Path
 
 
 def test_purge_deletes_the_data_only_when_confirmed(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     (m.panelot_home / "profiles").mkdir()
     status, report, asked = uninstall(m, answer="no", purge=True)
@@ -100,7 +101,7 @@ def test_purge_deletes_the_data_only_when_confirmed(tmp_path: Path) -> None:
 
 
 def test_purge_with_yes_does_not_ask(tmp_path: Path) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     status, _, asked = uninstall(m, purge=True, yes=True)
     assert status == 0 and asked == [] and not m.panelot_home.exists()
@@ -109,8 +110,34 @@ def test_purge_with_yes_does_not_ask(tmp_path: Path) -> None:
 def test_a_record_that_is_not_one_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    m = machine(tmp_path)
+    m = machine(tmp_path, on_path=("chromium",))
     install(m, browser=["chromium"])
     (m.panelot_home / "bin" / "install-record.json").write_text("[", "utf-8")
     status, _, _ = uninstall(m)
     assert status == 1 and "is not an install record" in capsys.readouterr().err
+
+
+def test_a_users_own_manifest_outlives_install_and_uninstall(tmp_path: Path) -> None:
+    m = machine(tmp_path)
+    theirs = m.home / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    theirs.parent.mkdir(parents=True)
+    content = b'{"name": "com.panelot.host", "path": "/opt/mine/host"}'
+    theirs.write_bytes(content)
+    (m.home / ".config/google-chrome").mkdir(parents=True)
+    assert install(m)[0] == 1  # chromium's manifest is the user's: nothing is written
+    assert install(m, browser=["chrome"])[0] == 0
+    status, report, _ = uninstall(m)
+    assert status == 0 and "removed      manifest" in report
+    assert theirs.read_bytes() == content
+    assert not (m.home / ".config/google-chrome/NativeMessagingHosts").exists()
+
+
+def test_a_manifest_replaced_by_the_users_own_is_left_and_named(tmp_path: Path) -> None:
+    m = machine(tmp_path)
+    (m.home / ".config/microsoft-edge").mkdir(parents=True)
+    install(m, browser=["edge"])
+    manifest = m.home / ".config/microsoft-edge/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    manifest.write_text('{"name": "com.panelot.host", "path": "/opt/mine/host"}', "utf-8")
+    _, report, _ = uninstall(m)
+    assert f"left (changed since install: it starts /opt/mine/host) manifest: {manifest}" in report
+    assert manifest.exists()

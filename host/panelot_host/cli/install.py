@@ -48,6 +48,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     install.add_argument("--dry-run", action="store_true", help="say what would change only")
     install.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a com.panelot.host manifest (or registry key) install did not write",
+    )
+    install.add_argument(
         "--doctor", action="store_true", help="then run 'panelot-host doctor' on what it installed"
     )
     install.set_defaults(command="install", run=run_install)
@@ -83,7 +88,13 @@ def run_install(
     environ: Mapping[str, str] = os.environ,
 ) -> int:
     from panelot_host.install.machine import Machine
-    from panelot_host.install.plan import InstallError, InstallRequest, apply_plan, plan_install
+    from panelot_host.install.plan import (
+        FORCE_HINT,
+        InstallError,
+        InstallRequest,
+        apply_plan,
+        plan_install,
+    )
     from panelot_host.install.record import RecordError, load_record, save_record
 
     machine = machine or Machine.current(environ)
@@ -96,14 +107,20 @@ def run_install(
     try:
         plan = plan_install(machine, request)
         record = load_record(plan.install_dir)
-        changes, written = apply_plan(machine, plan, dry_run=options.dry_run)
+        changes, written = apply_plan(
+            machine, plan, previous=record, force=options.force, dry_run=options.dry_run
+        )
         merged = record.merged(written)
         if not options.dry_run and merged != record:
             save_record(plan.install_dir, merged)
     except (InstallError, RecordError, OSError) as exc:
-        print(f"panelot-host install: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():
+            print(f"panelot-host install: {line}", file=sys.stderr)
         return 1
     _report(changes, out, dry_run=options.dry_run)
+    if any(change.status == "refused" for change in changes):  # a dry run: say what to do
+        print(f"panelot-host install: {FORCE_HINT}", file=sys.stderr)
+        return 1
     extension = _extension_folder()
     if extension is not None and not options.dry_run and options.user_data_dir is None:
         print(
@@ -187,7 +204,8 @@ def _report(changes: list[Change], out: TextIO, *, dry_run: bool) -> None:
     for change in changes:
         acted = change.status in ("created", "updated", "removed")
         status = prefix + change.status if acted else change.status
-        print(f"{status:<12} {change.what}: {change.where}", file=out)
+        note = f" ({change.note})" if change.note else ""
+        print(f"{status:<12} {change.what}: {change.where}{note}", file=out)
     if changes and all(c.status == "unchanged" for c in changes):
         print("already installed: nothing changed", file=out)
 

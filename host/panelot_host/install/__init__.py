@@ -12,8 +12,11 @@ layer's helpers; nothing below imports them).
 - ``machine``: the platform, folders, privileges and registry an install works on (tests
   pass a temporary home, another platform and a recording registry).
 - ``registry``: the Windows registry seam (``winreg``, or a recording fake elsewhere).
-- ``plan``: ``panelot-host install`` as a plan of writes, applied idempotently.
+- ``plan``: ``panelot-host install`` as a plan of writes, applied idempotently (folders
+  made only for browsers found, owner-only per user).
 - ``record``: what an install wrote; ``uninstall`` removes exactly that.
+- ``ownership``: whether a manifest or registry key already where install writes is its
+  own (else install refuses to replace it without ``--force``).
 - ``policy``: enterprise policies that stop user-level or all native hosts.
 - ``diagnose``: ``doctor``'s checks of the install (every cause of Chrome's error table).
 - ``profile``: ``install_into_user_data_dir``, manifest + wrapper for one profile directory

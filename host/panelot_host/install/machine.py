@@ -98,6 +98,17 @@ class Machine:
                 return True
         return False
 
+    def looked_for(self, browser: str) -> str:
+        """Where ``present`` looked, for a message: ``no ~/.config/vivaldi, no vivaldi or
+        vivaldi-stable on PATH``."""
+        names = EXECUTABLES[browser][self.platform]
+        bundles = [str(self.root / n.lstrip("/")) for n in names if n.startswith("/")]
+        commands = [n for n in names if not n.startswith("/")]
+        looked = [f"no {user_data_dir(browser, self.platform, self.home)}"]
+        looked += [f"no {' or '.join(bundles)}"] if bundles else []
+        looked += [f"no {' or '.join(commands)} on PATH"] if commands else []
+        return ", ".join(looked)
+
     def present_browsers(self) -> list[str]:
         return [browser for browser in BROWSERS if self.present(browser)]
 

@@ -2,7 +2,9 @@
 
 A file is removed only while it still holds what the installer wrote (its SHA-256 in the
 record); a registry key only while its value is the one written; a folder only if the
-installer created it and it is empty now. What is left is reported with the reason.
+installer created it and it is empty now. What is left is reported with the reason (for a
+manifest, what it starts now: the user's own, put in place of Panelot's). A manifest that
+``install`` refused to replace is not in the record, so it is never touched.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from panelot_host.install.machine import Machine
+from panelot_host.install.ownership import describe
 from panelot_host.install.plan import Change
 from panelot_host.install.record import InstallRecord, load_record, save_record, sha256
 from panelot_host.install.registry import Hive
@@ -39,7 +42,8 @@ def _remove_file(path: Path, digest: str, kind: str, dry_run: bool) -> Change:
     except FileNotFoundError:
         return Change("already gone", kind, str(path))
     if sha256(content) != digest:
-        return Change("left (changed since install)", kind, str(path))
+        why = f": {describe(content)}" if kind == "manifest" else ""
+        return Change(f"left (changed since install{why})", kind, str(path))
     if not dry_run:
         path.unlink()
     return Change("removed", kind, str(path))
