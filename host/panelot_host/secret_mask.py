@@ -5,7 +5,9 @@
 whatever its shape, plus anything shaped like an API key. The log formatter applies it to
 every record, traceback included, so a secret echoed by an MCP server on stderr, in a
 non-JSON stdout line or inside a validation error (pydantic's ``input_value=``) never
-reaches ``logs/host.log`` or the host's stderr.
+reaches ``logs/host.log`` or the host's stderr. ``mask_known`` replaces only the known
+secrets: MCP servers' output passes through it (``tools.mcp.masking``), where a key
+*shape* may be legitimate text (``key-value-store``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ class SecretMask:
 
     def mask(self, text: str) -> str:
         """``text`` with every known secret and anything key-shaped replaced."""
-        if self._pattern is not None:
-            text = self._pattern.sub(REDACTED, text)
-        return KEY_SHAPED.sub(REDACTED, text)
+        return KEY_SHAPED.sub(REDACTED, self.mask_known(text))
+
+    def mask_known(self, text: str) -> str:
+        """``text`` with every known secret replaced (key shapes are left as they are)."""
+        if self._pattern is None:
+            return text
+        return self._pattern.sub(REDACTED, text)

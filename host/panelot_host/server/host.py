@@ -155,7 +155,9 @@ class Host:
         adopt: OpenedStore | None = None,
     ) -> None:
         """``adopt``: a profile store the prelude already opened (``server.prelude``);
-        ``open_profile`` takes it instead of opening that profile again."""
+        ``open_profile`` takes it instead of opening that profile again. ``secret_mask``
+        (the log's) learns every credential read and every MCP server's secrets, and
+        masks what MCP servers say (``tools.mcp.masking``)."""
         self.config = config
         self._adopted = adopt
         self._registry = registry
@@ -165,6 +167,7 @@ class Host:
         self._tasks: TaskGroup | None = None
         self._lifetime = AsyncExitStack()
         self._resources = AsyncExitStack()  # the open profile's, ended by aclose
+        self._secret_mask = secret_mask
         self._credentials = LazyCredentials(config.home, config.key_dir, secret_mask)
         self._mcp: McpManager | None = None
         self._mcp_started = anyio.Event()  # set once start_mcp has applied mcp.json
@@ -236,6 +239,7 @@ class Host:
             McpConfigStore(self.config.home),
             self._credentials.store(),
             self.spawn,
+            secrets=self._secret_mask,
         )
         try:
             await manager.start()

@@ -7,7 +7,8 @@ awaits ``start()`` once it serves, ``reload()`` after ``settings.update`` change
 
 Module map: ``config`` (``mcp.json``), ``manager`` (all servers), ``connection`` (one
 server's session task), ``transport`` (stdio, Streamable HTTP, SSE), ``tools``
-(descriptors and results), ``calls`` (one call in flight), ``status`` (what clients see).
+(descriptors and results), ``calls`` (one call in flight), ``status`` (what clients see),
+``masking`` (the host's secrets masked out of everything a server says).
 """
 
 from __future__ import annotations

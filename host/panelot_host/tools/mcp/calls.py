@@ -14,6 +14,7 @@ import pydantic
 
 from panelot_host.errors import ToolError
 from panelot_host.tools.context import ToolContext
+from panelot_host.tools.mcp.masking import OutputMask
 
 log = logging.getLogger(__name__)
 
@@ -60,29 +61,34 @@ class CallDeadline:
 class InFlight:
     """A call the connection is running for a tool's ``execute`` (with its context)."""
 
-    def __init__(self, server: str, context: ToolContext, deadline: CallDeadline) -> None:
+    def __init__(
+        self, server: str, context: ToolContext, deadline: CallDeadline, mask: OutputMask
+    ) -> None:
         self._server = server
+        self._mask = mask
         self.context = context
         self.deadline = deadline
         self._asks: set[anyio.CancelScope] = set()
 
     async def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
-        """The SDK's progress callback: extend the deadline, report to the engine."""
+        """The SDK's progress callback: extend the deadline, report to the engine (masked)."""
         self.deadline.extend()
-        self.context.report_progress(progress_text(progress, total, message))
+        self.context.report_progress(self._mask.text(progress_text(progress, total, message)))
 
     async def elicit(self, params: mt.ElicitRequestFormParams) -> mt.ElicitResult:
-        """Ask the user through the call's context; a decline or cancel maps to MCP's.
+        """Ask the user through the call's context (question and schema masked); a decline
+        or cancel maps to MCP's.
 
         ``ToolError`` from ``ask_user`` (the user declined or cancelled) -> ``decline``;
         the call ending first (timeout, interrupt) -> ``cancel``.
         """
-        prompt = f"The MCP server “{self._server}” asks: {params.message}"
+        prompt = self._mask.text(f"The MCP server “{self._server}” asks: {params.message}")
+        schema: dict[str, Any] = self._mask.value(dict(params.requested_schema))
         values: dict[str, Any] | None = None
         with anyio.CancelScope() as scope, self.deadline.paused():
             self._asks.add(scope)
             try:
-                values = await self.context.ask_user(prompt, dict(params.requested_schema))
+                values = await self.context.ask_user(prompt, schema)
             except ToolError:
                 return mt.ElicitResult(action="decline")
             finally:

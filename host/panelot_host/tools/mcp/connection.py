@@ -26,17 +26,20 @@ from mcp.shared.exceptions import MCPError
 
 from panelot_host.credentials import CredentialStore
 from panelot_host.errors import InvalidToolDescriptor
+from panelot_host.secret_mask import SecretMask
 from panelot_host.tools.checks import normalise
 from panelot_host.tools.context import ToolContext
 from panelot_host.tools.descriptor import AgentTool
 from panelot_host.tools.mcp.calls import CallDeadline, InFlight
 from panelot_host.tools.mcp.config import McpServerConfig
+from panelot_host.tools.mcp.masking import OutputMask
 from panelot_host.tools.mcp.status import ServerState, ServerStatus, Timing
 from panelot_host.tools.mcp.tools import build_tool, map_result, tool_fingerprint
 from panelot_host.tools.mcp.transport import (
     ConfigProblem,
     WatchedReadStream,
     open_transport,
+    resolve_secrets,
     server_logger,
 )
 from panelot_host.tools.result import ToolResult, error_result
@@ -63,6 +66,9 @@ class McpConnection:
     ``publish(connection, tools)`` replaces the server's tools in the registry (the
     manager ignores a connection it has replaced). ``sampler`` answers sampling
     requests of a server with ``allowSampling``; without one they are declined.
+    ``secrets`` is the host's ``SecretMask``: it learns the server's secrets, and every
+    string the server sends on (results, errors, progress, questions, descriptors, the
+    status) is masked with it (``masking``).
     """
 
     def __init__(
@@ -72,6 +78,7 @@ class McpConnection:
         *,
         publish: Publish,
         credentials: CredentialStore | None,
+        secrets: SecretMask,
         timing: Timing,
         sampler: Sampler | None = None,
     ) -> None:
@@ -79,6 +86,7 @@ class McpConnection:
         self.config = config
         self._publish = publish
         self._credentials = credentials
+        self._mask = OutputMask(secrets)
         self._timing = timing
         self._sampler = sampler
         self._log = server_logger(name)
@@ -113,9 +121,9 @@ class McpConnection:
         await self._settled.wait()
 
     def status(self) -> ServerStatus:
-        """The server's state as the client sees it."""
+        """The server's state as the client sees it (masked)."""
         info = self._server_info
-        return ServerStatus(
+        status = ServerStatus(
             name=self.name,
             transport=self.config.transport,
             state=self._state,
@@ -126,6 +134,7 @@ class McpConnection:
             server_version=info.version if info else None,
             skipped_tools=self._skipped,
         )
+        return self._mask.status(status)
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -173,7 +182,9 @@ class McpConnection:
 
     async def _session_once(self) -> None:
         lost = self._lost = anyio.Event()
-        async with open_transport(self.name, self.config, self._credentials) as (read, write):
+        secrets = resolve_secrets(self.config.secrets, self._credentials)
+        self._mask.learn(self.config, secrets)  # before the server can say anything
+        async with open_transport(self.name, self.config, secrets) as (read, write):
             watched = WatchedReadStream(read, lost.set)
             async with self._client(watched, write) as session:
                 with anyio.fail_after(self._timing.connect_s):
@@ -247,7 +258,8 @@ class McpConnection:
         fingerprints: dict[str, str] = {}
         for tool in listed:
             ticket = Ticket(self._epoch, tool.name, tool_fingerprint(tool))
-            descriptor = build_tool(self.name, self.config, tool, self._executor(ticket))
+            built = build_tool(self.name, self.config, tool, self._executor(ticket))
+            descriptor = self._mask.tool(built)
             try:
                 normalise(descriptor)
             except InvalidToolDescriptor as exc:
@@ -288,7 +300,11 @@ class McpConnection:
         """Run the tool ``ticket`` names, unless its session or listing was replaced.
 
         Never raises but cancellation: every failure is an error result for the model.
+        The result, error or not, is masked (``masking``).
         """
+        return self._mask.result(await self._call(ticket, args, context))
+
+    async def _call(self, ticket: Ticket, args: dict[str, Any], context: ToolContext) -> ToolResult:
         session = self._session
         if session is None or ticket.epoch != self._epoch:
             return self._stale_result(ticket)
@@ -301,7 +317,7 @@ class McpConnection:
                 stale=True,
             )
         deadline = CallDeadline(self.config.timeout, self.config.max_timeout)
-        flight = InFlight(self.name, context, deadline)
+        flight = InFlight(self.name, context, deadline, self._mask)
         self._inflight.append(flight)
         try:
             return await self._send(session, ticket.remote, args, flight)

@@ -10,6 +10,7 @@ import anyio
 
 from panelot_host.credentials import CredentialStore
 from panelot_host.errors import InvalidParams
+from panelot_host.secret_mask import SecretMask
 from panelot_host.tools.descriptor import AgentTool, served_by
 from panelot_host.tools.mcp.config import McpConfigStore, McpServers
 from panelot_host.tools.mcp.connection import McpConnection, Sampler
@@ -28,7 +29,9 @@ class McpManager:
     server gets one long-lived task holding its session. ``credentials`` resolves
     ``{"credentialRef"}`` values (None: such servers fail with a clear reason).
     ``sampler`` answers sampling requests of servers with ``allowSampling`` (None:
-    declined with a message saying so).
+    declined with a message saying so). ``secrets`` is the host's ``SecretMask`` (the
+    log's; None: a new one): each server's secrets are added to it as it starts, and
+    whatever the servers say is masked with it (``masking``).
     """
 
     def __init__(
@@ -40,8 +43,10 @@ class McpManager:
         *,
         timing: Timing | None = None,
         sampler: Sampler | None = None,
+        secrets: SecretMask | None = None,
     ) -> None:
         self._registry = registry
+        self._secrets = secrets if secrets is not None else SecretMask()
         self._store = config_store
         self._credentials = credentials
         self._spawn = spawn
@@ -131,6 +136,7 @@ class McpManager:
                     config,
                     publish=self._publish,
                     credentials=self._credentials,
+                    secrets=self._secrets,
                     timing=self._timing,
                     sampler=self._sampler,
                 )

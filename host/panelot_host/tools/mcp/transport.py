@@ -1,7 +1,8 @@
 """Opening one MCP server's transport: stdio (stderr to the log), Streamable HTTP, SSE.
 
-Credential references in ``env``/``headers`` are resolved here, right before use; the
-secret goes straight to the subprocess environment or the HTTP header.
+Credential references in ``env``/``headers`` are resolved (``resolve_secrets``) right
+before the transport opens; the connection has its mask learn them (``masking``), then
+the secret goes straight to the subprocess environment or the HTTP header.
 """
 
 from __future__ import annotations
@@ -61,16 +62,15 @@ def resolve_secrets(
 
 @asynccontextmanager
 async def open_transport(
-    name: str, config: McpServerConfig, credentials: CredentialStore | None
+    name: str, config: McpServerConfig, secrets: dict[str, str]
 ) -> AsyncIterator[Streams]:
-    """The server's read/write streams for a ``ClientSession``.
+    """The server's read/write streams for a ``ClientSession``; ``secrets`` are its
+    ``env`` (stdio) or ``headers`` (HTTP) as ``resolve_secrets`` gave them.
 
     Raises:
-        ConfigProblem: a credential reference cannot be resolved.
         OSError: the command cannot be started.
         Exception: whatever the SDK's transport raises when it cannot connect.
     """
-    secrets = resolve_secrets(config.secrets, credentials)
     if config.transport == "stdio":
         async with _stdio(name, config, secrets) as streams:
             yield streams
