@@ -105,7 +105,9 @@ def mcp_settings(home: Path, manager: Callable[[], McpManager | None]) -> McpSet
         listed: list[dict[str, Any]] = [msgspec.to_builtins(s) for s in running.status()]
         return listed
 
-    return McpSettings(public=store.public, write=store.write, status=status)
+    return McpSettings(
+        public=store.public, write=store.write, status=status, compared=store.compared
+    )
 
 
 class McpSources:
