@@ -3,6 +3,9 @@
 The side panel keeps up with about 2,500-5,000 small messages a second through the service
 worker, so text and thinking deltas are coalesced: at most one ``item.delta`` per item
 every ``DELTA_INTERVAL_S``, and no text is ever lost (the remainder is flushed at the end).
+
+A draft keeps text and thinking as lists of deltas, joined when read: appending to one
+string would copy everything so far for every delta (quadratic in the answer's length).
 """
 
 from __future__ import annotations
@@ -39,25 +42,61 @@ class ToolCallDraft(msgspec.Struct):
     error: str | None = None
 
 
+class ThinkingDraft(msgspec.Struct):
+    """One thinking block as it streams; a signature or redacted data closes it."""
+
+    parts: list[str] = []
+    signature: str | None = None
+    redacted_data: str | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self.signature is not None or self.redacted_data is not None
+
+    @property
+    def text(self) -> str:
+        return _joined(self.parts)
+
+    def stored(self) -> dict[str, Any]:
+        """The block as the assistant item keeps it (``thinkingBlocks``)."""
+        block: dict[str, Any] = {"text": self.text}
+        if self.signature is not None:
+            block["signature"] = self.signature
+        if self.redacted_data is not None:
+            block["redactedData"] = self.redacted_data
+        return block
+
+
 class AssistantDraft(msgspec.Struct):
     """What one model call produced so far."""
 
-    text: str = ""
-    thinking_blocks: list[dict[str, Any]] = []
+    text_parts: list[str] = []
+    thinking_blocks: list[ThinkingDraft] = []
     calls: dict[int, ToolCallDraft] = {}
     stop: MessageStop | None = None
 
     @property
+    def text(self) -> str:
+        return _joined(self.text_parts)
+
+    @property
     def thinking(self) -> str | None:
-        texts = [b.get("text", "") for b in self.thinking_blocks if b.get("text")]
+        texts = [text for b in self.thinking_blocks if (text := b.text)]
         return "\n\n".join(texts) if texts else None
 
     @property
     def started(self) -> bool:
-        return bool(self.text or self.thinking_blocks or self.calls)
+        return bool(self.text_parts or self.thinking_blocks or self.calls)
 
     def ordered_calls(self) -> list[ToolCallDraft]:
         return [self.calls[i] for i in sorted(self.calls)]
+
+
+def _joined(parts: list[str]) -> str:
+    """``parts`` as one string, kept as its only part (a second read costs nothing)."""
+    if len(parts) > 1:
+        parts[:] = ["".join(parts)]
+    return parts[0] if parts else ""
 
 
 class StreamFailed(Exception):
@@ -151,7 +190,8 @@ def _apply(
 ) -> None:
     match event:
         case TextDelta(text=text):
-            draft.text += text
+            if text:
+                draft.text_parts.append(text)
             coalescer.add("text", text)
         case ThinkingDelta():
             _add_thinking(draft, event)
@@ -172,13 +212,12 @@ def _apply(
 
 def _add_thinking(draft: AssistantDraft, event: ThinkingDelta) -> None:
     blocks = draft.thinking_blocks
-    if not blocks or blocks[-1].get("closed"):
-        blocks.append({"text": ""})
+    if not blocks or blocks[-1].closed:
+        blocks.append(ThinkingDraft())
     block = blocks[-1]
-    block["text"] = block.get("text", "") + event.text
+    if event.text:
+        block.parts.append(event.text)
     if event.signature is not None:
-        block["signature"] = event.signature
-        block["closed"] = True
+        block.signature = event.signature
     if event.redacted_data is not None:
-        block["redactedData"] = event.redacted_data
-        block["closed"] = True
+        block.redacted_data = event.redacted_data
