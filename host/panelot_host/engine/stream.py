@@ -6,6 +6,10 @@ every ``DELTA_INTERVAL_S``, and no text is ever lost (the remainder is flushed a
 
 A draft keeps text and thinking as lists of deltas, joined when read: appending to one
 string would copy everything so far for every delta (quadratic in the answer's length).
+
+One answer holds at most ``MAX_ANSWER_BYTES`` (UTF-8 bytes of text, thinking and tool
+calls; ``docs/engine.md``, "Agent loop"): the event that would pass it stops the stream
+and fails the call with ``AnswerTooLarge``, the draft keeping what came before it.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from panelot_host.providers.types import (
 )
 
 DELTA_INTERVAL_S = 0.016
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
 
 
 class ToolCallDraft(msgspec.Struct):
@@ -108,6 +113,25 @@ class StreamFailed(Exception):
         self.draft = draft
 
 
+class AnswerTooLarge(ProviderError):
+    """The model's answer would pass ``limit`` bytes: the stream is stopped there."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"the model's answer exceeded {size_in_words(limit)} (text, thinking and tool "
+            "calls together); it was stopped there and what arrived before is kept"
+        )
+        self.limit = limit
+
+
+def size_in_words(count: int) -> str:
+    """``16 MiB``, ``64 KiB``, ``100 bytes``."""
+    for unit, scale in (("MiB", 1024 * 1024), ("KiB", 1024)):
+        if count >= scale:
+            return f"{count / scale:.4g} {unit}"
+    return f"{count} bytes"
+
+
 DeltaSink = Callable[[str, str], None]
 """``sink(field, text)`` with field ``text`` or ``thinking``: publish one ``item.delta``."""
 RetrySink = Callable[[RetryNotice], None]
@@ -161,18 +185,24 @@ async def stream_model_call(
     draft: AssistantDraft,
     deltas: DeltaSink,
     retries: RetrySink,
+    limit: int = MAX_ANSWER_BYTES,
 ) -> AssistantDraft:
     """Run one model call to its ``MessageStop``, filling ``draft`` as events arrive.
 
-    Raises ``StreamFailed`` with the partial draft on a provider error. Cancellation (an
-    interrupt) closes the provider stream, and with it the HTTP response, at once; the
-    caller still holds ``draft`` to keep what streamed.
+    Raises ``StreamFailed`` with the partial draft on a provider error, or with
+    ``AnswerTooLarge`` once the answer would pass ``limit`` bytes (the provider stream is
+    closed there). Cancellation (an interrupt) closes the provider stream, and with it the
+    HTTP response, at once; the caller still holds ``draft`` to keep what streamed.
     """
     coalescer = DeltaCoalescer(deltas)
     failure: ProviderError | None = None
+    size = 0
     try:
         async with aclosing(provider.stream(request)) as events:
             async for event in events:
+                size += _bytes_of(event)
+                if size > limit:
+                    raise AnswerTooLarge(limit)
                 _apply(draft, event, coalescer, retries)
     except ProviderError as error:
         failure = error
@@ -208,6 +238,19 @@ def _apply(
             retries(event)
         case MessageStop():
             draft.stop = event
+
+
+def _bytes_of(event: object) -> int:
+    """What ``event`` adds to the answer, in UTF-8 bytes."""
+    match event:
+        case TextDelta(text=text) | ToolCallArgsDelta(fragment=text):
+            return len(text.encode())
+        case ThinkingDelta(text=text, signature=signature, redacted_data=redacted):
+            return len(text.encode()) + len(signature or "") + len(redacted or "")
+        case ToolCallStart(call_id=call_id, name=name):
+            return len(call_id.encode()) + len(name.encode())
+        case _:
+            return 0
 
 
 def _add_thinking(draft: AssistantDraft, event: ThinkingDelta) -> None:
