@@ -13,7 +13,7 @@ from tests.engine.helpers import INIT, new_thread, run_turn, wait_for, wait_unti
 from panelot_host.engine.models import FixedModels, ResolvedModel
 from panelot_host.errors import ProviderHTTPError
 from panelot_host.providers.catalog import ModelInfo
-from panelot_host.providers.scripted import Fail, Pause, ScriptedProvider, Text
+from panelot_host.providers.scripted import Fail, Hang, Pause, ScriptedProvider, Text
 from panelot_host.server.config import HostConfig
 from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
@@ -58,6 +58,21 @@ async def test_first_turn_writes_the_first_line_fallback_then_the_task_models_ti
         snapshot = await client.send("thread.open", {"threadId": thread_id})
         assert snapshot["thread"]["titleSource"] == "model"
         assert "Find me a flight" in task.requests[0].messages[0].content[0].text  # type: ignore[union-attr]
+
+
+async def test_a_title_answer_is_read_only_as_far_as_a_title_needs(
+    home: Path, provider: ScriptedProvider, model_info: ModelInfo, registry: ToolRegistry
+) -> None:
+    endless = [Text("Lisbon flights\n" + "z" * 100_000, chunks=100), Hang()]
+    task = ScriptedProvider([endless])
+    provider.add([Text("searching")])
+    async with _client_with_task_model(home, provider, task, model_info, registry) as client:
+        log = EventLog()
+        client.on_event(log)
+        thread_id = await new_thread(client)
+        await run_turn(client, log, thread_id, "Find me a flight to Lisbon")
+        await _wait_title(log, "Lisbon flights")  # not after the title call's 30 s timeout
+        assert task.cancelled == 1  # the rest of the answer was never read
 
 
 async def _wait_title(log: EventLog, title: str) -> None:

@@ -258,16 +258,23 @@ export interface AssistantItem {
  * One change that lets something happen with less asking or reach further.
  */
 export interface AuthorityChange {
-  kind: "base_url" | "credential_origin" | "mcp_command" | "mcp_url" | "policy_allow";
+  kind:
+    | "base_url"
+    | "credential_origin"
+    | "mcp_command"
+    | "mcp_url"
+    | "policy_allow"
+    | "policy_loosened";
   summary: string;
 }
 /**
  * ``authority.widened`` (extension, connection-level, to every connection): a
  * ``settings.update`` or ``credentials.set`` just widened what the agent may do without
  * asking or where a key goes (model requests to a new origin, a command MCP server that
- * runs as the user, a policy rule that allows without approval, a key bound to a new
- * origin). The panel shows it, so a bug or a confused click cannot widen authority
- * silently.
+ * runs as the user or its new environment variables and directory, a policy rule that
+ * allows without approval, a rule that denied or asked removed or loosened, a key bound
+ * to a new origin). The panel shows it, so a bug or a confused click cannot widen
+ * authority silently.
  */
 export interface AuthorityWidenedEvent {
   commandId: string;

@@ -239,7 +239,9 @@ class Compactor:
     async def _stream(self, model: ResolvedModel, request: ModelRequest) -> AssistantDraft:
         draft = AssistantDraft()
         try:
-            await stream_model_call(model.provider, request, draft, _no_delta, _no_retry)
+            await stream_model_call(
+                model.provider, request, draft, _no_delta, _no_retry, self.ctx.max_answer_bytes
+            )
         except StreamFailed as failed:
             raise CompactionFailed(f"the summary call failed: {failed.error.message}") from None
         except ProviderError as error:

@@ -40,11 +40,14 @@ class CredentialVault(msgspec.Struct, frozen=True):
 
 
 class McpSettings(msgspec.Struct, frozen=True):
-    """The MCP side of settings: ``mcp.json`` (masked view, validated write) and status."""
+    """The MCP side of settings: ``mcp.json`` (masked view, validated write) and status;
+    ``compared``: the map with literal secrets as digests (``engine.authority`` tells a
+    changed value from an unchanged one with it, and shows neither)."""
 
     public: Callable[[], dict[str, Any]]
     write: Callable[[dict[str, Any]], object]
     status: Callable[[], list[dict[str, Any]]]
+    compared: Callable[[], dict[str, Any]]
 
 
 class ConfigService:
@@ -90,8 +93,11 @@ class ConfigService:
         return result
 
     def _authority_view(self) -> dict[str, Any]:
+        """What ``engine.authority.widening`` compares: the stored settings, where model
+        requests go, and the MCP servers (literal secrets as digests)."""
         view = dict(settings_store.all_settings(self.ctx.db.conn))
-        view["mcpServers"] = self.mcp.public() if self.mcp is not None else {}
+        view["destination"] = self._provider_origin(view)
+        view["mcpServers"] = self.mcp.compared() if self.mcp is not None else {}
         return view
 
     def _effective(self, conn: Any = None) -> ops.Settings:
@@ -142,14 +148,15 @@ class ConfigService:
         self.ctx.publish.authority_widened(cmd.command_id, credential_widening(ref, origin))
         return result
 
-    def _provider_origin(self) -> str | None:
-        """Where the configured provider sends requests, or None when none is configured."""
+    def _provider_origin(self, stored: Mapping[str, Any] | None = None) -> str | None:
+        """Where the configured provider (with ``stored`` settings, default: the database's)
+        sends requests, or None when none is configured or nothing leaves the process."""
         from panelot_host.providers.config import load_provider_config
 
+        if stored is None:
+            stored = settings_store.all_settings(self.ctx.db.conn)
         try:
-            config = load_provider_config(
-                self._environ, settings_store.all_settings(self.ctx.db.conn)
-            )
+            config = load_provider_config(self._environ, stored)
         except ProviderConfigError:
             return None
         return config.destination if config.spec.sends_requests else None

@@ -19,6 +19,7 @@ from panelot_host.engine.failpoints import NO_FAULTS, FaultHook
 from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.policy import PolicyCache
 from panelot_host.engine.publish import Publisher
+from panelot_host.engine.stream import MAX_ANSWER_BYTES
 from panelot_host.providers.types import Message
 from panelot_host.store.db import Database
 from panelot_host.store.records import RunRef as RunRef
@@ -62,7 +63,8 @@ class EngineContext:
 
     ``on_idle`` is called when a thread's run ends (the queue starts its next entry);
     ``on_first_turn`` when a thread's first Turn starts (a title is made); ``faults`` is
-    the fault-injection hook (``engine.failpoints``; none in production)."""
+    the fault-injection hook (``engine.failpoints``; none in production);
+    ``max_answer_bytes`` bounds one model answer (``engine.stream``)."""
 
     db: Database
     publish: Publisher
@@ -75,6 +77,7 @@ class EngineContext:
     on_idle: Callable[[str], None] = _ignore
     on_first_turn: Callable[[str, str], None] = _ignore_two
     faults: FaultHook = NO_FAULTS
+    max_answer_bytes: int = MAX_ANSWER_BYTES
     link: BrowserLink = field(init=False, default_factory=BrowserLink)
     history_cache: HistoryCache = field(init=False, default_factory=dict)
 

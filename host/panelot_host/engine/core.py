@@ -18,6 +18,7 @@ from panelot_host.engine.policy import PolicyCache
 from panelot_host.engine.prompts import SYSTEM_PROMPT
 from panelot_host.engine.publish import Publisher
 from panelot_host.engine.recovery import refresh_evidence, settle_on_start
+from panelot_host.engine.stream import MAX_ANSWER_BYTES
 from panelot_host.engine.titles import generate_title
 from panelot_host.engine.tool_warmup import ToolSources
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
@@ -48,6 +49,7 @@ class Engine:
         mcp: McpSettings | None = None,
         system_prompt: str = SYSTEM_PROMPT,
         tool_sources: ToolSources | None = None,
+        max_answer_bytes: int = MAX_ANSWER_BYTES,
     ) -> None:
         self.db = db
         self.seq = seq
@@ -63,6 +65,7 @@ class Engine:
             on_idle=self._on_idle,
             on_first_turn=self._on_first_turn,
             faults=Failpoints.from_environ(environ or {}),
+            max_answer_bytes=max_answer_bytes,
         )
         self.turns = TurnService(self.ctx)
         self.config = ConfigService(self.ctx, environ or {}, vault, mcp)

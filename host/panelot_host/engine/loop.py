@@ -220,7 +220,12 @@ class RunDriver:
             self._draft = AssistantDraft()
             try:
                 draft = await stream_model_call(
-                    model.provider, request, self._draft, self._delta, self._retry_notice
+                    model.provider,
+                    request,
+                    self._draft,
+                    self._delta,
+                    self._retry_notice,
+                    self.ctx.max_answer_bytes,
                 )
             except StreamFailed as failed:
                 too_long = not failed.draft.started and is_prompt_too_long(failed.error)

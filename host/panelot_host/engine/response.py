@@ -83,7 +83,7 @@ def store_stream_failure(
 def _insert_assistant(
     conn: sqlite3.Connection, run: RunRef, item_id: str, draft: AssistantDraft, *, interrupted: bool
 ) -> ItemRecord:
-    blocks = [{k: v for k, v in b.items() if k != "closed"} for b in draft.thinking_blocks]
+    blocks = [b.stored() for b in draft.thinking_blocks]
     extra: dict[str, Any] = {"thinkingBlocks": blocks} if blocks else {}
     if draft.stop is not None:
         extra["stopReason"] = draft.stop.stop_reason

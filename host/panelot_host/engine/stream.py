@@ -3,6 +3,13 @@
 The side panel keeps up with about 2,500-5,000 small messages a second through the service
 worker, so text and thinking deltas are coalesced: at most one ``item.delta`` per item
 every ``DELTA_INTERVAL_S``, and no text is ever lost (the remainder is flushed at the end).
+
+A draft keeps text and thinking as lists of deltas, joined when read: appending to one
+string would copy everything so far for every delta (quadratic in the answer's length).
+
+One answer holds at most ``MAX_ANSWER_BYTES`` (UTF-8 bytes of text, thinking and tool
+calls; ``docs/engine.md``, "Agent loop"): the event that would pass it stops the stream
+and fails the call with ``AnswerTooLarge``, the draft keeping what came before it.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from panelot_host.providers.types import (
 )
 
 DELTA_INTERVAL_S = 0.016
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
 
 
 class ToolCallDraft(msgspec.Struct):
@@ -39,25 +47,61 @@ class ToolCallDraft(msgspec.Struct):
     error: str | None = None
 
 
+class ThinkingDraft(msgspec.Struct):
+    """One thinking block as it streams; a signature or redacted data closes it."""
+
+    parts: list[str] = []
+    signature: str | None = None
+    redacted_data: str | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self.signature is not None or self.redacted_data is not None
+
+    @property
+    def text(self) -> str:
+        return _joined(self.parts)
+
+    def stored(self) -> dict[str, Any]:
+        """The block as the assistant item keeps it (``thinkingBlocks``)."""
+        block: dict[str, Any] = {"text": self.text}
+        if self.signature is not None:
+            block["signature"] = self.signature
+        if self.redacted_data is not None:
+            block["redactedData"] = self.redacted_data
+        return block
+
+
 class AssistantDraft(msgspec.Struct):
     """What one model call produced so far."""
 
-    text: str = ""
-    thinking_blocks: list[dict[str, Any]] = []
+    text_parts: list[str] = []
+    thinking_blocks: list[ThinkingDraft] = []
     calls: dict[int, ToolCallDraft] = {}
     stop: MessageStop | None = None
 
     @property
+    def text(self) -> str:
+        return _joined(self.text_parts)
+
+    @property
     def thinking(self) -> str | None:
-        texts = [b.get("text", "") for b in self.thinking_blocks if b.get("text")]
+        texts = [text for b in self.thinking_blocks if (text := b.text)]
         return "\n\n".join(texts) if texts else None
 
     @property
     def started(self) -> bool:
-        return bool(self.text or self.thinking_blocks or self.calls)
+        return bool(self.text_parts or self.thinking_blocks or self.calls)
 
     def ordered_calls(self) -> list[ToolCallDraft]:
         return [self.calls[i] for i in sorted(self.calls)]
+
+
+def _joined(parts: list[str]) -> str:
+    """``parts`` as one string, kept as its only part (a second read costs nothing)."""
+    if len(parts) > 1:
+        parts[:] = ["".join(parts)]
+    return parts[0] if parts else ""
 
 
 class StreamFailed(Exception):
@@ -67,6 +111,25 @@ class StreamFailed(Exception):
         super().__init__(error.message)
         self.error = error
         self.draft = draft
+
+
+class AnswerTooLarge(ProviderError):
+    """The model's answer would pass ``limit`` bytes: the stream is stopped there."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"the model's answer exceeded {size_in_words(limit)} (text, thinking and tool "
+            "calls together); it was stopped there and what arrived before is kept"
+        )
+        self.limit = limit
+
+
+def size_in_words(count: int) -> str:
+    """``16 MiB``, ``64 KiB``, ``100 bytes``."""
+    for unit, scale in (("MiB", 1024 * 1024), ("KiB", 1024)):
+        if count >= scale:
+            return f"{count / scale:.4g} {unit}"
+    return f"{count} bytes"
 
 
 DeltaSink = Callable[[str, str], None]
@@ -122,18 +185,24 @@ async def stream_model_call(
     draft: AssistantDraft,
     deltas: DeltaSink,
     retries: RetrySink,
+    limit: int = MAX_ANSWER_BYTES,
 ) -> AssistantDraft:
     """Run one model call to its ``MessageStop``, filling ``draft`` as events arrive.
 
-    Raises ``StreamFailed`` with the partial draft on a provider error. Cancellation (an
-    interrupt) closes the provider stream, and with it the HTTP response, at once; the
-    caller still holds ``draft`` to keep what streamed.
+    Raises ``StreamFailed`` with the partial draft on a provider error, or with
+    ``AnswerTooLarge`` once the answer would pass ``limit`` bytes (the provider stream is
+    closed there). Cancellation (an interrupt) closes the provider stream, and with it the
+    HTTP response, at once; the caller still holds ``draft`` to keep what streamed.
     """
     coalescer = DeltaCoalescer(deltas)
     failure: ProviderError | None = None
+    size = 0
     try:
         async with aclosing(provider.stream(request)) as events:
             async for event in events:
+                size += _bytes_of(event)
+                if size > limit:
+                    raise AnswerTooLarge(limit)
                 _apply(draft, event, coalescer, retries)
     except ProviderError as error:
         failure = error
@@ -151,7 +220,8 @@ def _apply(
 ) -> None:
     match event:
         case TextDelta(text=text):
-            draft.text += text
+            if text:
+                draft.text_parts.append(text)
             coalescer.add("text", text)
         case ThinkingDelta():
             _add_thinking(draft, event)
@@ -170,15 +240,27 @@ def _apply(
             draft.stop = event
 
 
+def _bytes_of(event: object) -> int:
+    """What ``event`` adds to the answer, in UTF-8 bytes."""
+    match event:
+        case TextDelta(text=text) | ToolCallArgsDelta(fragment=text):
+            return len(text.encode())
+        case ThinkingDelta(text=text, signature=signature, redacted_data=redacted):
+            return len(text.encode()) + len(signature or "") + len(redacted or "")
+        case ToolCallStart(call_id=call_id, name=name):
+            return len(call_id.encode()) + len(name.encode())
+        case _:
+            return 0
+
+
 def _add_thinking(draft: AssistantDraft, event: ThinkingDelta) -> None:
     blocks = draft.thinking_blocks
-    if not blocks or blocks[-1].get("closed"):
-        blocks.append({"text": ""})
+    if not blocks or blocks[-1].closed:
+        blocks.append(ThinkingDraft())
     block = blocks[-1]
-    block["text"] = block.get("text", "") + event.text
+    if event.text:
+        block.parts.append(event.text)
     if event.signature is not None:
-        block["signature"] = event.signature
-        block["closed"] = True
+        block.signature = event.signature
     if event.redacted_data is not None:
-        block["redactedData"] = event.redacted_data
-        block["closed"] = True
+        block.redacted_data = event.redacted_data

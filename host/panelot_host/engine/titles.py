@@ -1,5 +1,6 @@
 """Thread titles (`docs/engine.md`, "Agent loop"): the first-line fallback is written at
-admission; then a best-effort task-model call may replace it. A failure keeps the fallback."""
+admission; then a best-effort task-model call may replace it. A failure keeps the fallback.
+The call's answer is read only as far as a title needs (``TITLE_READ``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ log = logging.getLogger(__name__)
 
 TITLE_TIMEOUT_S = 30.0
 MAX_TITLE = 80
+TITLE_READ = 4096  # characters of the answer read at most: a title is its first line
 
 
 async def generate_title(ctx: EngineContext, thread_id: str, first_message: str) -> None:
@@ -41,6 +43,8 @@ async def generate_title(ctx: EngineContext, thread_id: str, first_message: str)
                 async for event in events:
                     if isinstance(event, TextDelta):
                         text += event.text
+                        if len(text) >= TITLE_READ:
+                            break
                     elif isinstance(event, MessageStop):
                         break
     except Exception as exc:

@@ -163,7 +163,9 @@ class ChunkEvent(msgspec.Struct, rename="camel"):
     data: str
 
 
-AuthorityKind = Literal["base_url", "credential_origin", "mcp_command", "mcp_url", "policy_allow"]
+AuthorityKind = Literal[
+    "base_url", "credential_origin", "mcp_command", "mcp_url", "policy_allow", "policy_loosened"
+]
 
 
 class AuthorityChange(msgspec.Struct, rename="camel", frozen=True):
@@ -177,9 +179,10 @@ class AuthorityWidenedEvent(msgspec.Struct, rename="camel"):
     """``authority.widened`` (extension, connection-level, to every connection): a
     ``settings.update`` or ``credentials.set`` just widened what the agent may do without
     asking or where a key goes (model requests to a new origin, a command MCP server that
-    runs as the user, a policy rule that allows without approval, a key bound to a new
-    origin). The panel shows it, so a bug or a confused click cannot widen authority
-    silently."""
+    runs as the user or its new environment variables and directory, a policy rule that
+    allows without approval, a rule that denied or asked removed or loosened, a key bound
+    to a new origin). The panel shows it, so a bug or a confused click cannot widen
+    authority silently."""
 
     command_id: str
     changes: list[AuthorityChange]

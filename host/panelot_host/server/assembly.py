@@ -19,6 +19,7 @@ from panelot_host.engine.actor import Spawn
 from panelot_host.engine.config_ops import CredentialVault, McpSettings
 from panelot_host.engine.core import Engine
 from panelot_host.engine.models import ConfiguredModels, ModelAccess
+from panelot_host.engine.stream import MAX_ANSWER_BYTES
 from panelot_host.server.bus import EventBus
 from panelot_host.store import settings as settings_store
 from panelot_host.store.db import Database
@@ -52,9 +53,11 @@ def build_engine(
     credentials: LazyCredentials,
     mcp: McpSettings,
     sources: McpSources,
+    max_answer_bytes: int | None = None,
 ) -> Engine:
     """The engine of the profile whose store is ``db``; ``models`` None: the configured
-    provider (environment, then settings), its key from ``credentials``."""
+    provider (environment, then settings), its key from ``credentials``;
+    ``max_answer_bytes`` None: the engine's bound on one model answer."""
     if models is None:
         models = ConfiguredModels(
             environ,
@@ -73,6 +76,7 @@ def build_engine(
         vault=credential_vault(credentials),
         mcp=mcp,
         tool_sources=sources,
+        max_answer_bytes=max_answer_bytes or MAX_ANSWER_BYTES,
     )
 
 
@@ -105,7 +109,9 @@ def mcp_settings(home: Path, manager: Callable[[], McpManager | None]) -> McpSet
         listed: list[dict[str, Any]] = [msgspec.to_builtins(s) for s in running.status()]
         return listed
 
-    return McpSettings(public=store.public, write=store.write, status=status)
+    return McpSettings(
+        public=store.public, write=store.write, status=status, compared=store.compared
+    )
 
 
 class McpSources:

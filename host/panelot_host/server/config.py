@@ -23,6 +23,9 @@ class HostConfig(msgspec.Struct, frozen=True, kw_only=True):
     environ: dict[str, str] = {}
     lease_wait_s: float = DEFAULT_WAIT_S
     key_dir: Path | None = None  # where the credential file's key lives (default: config dir)
+    # the most one model answer may hold (text, thinking, tool calls; UTF-8 bytes);
+    # None: the engine's default, 16 MiB (``engine.stream.MAX_ANSWER_BYTES``)
+    max_answer_bytes: int | None = None
 
     @property
     def injects_crashes(self) -> bool:

@@ -223,6 +223,7 @@ class Host:
             credentials=self._credentials,
             mcp=assembly.mcp_settings(self.config.home, lambda: self._mcp),
             sources=assembly.McpSources(self.config.home, self.start_mcp),
+            max_answer_bytes=self.config.max_answer_bytes,
         )
 
     async def start_mcp(self) -> McpManager:

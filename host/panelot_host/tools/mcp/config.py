@@ -6,14 +6,17 @@ HTTP; ``"type": "sse"`` for the legacy HTTP+SSE transport), plus Panelot's
 ``headers`` value is a literal or a credential reference ``{"credentialRef": name}``
 (``{"ref": name}`` is accepted too). Literal values are secrets as far as the client is
 concerned: ``public()`` masks them as ``"********"``, and writing ``"********"`` back keeps
-the stored literal.
+the stored literal. ``compared()`` replaces each with a keyed digest instead, so that a
+changed value can be told from an unchanged one without holding it (``authority.widened``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import json
 import os
+import secrets
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -220,6 +223,29 @@ def public_view(servers: Mapping[str, McpServerConfig]) -> dict[str, Any]:
     return view
 
 
+_DIGEST_KEY = secrets.token_bytes(32)  # per process: a digest is compared, never stored
+
+
+def compared_view(servers: Mapping[str, McpServerConfig]) -> dict[str, Any]:
+    """The map as JSON with each literal ``env``/``headers`` value replaced by a keyed
+    digest: equal values give equal digests within this process, and no value is kept."""
+    view: dict[str, Any] = {}
+    for name, config in servers.items():
+        entry: dict[str, Any] = msgspec.to_builtins(config)
+        for field in ("env", "headers"):
+            if field in entry:
+                entry[field] = {
+                    k: _digest(v) if isinstance(v, str) else v for k, v in entry[field].items()
+                }
+        view[name] = entry
+    return view
+
+
+def _digest(value: str) -> str:
+    digest = hashlib.blake2b(value.encode(), key=_DIGEST_KEY, digest_size=16)
+    return "digest:" + digest.hexdigest()
+
+
 def _invalid(problems: list[Violation]) -> InvalidParams:
     if len(problems) == 1:
         return InvalidParams(f"Invalid MCP server: {problems[0]['message']}", problems)
@@ -249,6 +275,10 @@ class McpConfigStore:
     def public(self) -> dict[str, Any]:
         """``read()`` as JSON with literal secrets masked (for ``settings.get``)."""
         return public_view(self.read())
+
+    def compared(self) -> dict[str, Any]:
+        """``read()`` as JSON with literal secrets as digests (``compared_view``)."""
+        return compared_view(self.read())
 
     def write(self, servers: Mapping[str, Any]) -> McpServers:
         """Replace the whole map (``settings.update``'s ``mcpServers``, as JSON values).
