@@ -30,7 +30,8 @@ import msgspec
 from panelot_host.credentials.secret import Secret
 from panelot_host.errors import ProviderConfigError
 from panelot_host.providers.catalog import Capabilities, ModelCatalog, ModelInfo, parse_capabilities
-from panelot_host.providers.endpoints import is_loopback, origin_of, plain_http_problem
+from panelot_host.providers.endpoints import origin_of, plain_http_problem
+from panelot_host.providers.loopback import is_loopback_url
 from panelot_host.providers.registry import (
     OFFICIAL_BASE_URLS,
     PROVIDERS,
@@ -229,7 +230,7 @@ def _check_env_key(config: ProviderConfig, env: Mapping[str, str]) -> None:
 
 
 def _local(config: ProviderConfig) -> bool:
-    return config.base_url is not None and is_loopback(config.base_url)
+    return config.base_url is not None and is_loopback_url(config.base_url)
 
 
 def build_provider(
