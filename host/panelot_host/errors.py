@@ -24,6 +24,7 @@ not exceptions.
     │   ├── ProviderConnectionError   (retryable)
     │   ├── ProviderStreamError       (malformed or truncated stream, in-band error)
     │   ├── ProviderConfigError       (no provider, no key)
+    │   │   └── KeyOriginError        (a key kept from an origin it was not entered for)
     │   └── ProtocolViolation         (tool calls with a non-tool_use stop reason)
     ├── ContextOverflow               context_overflow (still too long after compacting)
     ├── ToolError                     tool
@@ -145,6 +146,16 @@ class ProviderStreamError(ProviderError):
 
 class ProviderConfigError(ProviderError):
     pass
+
+
+class KeyOriginError(ProviderConfigError):
+    """The configured destination is not where the key may go (``docs/security.md``,
+    "Resolution order, and where a key may go"); ``reason`` says which key and which
+    origins, the message adds what to do."""
+
+    def __init__(self, reason: str, advice: str) -> None:
+        super().__init__(f"{reason}. {advice}")
+        self.reason = reason
 
 
 class ProtocolViolation(ProviderError):

@@ -16,9 +16,10 @@ from panelot_host.cli.doctor_data import (
     check_permissions,
     check_provider,
 )
+from panelot_host.credentials.secret import fingerprint
 from panelot_host.credentials.store import CredentialStore
 from panelot_host.store.db import Database
-from panelot_host.store.settings import put_settings
+from panelot_host.store.settings import put_credential, put_settings
 
 KEY = "sk-ant-doctor-test-0123456789"
 
@@ -140,3 +141,54 @@ def test_a_key_kept_in_the_credential_store_by_a_profile_is_used(tmp_path: Path)
 def test_nothing_configured_is_a_note_not_a_problem(tmp_path: Path) -> None:
     [finding] = check_provider({}, tmp_path, None)
     assert finding.status == "note" and "side panel" in finding.fix
+
+
+def _profile(home: Path, settings: dict[str, str], key_origin: str | None = None) -> None:
+    """A profile whose settings are ``settings``; with ``key_origin``, the credential
+    ``anthropic-main`` recorded as entered for it (as ``credentials.set`` records it)."""
+    database = Database.open(home / "profiles" / "p" / "panelot.db")
+    with database.transaction() as conn:
+        put_settings(conn, settings)
+        if key_origin is not None:
+            put_credential(
+                conn,
+                ref="anthropic-main",
+                provider=key_origin,
+                backend="file",
+                fingerprint=fingerprint(KEY),
+            )
+    database.close()
+
+
+def _carries_the_key(seen: list[tuple[str, dict[str, str]]]) -> bool:
+    return any(KEY in value for _, headers in seen for value in headers.values())
+
+
+def test_a_stored_key_is_not_sent_to_a_base_url_moved_off_its_origin(tmp_path: Path) -> None:
+    """Issue 25, finding 2: doctor resolves the key as a turn does, bound to its origin."""
+    store = CredentialStore(tmp_path, key_dir=tmp_path.parent / "keys", keyring_backend=None)
+    store.set("anthropic-main", KEY)
+    with models_server() as (entered_for, seen_a), models_server() as (moved_to, seen_b):
+        settings = {"provider": "anthropic", "apiKeyRef": "anthropic-main"}
+        _profile(tmp_path, {**settings, "baseUrl": entered_for}, key_origin=entered_for)
+        [at_its_origin] = check_provider({}, tmp_path, store)
+        _profile(tmp_path, {**settings, "baseUrl": moved_to})  # the key still for A
+        [moved] = check_provider({}, tmp_path, store)
+    assert at_its_origin.status == "ok" and _carries_the_key(seen_a)  # the control
+    assert not _carries_the_key(seen_b)
+    assert moved.status == "problem"
+    assert f"entered for {entered_for}" in moved.message
+    assert f"the base URL now points at {moved_to}" in moved.message
+    assert "the key was not sent" in moved.message
+    assert "credentials set anthropic-main" in moved.fix and "baseUrl" in moved.fix
+    assert KEY not in moved.message + moved.fix
+
+
+def test_the_environment_key_is_not_sent_to_a_profiles_other_base_url(tmp_path: Path) -> None:
+    with models_server() as (home_url, seen_a), models_server() as (moved_to, seen_b):
+        env = {"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": home_url}
+        _profile(tmp_path, {"provider": "anthropic", "baseUrl": moved_to})
+        findings = check_provider(env, tmp_path, None)
+    assert [f.status for f in findings] == ["ok", "problem"], findings
+    assert _carries_the_key(seen_a) and not _carries_the_key(seen_b)
+    assert "ANTHROPIC_API_KEY is meant for" in findings[1].message

@@ -65,6 +65,31 @@ def test_every_violation_is_listed_with_its_path(tmp_path: Path) -> None:
     assert not (tmp_path / "mcp.json").exists()  # nothing written
 
 
+@pytest.mark.parametrize(
+    ("url", "local"),
+    [
+        ("http://localhost:9000/mcp", True),
+        ("http://127.1.2.3:9000/mcp", True),
+        ("http://[::1]:9000/mcp", True),
+        ("http://[::ffff:127.0.0.1]:9000/mcp", True),
+        ("http://127.attacker.test/mcp", False),
+        ("http://localhost.attacker.test/mcp", False),
+        ("http://127.0.0.1.nip.io/mcp", False),
+    ],
+)
+def test_plain_http_mcp_urls_follow_the_providers_loopback_rule(
+    tmp_path: Path, url: str, local: bool
+) -> None:
+    """One rule for both (``providers.loopback``), tested at length in tests/providers."""
+    store = McpConfigStore(tmp_path)
+    if local:
+        store.write({"m": {"url": url}})
+        assert store.read()["m"].url == url
+    else:
+        with pytest.raises(InvalidParams, match="plain http is allowed only to localhost"):
+            store.write({"m": {"url": url}})
+
+
 def test_a_credential_ref_header_is_stored_as_a_reference(tmp_path: Path) -> None:
     store = McpConfigStore(tmp_path)
     store.write(

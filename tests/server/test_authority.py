@@ -22,7 +22,14 @@ KEY = "a-stored-key-of-any-shape-1234"
 
 
 @pytest.mark.parametrize(
-    "url", ["http://api.example.com/v1", "http://192.168.1.20:11434/v1", "ftp://x.example"]
+    "url",
+    [
+        "http://api.example.com/v1",
+        "http://192.168.1.20:11434/v1",
+        "ftp://x.example",
+        "http://127.attacker.test/v1",  # issue 25: looks local, is someone's DNS
+        "http://localhost.attacker.test:11434/v1",
+    ],
 )
 async def test_plain_http_to_another_machine_is_refused(client: DirectTransport, url: str) -> None:
     with pytest.raises(RemoteError) as caught:

@@ -2,7 +2,8 @@
 
 Each check returns ``Finding``s (``install.diagnose``): one line per problem with its fix.
 The provider check sends one cheap request (the model list) and never shows the key: only
-its fingerprint.
+its fingerprint. The key goes only where a turn would send it: a base URL moved off the
+origin a key was entered for gets no request at all, and a finding saying so.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ import os
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 
-from panelot_host.errors import ProviderConfigError
+from panelot_host.errors import KeyOriginError, ProviderConfigError
 from panelot_host.install.diagnose import Finding
 from panelot_host.store.inspect import inspect_database, profile_databases
+from panelot_host.store.profiles import DEFAULT_PROFILE
 
 PROVIDER_TIMEOUT_S = 10.0
 
@@ -112,22 +114,32 @@ def check_provider(
     transport: httpx.BaseTransport | None = None,
 ) -> list[Finding]:
     """One request per distinct configured provider (environment, then each profile's
-    settings); none configured is a note, not a failure: the side panel asks for a key."""
+    settings); none configured is a note, not a failure: the side panel asks for a key.
+
+    The key is resolved as a turn resolves it: a stored key only for the origin it was
+    entered for, the environment's key only for the environment's base URL. When that
+    refuses the key, nothing is sent and the finding says why (``docs/security.md``)."""
     from panelot_host.providers.config import load_provider_config
 
-    settings = [inspect_database(p).settings for p in profile_databases(home)]
-    configs: dict[tuple[Any, ...], Any] = {}
+    profiles = [inspect_database(p) for p in profile_databases(home)]
+    sources: list[_Source] = [_Source(None, {}, None)] + [
+        _Source(h.settings, h.credential_origins, h.path.parent.name)
+        for h in profiles
+        if h.settings.get("provider") or h.settings.get("apiKeyRef")
+    ]
+    configs: dict[tuple[Any, ...], tuple[Any, _Source]] = {}
     findings: list[Finding] = []
-    for source in [None, *[s for s in settings if s.get("provider") or s.get("apiKeyRef")]]:
+    for source in sources:
         try:
-            config = load_provider_config(environ, source)
+            config = load_provider_config(environ, source.settings)
         except ProviderConfigError as exc:
-            if source is None and not _configured(environ):
+            if source.settings is None and not _configured(environ):
                 continue
             findings.append(Finding("provider", "problem", str(exc), "see docs/providers.md"))
             continue
-        ident = (config.provider, config.base_url, config.model, config.api_key_ref)
-        configs.setdefault(ident, config)
+        bound = source.key_origins.get(config.api_key_ref or "")
+        ident = (config.provider, config.base_url, config.model, config.api_key_ref, bound)
+        configs.setdefault(ident, (config, source))
     if not configs and not findings:
         return [
             Finding(
@@ -138,9 +150,37 @@ def check_provider(
                 "ANTHROPIC_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL",
             )
         ]
-    for config in configs.values():
-        findings.append(_reach(config, credentials, transport))
+    for config, source in configs.values():
+        findings.append(_reach(config, credentials, source, environ, transport))
     return findings
+
+
+class _Source(NamedTuple):
+    """Where a configuration comes from: the environment alone (``settings`` None) or a
+    profile's settings, with the origin each of its stored keys was entered for."""
+
+    settings: Mapping[str, Any] | None
+    key_origins: Mapping[str, str | None]
+    profile: str | None
+
+
+def _moved_key_fix(config: Any, profile: str | None) -> str:
+    """What to do when the key is not sent: a key for the new origin, or the old URL back."""
+    where = f" --profile {profile}" if profile and profile != DEFAULT_PROFILE else ""
+    back = (
+        "if it is not the server you meant, point baseUrl back where the key belongs: "
+        f"'panelot-host config set baseUrl URL{where}' (or 'config unset baseUrl{where}')"
+    )
+    if config.api_key_ref:
+        return (
+            f"if {config.destination} is the server you mean, enter the key again for it: "
+            f"'panelot-host credentials set {config.api_key_ref}{where}' (or the side "
+            f"panel's settings); {back}"
+        )
+    return (
+        f"to use {config.destination}, store a key for it: 'panelot-host credentials set "
+        f"REF{where}' then 'panelot-host config set apiKeyRef REF{where}'; {back}"
+    )
 
 
 def _configured(environ: Mapping[str, str]) -> bool:
@@ -148,16 +188,30 @@ def _configured(environ: Mapping[str, str]) -> bool:
     return any(environ.get(name) for name in names)
 
 
-def _reach(config: Any, credentials: Any, transport: httpx.BaseTransport | None) -> Finding:
+def _reach(
+    config: Any,
+    credentials: Any,
+    source: _Source,
+    environ: Mapping[str, str],
+    transport: httpx.BaseTransport | None,
+) -> Finding:
     from panelot_host.providers.config import resolve_api_key
 
     spec = config.spec
     if spec.models_url is None:
         return Finding("provider", "ok", "the scripted demo provider (offline)")
-    key = resolve_api_key(config, credentials)
+    url = spec.models_url(config.base_url or spec.base_url)
+    try:  # exactly as a turn resolves it (engine.models.ConfiguredModels)
+        key = resolve_api_key(config, credentials, source.key_origins.get, environ)
+    except KeyOriginError as exc:
+        return Finding(
+            "provider",
+            "problem",
+            f"{config.provider} {config.model} at {url}: the key was not sent: {exc.reason}",
+            _moved_key_fix(config, source.profile),
+        )
     shown = f"key {key.fingerprint}" if key else "no key"
     headers = spec.headers(key)
-    url = spec.models_url(config.base_url or spec.base_url)
     label = f"{config.provider} {config.model} at {url} ({shown})"
     try:
         with httpx.Client(timeout=PROVIDER_TIMEOUT_S, transport=transport) as client:

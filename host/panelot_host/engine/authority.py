@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from panelot_host.protocol.events import AuthorityChange
-from panelot_host.providers.endpoints import is_loopback
+from panelot_host.providers.loopback import is_loopback_url
 
 # how much a decision asks of the user; a rule that asks less than before widens authority
 _STRICTNESS = {"deny": 2, "ask": 1, "allow": 0}
@@ -45,7 +45,7 @@ def _destination(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Au
         where = new_origin
     else:
         return []
-    left = old_origin and is_loopback(old_origin) and not is_loopback(where)
+    left = old_origin and is_loopback_url(old_origin) and not is_loopback_url(where)
     summary = (
         f"model requests and your conversations now leave this machine ({old_origin}) for {where}"
         if left

@@ -20,6 +20,8 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
 - ``anthropic_request``/``anthropic_stream``, ``openai_request``/``openai_stream``: request
   bodies and stream events of each API; ``toolargs``: streamed tool arguments assembled
 - ``endpoints``: where the official APIs live, origins, the plain-http rule
+- ``loopback``: whether a host is this machine (decided on the literal host; MCP URLs use it
+  too)
 - ``directives``: a scripted model that follows directives in the user's message
 - ``scripted_summary``: the scripted models' deterministic answer to a compaction's summary
   request (``ModelRequest.purpose == "summary"``)

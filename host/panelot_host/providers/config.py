@@ -28,9 +28,10 @@ import anyio
 import msgspec
 
 from panelot_host.credentials.secret import Secret
-from panelot_host.errors import ProviderConfigError
+from panelot_host.errors import KeyOriginError, ProviderConfigError
 from panelot_host.providers.catalog import Capabilities, ModelCatalog, ModelInfo, parse_capabilities
-from panelot_host.providers.endpoints import is_loopback, origin_of, plain_http_problem
+from panelot_host.providers.endpoints import origin_of, plain_http_problem
+from panelot_host.providers.loopback import is_loopback_url
 from panelot_host.providers.registry import (
     OFFICIAL_BASE_URLS,
     PROVIDERS,
@@ -187,8 +188,9 @@ def resolve_api_key(
     origin it was entered for (``key_origin(ref)``; a key entered with no provider origin
     known goes only to the official APIs and this machine), the environment's key to the
     environment's base URL (or the official API). With ``key_origin`` and ``env`` given,
-    a key whose origin is not the configured destination raises ``ProviderConfigError``
-    saying to enter the key again for the new origin.
+    a key whose origin is not the configured destination raises ``KeyOriginError`` (a
+    ``ProviderConfigError``) saying to enter the key again for the new origin; without
+    them nothing is checked, so every caller that sends the key passes both.
     """
     if config.api_key_ref and credentials is not None:
         stored = credentials.get(config.api_key_ref)
@@ -208,10 +210,10 @@ def _check_stored_key(config: ProviderConfig, bound: str | None) -> None:
     if bound == destination or (bound is None and (destination in official or _local(config))):
         return
     entered = f"entered for {bound}" if bound else "entered with no provider origin"
-    raise ProviderConfigError(
-        f"the API key {config.api_key_ref!r} was {entered}; the provider is now at "
-        f"{destination}. Enter the key again for {destination} (credentials.set) before "
-        "it is sent there"
+    raise KeyOriginError(
+        f"the API key {config.api_key_ref!r} was {entered}; the base URL now points at "
+        f"{destination}",
+        f"Enter the key again for {destination} (credentials.set) before it is sent there",
     )
 
 
@@ -221,15 +223,16 @@ def _check_env_key(config: ProviderConfig, env: Mapping[str, str]) -> None:
     if home is None or origin_of(home) == config.destination:
         return
     variable = spec.key_variable or "the environment key"
-    raise ProviderConfigError(
-        f"{variable} is meant for {origin_of(home)}; the provider is now at "
-        f"{config.destination}. Store a key for that origin (credentials.set, then "
-        "settings.update apiKeyRef) before one is sent there"
+    raise KeyOriginError(
+        f"{variable} is meant for {origin_of(home)}; the base URL now points at "
+        f"{config.destination}",
+        "Store a key for that origin (credentials.set, then settings.update apiKeyRef) "
+        "before one is sent there",
     )
 
 
 def _local(config: ProviderConfig) -> bool:
-    return config.base_url is not None and is_loopback(config.base_url)
+    return config.base_url is not None and is_loopback_url(config.base_url)
 
 
 def build_provider(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from panelot_host.providers.loopback import is_loopback_url
+
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
@@ -21,9 +23,6 @@ def is_official(base_url: str) -> bool:
     return urlsplit(base_url).hostname == "api.openai.com"
 
 
-_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
-
-
 def origin_of(url: str) -> str:
     """``scheme://host[:port]`` of ``url``, lowercased, default ports dropped."""
     parts = urlsplit(url)
@@ -36,17 +35,12 @@ def origin_of(url: str) -> str:
     return f"{scheme}://{host}" if port in (None, default) else f"{scheme}://{host}:{port}"
 
 
-def is_loopback(url: str) -> bool:
-    """Whether ``url`` points at this machine (``localhost``, 127.0.0.0/8, ``::1``)."""
-    host = (urlsplit(url).hostname or "").lower()
-    return host in _LOOPBACK_HOSTS or host.startswith("127.")
-
-
 def plain_http_problem(url: str) -> str | None:
     """Why ``url`` may not carry an API key, or None: plain ``http://`` is allowed only to
-    this machine (a local model server); anything else must be ``https://``."""
+    this machine (``providers.loopback``: a local model server); anything else must be
+    ``https://``."""
     scheme = urlsplit(url).scheme.lower()
-    if scheme == "https" or (scheme == "http" and is_loopback(url)):
+    if scheme == "https" or (scheme == "http" and is_loopback_url(url)):
         return None
     if scheme == "http":
         return (

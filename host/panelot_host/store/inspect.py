@@ -20,6 +20,9 @@ class DatabaseHealth(msgspec.Struct, frozen=True):
     path: Path
     problems: list[str]
     settings: dict[str, Any]
+    # each stored credential's reference -> the provider origin it was entered for (None:
+    # entered with none known), as a turn reads it (``settings.credential_origin``)
+    credential_origins: dict[str, str | None] = {}
 
 
 def profile_databases(home: Path) -> list[Path]:
@@ -28,15 +31,17 @@ def profile_databases(home: Path) -> list[Path]:
 
 
 def inspect_database(path: Path) -> DatabaseHealth:
-    """SQLite's ``integrity_check`` of ``path`` and its settings (never a secret)."""
+    """SQLite's ``integrity_check`` of ``path``, its settings and the origin each credential
+    was entered for (never a secret)."""
     try:
         with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)) as conn:
             rows = conn.execute("PRAGMA integrity_check").fetchall()
             problems = [str(row[0]) for row in rows if row[0] != "ok"]
-            settings = {} if problems else _settings(conn)
+            if problems:
+                return DatabaseHealth(path, problems, {})
+            return DatabaseHealth(path, [], _settings(conn), _credential_origins(conn))
     except sqlite3.Error as exc:
         return DatabaseHealth(path, [str(exc)], {})
-    return DatabaseHealth(path, problems, settings)
 
 
 def _settings(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -51,3 +56,11 @@ def _settings(conn: sqlite3.Connection) -> dict[str, Any]:
         except msgspec.DecodeError:
             continue
     return decoded
+
+
+def _credential_origins(conn: sqlite3.Connection) -> dict[str, str | None]:
+    try:
+        rows = conn.execute("SELECT ref, provider FROM credential").fetchall()
+    except sqlite3.Error:
+        return {}  # not migrated yet: no credentials
+    return {str(ref): origin for ref, origin in rows}

@@ -13,7 +13,6 @@ changed value can be told from an unchanged one without holding it (``authority.
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import json
 import os
 import secrets
@@ -27,6 +26,7 @@ import msgspec
 
 from panelot_host.errors import InvalidParams, NotFound
 from panelot_host.protocol.validation import format_path, list_violations
+from panelot_host.providers.loopback import is_loopback_host
 
 MASK = "********"
 CONFIG_FILE = "mcp.json"
@@ -195,18 +195,9 @@ def _url_problems(url: str, path: str) -> list[Violation]:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return [{"path": path, "message": "must be an http:// or https:// URL"}]
-    if parts.scheme == "http" and not _is_loopback(parts.hostname):
+    if parts.scheme == "http" and not is_loopback_host(parts.hostname):
         return [{"path": path, "message": "plain http is allowed only to localhost; use https"}]
     return []
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def public_view(servers: Mapping[str, McpServerConfig]) -> dict[str, Any]:
