@@ -26,6 +26,11 @@ SCRIPTS = {
         "build a request's context, next request",
     ],
     "bench_composer_layout.py": ["composer layout, "],
+    "bench_nesting.py": [
+        "pre-check of a crafted 39 KiB frame, with id",
+        "pre-check of a crafted 39 KiB frame, no id",
+        "pre-check of a valid 39 KiB frame of empty arrays",
+    ],
     "bench_panel.py": ["-item thread: last item in the DOM", "frame interval p95", "deltas: delta"],
     "bench_snapshot.py": [
         "browser_snapshot, 10,000-element page, median",

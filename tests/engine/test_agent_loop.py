@@ -10,6 +10,7 @@ from tests.support.tools import ToolLog
 
 from panelot_host.errors import ProviderHTTPError, ProviderStreamError
 from panelot_host.providers.scripted import Fail, ScriptedProvider, Stop, Text, ToolCall
+from panelot_host.providers.toolargs import MAX_ARGS_DEPTH
 from panelot_host.providers.types import AssistantMessage, ToolCallPart, ToolResultMessage, Usage
 from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
@@ -101,6 +102,33 @@ async def test_invalid_arguments_are_an_error_result_and_nothing_runs(
     assert "key" in texts[0]
     assert "no_such_tool" in texts[1]
     assert "not valid JSON" in texts[2]
+
+
+@pytest.mark.parametrize("depth", [MAX_ARGS_DEPTH + 1, 5000])
+async def test_arguments_nested_too_deeply_are_an_error_result_and_the_turn_goes_on(
+    client: DirectTransport,
+    provider: ScriptedProvider,
+    log: EventLog,
+    tool_log: ToolLog,
+    depth: int,
+) -> None:
+    """Issue 25: 5,000 levels failed the whole turn as ``internal`` (RecursionError)."""
+    raw = '{"key":' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+    provider.add(
+        [ToolCall("lookup", raw_args=raw, call_id="d1")],
+        [ToolCall("lookup", {"key": "a"}, call_id="d2")],
+        [Text("found a")],
+    )
+    thread_id = await new_thread(client)
+    done = await run_turn(client, log, thread_id, "go")
+    assert done["status"] == "completed" and done["stopReason"] == "end_turn"
+    assert tool_log.calls == [("lookup", {"key": "a"})]
+    text = _last_result_text(provider.requests[1].messages)
+    assert text.startswith("Invalid arguments for tool `lookup`; nothing was executed")
+    assert f"deeper than {MAX_ARGS_DEPTH} levels" in text
+    calls = [i for i in await _items(client, thread_id) if i["kind"] == "toolCall"]
+    assert [c["status"] for c in calls] == ["failed", "succeeded"]
+    assert calls[0]["args"] == {}
 
 
 def _last_result_text(messages: list) -> str:  # type: ignore[type-arg]

@@ -13,6 +13,7 @@ from panelot_host.providers.anthropic_stream import AnthropicDecoder
 from panelot_host.providers.openai import OpenAIProvider
 from panelot_host.providers.openai_stream import OpenAIDecoder
 from panelot_host.providers.retry import RetryPolicy
+from panelot_host.providers.toolargs import MAX_ARGS_DEPTH
 from panelot_host.providers.types import (
     MessageStop,
     ProviderEvent,
@@ -59,6 +60,30 @@ def test_openai_compatible_quirks_stop_after_tools_object_args_missing_index() -
     assert ToolCallEnd(0, {"ref": "e3"}) in events
     stop = events[-1]
     assert isinstance(stop, MessageStop) and stop.stop_reason == "tool_use"
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    value: dict[str, Any] = {}
+    for _ in range(depth - 1):
+        value = {"k": value}
+    return value
+
+
+def test_openai_object_arguments_nested_too_deeply_are_an_error_for_that_call() -> None:
+    call = {"id": "x1", "function": {"name": "click", "arguments": _nested(MAX_ARGS_DEPTH + 1)}}
+    events = feed_openai(choice({"tool_calls": [call]}), choice({}, "tool_calls"), "[DONE]")
+    end = next(e for e in events if isinstance(e, ToolCallEnd))
+    assert end.args == {} and end.error and f"deeper than {MAX_ARGS_DEPTH} levels" in end.error
+
+
+def test_an_event_too_deep_for_the_decoder_is_a_stream_error_not_a_crash() -> None:
+    """msgspec recurses also into members it skips: ~1,000 levels raise RecursionError."""
+    deep = "[" * 5000 + "]" * 5000
+    call = '{"index":0,"function":{"name":"click","arguments":{"a":' + deep + "}}}"
+    with pytest.raises(ProviderStreamError, match="nested too deeply"):
+        OpenAIDecoder().feed('{"choices":[{"index":0,"delta":{"tool_calls":[' + call + "]}}]}")
+    with pytest.raises(ProviderStreamError, match="nested too deeply"):
+        AnthropicDecoder().feed('{"type":"ping","unknown":' + deep + "}")
 
 
 def test_openai_reused_index_with_a_new_id_is_a_new_call() -> None:

@@ -60,7 +60,10 @@ class ToolStepper:
             return
         args_error = call.call_extra.args_error
         if args_error:
-            message = f"The arguments of `{call.name}` were not valid JSON: {args_error}"
+            # not valid JSON, not an object, or nested too deeply (providers.toolargs)
+            message = (
+                f"Invalid arguments for tool `{call.name}`; nothing was executed: {args_error}"
+            )
             self._settle(call, error_result(message), "failed")
             return
         bound = catalog.bind(call.name or "", call.args or {})

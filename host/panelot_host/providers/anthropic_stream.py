@@ -113,6 +113,8 @@ class AnthropicDecoder:
             event = _decoder.decode(data)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise ProviderStreamError(f"Anthropic sent a malformed event: {exc}") from None
+        except RecursionError:  # ~1,000 levels, even in a member that is skipped
+            raise ProviderStreamError("Anthropic sent an event nested too deeply") from None
         match event.type:
             case "content_block_delta":  # by far the most frequent
                 return self._block_delta(event)

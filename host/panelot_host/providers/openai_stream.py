@@ -122,6 +122,8 @@ class OpenAIDecoder:
             chunk = _decoder.decode(data)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise ProviderStreamError(f"{self._label} sent a malformed chunk: {exc}") from None
+        except RecursionError:  # ~1,000 levels (object-form tool arguments, say)
+            raise ProviderStreamError(f"{self._label} sent a chunk nested too deeply") from None
         if chunk.error is not None:
             raise _in_band_error(self._label, chunk.error)
         self._model = chunk.model or self._model

@@ -124,7 +124,8 @@ class ToolCallArgsDelta(msgspec.Struct, tag="tool_call_args", frozen=True):
 
 
 class ToolCallEnd(msgspec.Struct, tag="tool_call_end", frozen=True):
-    """The call's arguments are complete; ``error`` is set when they were not valid JSON."""
+    """The call's arguments are complete; ``error`` is set when they could not be used (not
+    valid JSON, not an object, nested too deeply: ``providers.toolargs``)."""
 
     index: int
     args: dict[str, Any]
