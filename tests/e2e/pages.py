@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -21,6 +21,35 @@ class _Pages(BaseHTTPRequestHandler):
         self.send_header("content-length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+
+def send_html(handler: BaseHTTPRequestHandler, text: str) -> None:
+    body = text.encode()
+    handler.send_response(200)
+    handler.send_header("content-type", "text/html; charset=utf-8")
+    handler.send_header("content-length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+@contextmanager
+def serve_html(page: Callable[[str], str], seen: list[str] | None = None) -> Iterator[str]:
+    """Serve ``page(path)`` as HTML for every GET, on a free loopback port; each path asked
+    is appended to ``seen`` (what a test's attacker server received). Yields the base URL."""
+    lock = threading.Lock()
+
+    class Html(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            if seen is not None:
+                with lock:
+                    seen.append(self.path)
+            send_html(self, page(self.path))
+
+    with serve_on_loopback(Html) as base:
+        yield base
 
 
 @contextmanager

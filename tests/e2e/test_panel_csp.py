@@ -6,14 +6,11 @@ script, fetch or CSS URL is blocked and never reaches the server."""
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler
-
 from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic, text_reply
 from .harness import Browser
-from .pages import serve_on_loopback
+from .pages import serve_html
 from .panel_kit import connected, log, send
 
 RECORD = """() => {
@@ -25,19 +22,7 @@ RECORD = """() => {
 
 def test_the_panel_loads_nothing_from_outside(browser: Browser, model: FakeAnthropic) -> None:
     asked: list[str] = []
-    lock = threading.Lock()
-
-    class Recorder(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            with lock:
-                asked.append(self.path)
-            self.send_response(204)
-            self.end_headers()
-
-    with serve_on_loopback(Recorder) as outside:
+    with serve_html(lambda path: "", asked) as outside:
         panel = browser.open_panel()
         panel.evaluate(RECORD)
         connected(panel)

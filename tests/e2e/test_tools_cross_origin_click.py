@@ -5,39 +5,24 @@ it), while the refs of the page that was left are refused."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler
+from typing import Any
 
 from playwright.sync_api import Page
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
-from .pages import serve_on_loopback, serve_pages
+from .pages import serve_html, serve_pages
 from .tool_driver import by_ref, open_tab, plan_calls, start_turn, tool_results
 
 
-@contextmanager
-def linking_to(other: str) -> Iterator[str]:
+def linking_to(other: str) -> Any:
     """A page with a link and a button; the link leads to ``other``'s origin."""
-
-    class Links(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            body = (
-                "<!doctype html><title>Here</title><main>"
-                f'<a href="{other}/there">Partner site</a> <button>Stay</button></main>'
-            ).encode()
-            self.send_response(200)
-            self.send_header("content-type", "text/html; charset=utf-8")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    with serve_on_loopback(Links) as base:
-        yield base
+    return serve_html(
+        lambda path: (
+            "<!doctype html><title>Here</title><main>"
+            f'<a href="{other}/there">Partner site</a> <button>Stay</button></main>'
+        )
+    )
 
 
 def _allow_each(panel: Page, final: str) -> list[str]:

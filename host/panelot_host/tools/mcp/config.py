@@ -17,7 +17,7 @@ import json
 import os
 import secrets
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -202,16 +202,7 @@ def _url_problems(url: str, path: str) -> list[Violation]:
 
 def public_view(servers: Mapping[str, McpServerConfig]) -> dict[str, Any]:
     """The map as JSON for the client: literal ``env``/``headers`` values masked."""
-    view: dict[str, Any] = {}
-    for name, config in servers.items():
-        entry: dict[str, Any] = msgspec.to_builtins(config)
-        for field in ("env", "headers"):
-            if field in entry:
-                entry[field] = {
-                    k: MASK if isinstance(v, str) else v for k, v in entry[field].items()
-                }
-        view[name] = entry
-    return view
+    return _view(servers, lambda _value: MASK)
 
 
 _DIGEST_KEY = secrets.token_bytes(32)  # per process: a digest is compared, never stored
@@ -220,13 +211,19 @@ _DIGEST_KEY = secrets.token_bytes(32)  # per process: a digest is compared, neve
 def compared_view(servers: Mapping[str, McpServerConfig]) -> dict[str, Any]:
     """The map as JSON with each literal ``env``/``headers`` value replaced by a keyed
     digest: equal values give equal digests within this process, and no value is kept."""
+    return _view(servers, _digest)
+
+
+def _view(servers: Mapping[str, McpServerConfig], literal: Callable[[str], str]) -> dict[str, Any]:
+    """The map as JSON, each literal ``env``/``headers`` value replaced by ``literal(value)``
+    (a ``credentialRef`` stays as it is: it names the secret, it is not one)."""
     view: dict[str, Any] = {}
     for name, config in servers.items():
         entry: dict[str, Any] = msgspec.to_builtins(config)
         for field in ("env", "headers"):
             if field in entry:
                 entry[field] = {
-                    k: _digest(v) if isinstance(v, str) else v for k, v in entry[field].items()
+                    k: literal(v) if isinstance(v, str) else v for k, v in entry[field].items()
                 }
         view[name] = entry
     return view
