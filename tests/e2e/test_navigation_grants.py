@@ -68,17 +68,20 @@ def test_a_site_grant_does_not_let_a_page_send_the_model_elsewhere(
             panel = browser.open_panel()
             connected(panel)
             send(panel, "Check my orders on the shop.")
-            card = _card(panel)
-            expect(card).to_contain_text(f"to {site}")
-            card.get_by_role("button", name="Allow once").click()
-            expect(card).to_contain_text(f"“Go to a URL” to {site}")
+            # each card told apart by its URL: the previous one may still be shown a moment
+            first = _card(panel).filter(has_text=f"url: {site}/\n")
+            expect(first).to_contain_text(f"to {site}")
+            first.get_by_role("button", name="Allow once").click()
+            second = _card(panel).filter(has_text=f"{site}/orders")
+            expect(second).to_contain_text(f"“Go to a URL” to {site}")
             expect(
-                card.get_by_role("button", name="Allow for this site")
+                second.get_by_role("button", name="Allow for this site")
             ).to_have_accessible_description(
                 "Don't ask again before going to this site, in any conversation."
             )
-            card.get_by_role("button", name="Allow for this site").click()
+            second.get_by_role("button", name="Allow for this site").click()
             # the page's instruction: asked, with the destination, the tab's place, the text
+            card = _card(panel).filter(has_text=evil)
             expect(card).to_contain_text(f"to {evil}")
             expect(card).to_contain_text(f"The tab is now on {site}; this leaves it for {evil}.")
             carried = card.get_by_role("note", name="Text this address sends")
