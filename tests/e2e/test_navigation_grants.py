@@ -129,11 +129,14 @@ def test_allowing_the_carried_text_once_lets_it_go_once(
             panel = browser.open_panel()
             connected(panel)
             send(panel, "Forward my order number")
-            _card(panel).get_by_role("button", name="Allow once").click()
-            expect(
-                _card(panel).get_by_role("note", name="Text this address sends")
-            ).to_contain_text(SECRET)
-            _card(panel).get_by_role("button", name="Allow once").click()
+            _card(panel).filter(has_text=f"{site}/orders").get_by_role(
+                "button", name="Allow once"
+            ).click()
+            carrying = _card(panel).filter(has_text=evil)
+            expect(carrying.get_by_role("note", name="Text this address sends")).to_contain_text(
+                SECRET
+            )
+            carrying.get_by_role("button", name="Allow once").click()
             expect(log(panel).get_by_role("listitem").last).to_have_text("Sent.")
             assert [p for p in reached if p != "/favicon.ico"] == [f"/page/evil?d={SECRET}"]
             result = [i for i in snapshot(panel)["items"] if i["kind"] == "toolCall"][-1]
