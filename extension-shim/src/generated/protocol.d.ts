@@ -137,6 +137,8 @@ export interface ApprovalRequest {
   turnId?: string | null;
   createdAt?: string | null;
   carried?: string[];
+  readFrom?: string[];
+  delivers?: string | null;
   reason?: string | null;
 }
 /**
@@ -173,6 +175,8 @@ export interface ApprovalRequestEvent {
   turnId?: string | null;
   createdAt?: string | null;
   carried?: string[];
+  readFrom?: string[];
+  delivers?: string | null;
   reason?: string | null;
   threadId: string;
   /**
@@ -205,6 +209,8 @@ export interface ApprovalResolvedEvent {
   turnId?: string | null;
   createdAt?: string | null;
   carried?: string[];
+  readFrom?: string[];
+  delivers?: string | null;
   reason?: string | null;
   threadId: string;
   /**

@@ -1,13 +1,17 @@
 """What a Turn read through its tools: the text of its settled tool results, which a
-navigation's URL must not carry away unasked (``gatekeeper.carried``)."""
+navigation's URL must not carry away unasked (``gatekeeper.carried``), and the origins that
+text came from since the user's last message, whose content a call must not deliver into
+another origin unasked (``gatekeeper.provenance``)."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from typing import Any
 
 from panelot_host.gatekeeper.carried import carried_text
 from panelot_host.store import items
+from panelot_host.store.records import ItemRecord
 from panelot_host.tools.calls import BoundCall
 from panelot_host.tools.descriptor import BrowserBinding
 from panelot_host.tools.target import Target
@@ -43,3 +47,40 @@ def carried_by(
     if target is None or target.url is None or target.current_origin is None:
         return ()
     return carried_text(target.url, turn_result_texts(conn, thread_id, turn_id))
+
+
+def origins_read(conn: sqlite3.Connection, thread_id: str, turn_id: str) -> tuple[str, ...]:
+    """The origins whose page content entered the Turn's context since the user last spoke
+    (its message, or a steering message during the Turn), in the order first read."""
+    seen: dict[str, None] = {}
+    for item in items.of_turn(conn, thread_id, turn_id):
+        if item.kind in ("user", "steering"):
+            seen.clear()
+        elif item.kind == "toolCall":
+            seen.update(dict.fromkeys(_content_origins(item)))
+    return tuple(seen)
+
+
+def _content_origins(call: ItemRecord) -> Iterator[str]:
+    """Where a settled call's result came from: the tab it ran on, the tab after it (a
+    click that left the origin says where it landed), and each tab a tab list names."""
+    result = call.result
+    if not result or result.get("denied"):
+        return
+    yield from _origin(call.call_extra.target)
+    details = result.get("details")
+    if not isinstance(details, dict):
+        return
+    yield from _origin(details.get("target"))
+    cross = details.get("crossOrigin")
+    if isinstance(cross, dict) and isinstance(cross.get("to"), str):
+        yield cross["to"]
+    tabs = details.get("tabs")
+    if isinstance(tabs, list):
+        for tab in tabs:
+            yield from _origin(tab)
+
+
+def _origin(target: Any) -> Iterator[str]:
+    if isinstance(target, dict) and isinstance(target.get("origin"), str) and target["origin"]:
+        yield target["origin"]

@@ -13,7 +13,7 @@ import msgspec
 from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import CursorCell, after_tool_result, dump_cursor
 from panelot_host.engine.finish import TurnFinisher
-from panelot_host.engine.page_reads import carried_by
+from panelot_host.engine.page_reads import carried_by, origins_read
 from panelot_host.engine.policy import record_from_grant
 from panelot_host.engine.recovery import mark_uncertain
 from panelot_host.engine.tool_context import EngineToolContext
@@ -28,6 +28,7 @@ from panelot_host.store.ids import new_id
 from panelot_host.store.records import ApprovalRecord, ItemRecord, ToolCallExtra
 from panelot_host.tools.calls import BoundCall
 from panelot_host.tools.catalog import RunCatalog
+from panelot_host.tools.descriptor import BrowserBinding
 from panelot_host.tools.result import ToolResult, error_result
 from panelot_host.tools.target import Target
 from panelot_host.vocabulary import ApprovalScope, ToolCallStatus
@@ -90,6 +91,7 @@ class ToolStepper:
             thread_id=self.run.thread_id,
             grants=self.ctx.policy.grants(),
             carried=self._carried(bound, target),
+            read_from=self._read_from(),
         )
         match decision.action:
             case "allow":
@@ -109,6 +111,9 @@ class ToolStepper:
             turn_id=self.run.turn_id,
         )
 
+    def _read_from(self) -> tuple[str, ...]:
+        return origins_read(self.ctx.db.conn, self.run.thread_id, self.run.turn_id)
+
     def _ask(
         self, call: ItemRecord, bound: BoundCall, target: Target | None, decision: Decision
     ) -> None:
@@ -124,6 +129,8 @@ class ToolStepper:
             "target": _approval_target(target),
             "reason": decision.reason,
             "carried": list(decision.basis.carried) or None,
+            "readFrom": list(decision.basis.read_from) or None,
+            "delivers": _delivers(bound),
             "decision": msgspec.to_builtins(decision),
             "resolvedTarget": msgspec.to_builtins(target) if target else None,
         }
@@ -175,6 +182,7 @@ class ToolStepper:
             grants=self.ctx.policy.grants(),
             approval_request_id=approval.id,
             carried=self._carried(bound, target),
+            read_from=self._read_from(),
         )
         match current.action:
             case "allow":
@@ -279,6 +287,11 @@ def _approval_target(target: Target | None) -> dict[str, Any]:
             "currentOrigin": target.current_origin,
         }
     return _without_nulls(shown)
+
+
+def _delivers(bound: BoundCall) -> str | None:
+    binding = bound.tool.descriptor.binding
+    return binding.delivers if isinstance(binding, BrowserBinding) else None
 
 
 def _without_nulls(value: dict[str, Any]) -> dict[str, Any]:

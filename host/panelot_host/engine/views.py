@@ -204,6 +204,8 @@ def approval_view(record: ApprovalRecord) -> entities.ApprovalRequest:
         turn_id=record.turn_id,
         created_at=iso(record.created_at),
         carried=list(request.get("carried") or []),
+        read_from=list(request.get("readFrom") or []),
+        delivers=request.get("delivers"),
         reason=request.get("reason"),
     )
 

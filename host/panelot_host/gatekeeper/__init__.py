@@ -5,7 +5,8 @@ persists approval requests and the store persists grants (these structs).
 
 Module map: ``gatekeeper`` (target resolution, the decision, revalidation),
 ``destination`` (a navigation's target is where it goes), ``carried`` (page text a URL
-would carry away: asked, never granted), ``policy``
+would carry away: asked, never granted), ``provenance`` (content read from one origin
+delivered into another: asked, never granted), ``policy``
 (rules by specificity), ``grants`` (matching, approvals turned into grants, the ledger),
 ``defaults`` (what applies when nothing decides), ``denials`` (denials as tool results),
 ``models`` (the data: rules, grants, decisions).

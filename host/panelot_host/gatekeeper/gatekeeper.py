@@ -24,6 +24,7 @@ from panelot_host.gatekeeper.models import (
     PolicyRule,
 )
 from panelot_host.gatekeeper.policy import Policy, rule_label
+from panelot_host.gatekeeper.provenance import flow_sentence, foreign_sources
 from panelot_host.tools.calls import BoundCall
 from panelot_host.tools.context import BrowserBridge, require_browser
 from panelot_host.tools.descriptor import BrowserBinding
@@ -80,23 +81,38 @@ class Gatekeeper:
         thread_id: str,
         grants: Sequence[Grant],
         carried: Sequence[str] = (),
+        read_from: Sequence[str] = (),
     ) -> Decision:
         """The decision for ``call`` at ``target`` in ``thread_id`` given ``grants``.
 
-        ``carried`` is text read from pages that the URL the call loads would carry away
-        (``carried.carried_text``): what would be allowed is asked instead, since no grant,
-        rule or default can have foreseen that data; a deny stays a deny.
+        Two things turn what would be allowed into a question, since no grant, rule or
+        default can have foreseen them (a deny stays a deny):
+
+        - ``carried``: text read from pages that the URL the call loads would carry away
+          (``carried.carried_text``);
+        - ``read_from``: the origins whose content the turn read since the user's last
+          message; when the call delivers into another origin than those
+          (``provenance.foreign_sources``), a grant for its target site alone never covers
+          it.
         """
         decision = self._decide(call, target, thread_id=thread_id, grants=grants)
-        if not carried or decision.action == "deny":
+        foreign = foreign_sources(call, target, read_from)
+        if decision.action == "deny" or not (carried or foreign):
             return decision
-        shown = ", ".join(f"“{text}”" for text in carried)
-        carrying = f"the address carries text read from a page ({shown}) to {_where(target)}"
+        concerns = []
+        if carried:
+            shown = ", ".join(f"“{text}”" for text in carried)
+            concerns.append(
+                f"the address carries text read from a page ({shown}) to {_where(target)}"
+            )
+        if foreign:
+            concerns.append(flow_sentence(call, target, foreign))
+        concern = "; ".join(concerns)
         if decision.action == "allow":
-            reason = f"{carrying}: a standing permission never covers that"
+            reason = f"{concern}: a standing permission never covers that"
         else:
-            reason = f"{decision.reason}; {carrying}"
-        basis = replace(decision.basis, carried=tuple(carried))
+            reason = f"{decision.reason}; {concern}"
+        basis = replace(decision.basis, carried=tuple(carried), read_from=foreign)
         return replace(decision, action="ask", reason=reason, basis=basis)
 
     def _decide(
@@ -133,6 +149,7 @@ class Gatekeeper:
         grants: Sequence[Grant],
         approval_request_id: str | None = None,
         carried: Sequence[str] = (),
+        read_from: Sequence[str] = (),
     ) -> Decision:
         """Decide again right before dispatch, with the target resolved again.
 
@@ -144,7 +161,9 @@ class Gatekeeper:
         """
         if prior.action == "deny":
             return prior
-        current = self.decide(call, target, thread_id=thread_id, grants=grants, carried=carried)
+        current = self.decide(
+            call, target, thread_id=thread_id, grants=grants, carried=carried, read_from=read_from
+        )
         if current.action != "ask":
             return current
         compared = current.basis

@@ -116,6 +116,7 @@ class DecisionBasis(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     grant_id: str | None = None
     default: str | None = None  # which default applied: read_only, effects, l2_origin
     carried: tuple[str, ...] = ()  # page text the URL carries away (asked, never granted)
+    read_from: tuple[str, ...] = ()  # other origins the turn read (asked, never granted)
 
 
 class Decision(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):

@@ -131,6 +131,13 @@ class ApprovalRequest(msgspec.Struct, rename="camel", omit_defaults=True, kw_onl
     carried: list[str] = []
     """Extension: text the Turn read from pages that the URL this call loads would carry
     to its destination. Such a call is always asked; the card shows this text."""
+    read_from: list[str] = []
+    """Extension: the origins whose page content the Turn read since the user's last
+    message, other than the one this call delivers into (types into, clicks on, loads).
+    Such a call is always asked, whatever grant covers its target; the card names them."""
+    delivers: str | None = None
+    """Extension: for a call that puts the model's input into its target, how, in words
+    ("types into", "clicks on", "loads a page of"); the card's sentence with ``readFrom``."""
     reason: str | None = None
     """Extension: why the Gatekeeper asks, in words."""
 

@@ -54,6 +54,7 @@ class _Spec(msgspec.Struct, frozen=True, kw_only=True):
     escalations: tuple[LevelEscalation, ...] = ()
     produces_images: bool = False
     destination: str | None = None  # the argument with the URL the call loads
+    delivers: str | None = None  # how it puts the model's input into its target, in words
 
 
 _SPECS: tuple[_Spec, ...] = (
@@ -73,6 +74,7 @@ _SPECS: tuple[_Spec, ...] = (
         recovery="write",
         destination="url",
         description="Open a new tab, at `url` when given, and make it active.",
+        delivers="opens a page of",
     ),
     _Spec(
         name="browser_tab_select",
@@ -101,6 +103,7 @@ _SPECS: tuple[_Spec, ...] = (
         recovery="write",
         destination="url",
         description="Load `url` in the tab.",
+        delivers="loads a page of",
     ),
     _Spec(
         name="browser_navigate_back",
@@ -154,6 +157,7 @@ _SPECS: tuple[_Spec, ...] = (
         recovery="write",
         escalations=_TRUSTED_L2,
         description="Click the element `ref` (from browser_snapshot).",
+        delivers="clicks on",
     ),
     _Spec(
         name="browser_type",
@@ -171,6 +175,7 @@ _SPECS: tuple[_Spec, ...] = (
         escalations=_TRUSTED_L2,
         description="Replace the text of the field `ref` with `text`; `submit` presses "
         "Enter after.",
+        delivers="types into",
     ),
     _Spec(
         name="browser_select_option",
@@ -184,6 +189,7 @@ _SPECS: tuple[_Spec, ...] = (
         effect="write",
         recovery="write",
         description="Select `values` (option values or labels) in the select `ref`.",
+        delivers="selects an option on",
     ),
     _Spec(
         name="browser_press_key",
@@ -194,6 +200,7 @@ _SPECS: tuple[_Spec, ...] = (
         recovery="write",
         escalations=_TRUSTED_L2,
         description="Press `key` (e.g. Enter, Escape, ArrowDown, Control+A) in the tab.",
+        delivers="presses keys on",
     ),
     _Spec(
         name="browser_scroll",
@@ -282,7 +289,7 @@ def _descriptor(spec: _Spec) -> AgentTool:
         level=spec.level,
         effects=frozenset({spec.effect}),
         recovery=spec.recovery,
-        binding=BrowserBinding(spec.name, destination=spec.destination),
+        binding=BrowserBinding(spec.name, destination=spec.destination, delivers=spec.delivers),
         execute=partial(invoke_browser_tool, spec.name),
         escalations=spec.escalations,
         produces_images=spec.produces_images,

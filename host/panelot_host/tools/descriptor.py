@@ -36,11 +36,16 @@ class BrowserBinding(msgspec.Struct, tag="browser", frozen=True, rename="camel")
 
     ``destination`` names the argument holding the URL the call loads (a navigation): the
     Gatekeeper then decides it by that URL's origin, not by the tab's current one.
+    ``delivers`` says, in words ("types into"), how the call puts what the model chose into
+    its target's origin; content read from other origins then never rides on a site grant
+    alone (``gatekeeper.provenance``). None for calls that deliver nothing (reads, closing
+    or switching tabs, going back).
     """
 
     tool: str
     protocol_version: int = 1
     destination: str | None = None
+    delivers: str | None = None
 
 
 class McpBinding(msgspec.Struct, tag="mcp", frozen=True, rename="camel"):

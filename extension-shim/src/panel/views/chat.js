@@ -451,6 +451,15 @@ export function mountChat(store, controller) {
       box.append(list);
       li.append(box);
     }
+    const readFrom = approval.readFrom ?? [];
+    if (readFrom.length) {
+      // content of other sites would flow into this one: no site grant covers that
+      const listed = readFrom.length > 1 ? `${readFrom.slice(0, -1).join(", ")} and ${readFrom.at(-1)}` : readFrom[0];
+      const flow = el("p", "provenance", `This turn read content from ${listed}; this call ${approval.delivers ?? "acts on"} ${origin ?? "another site"}.`);
+      flow.setAttribute("role", "note");
+      flow.setAttribute("aria-label", "Where this turn's content came from");
+      li.append(flow);
+    }
     li.append(el("p", "muted", `${approval.tool.name} · level ${approval.tool.level} · ${(approval.tool.effects ?? []).join(", ") || "no effects"}`));
     li.append(scrollable(el("pre", "tool-args compact", argumentLines(approval.args)), "Arguments"));
     const choices = el("div", "choices");
@@ -463,7 +472,7 @@ export function mountChat(store, controller) {
     ];
     for (const [name, decision, scope, meaning] of options) {
       if (scope === "origin" && !origin) continue;
-      if (carried.length && scope !== "once") continue; // no standing permission covers sending page text
+      if ((carried.length || readFrom.length) && scope !== "once") continue; // no standing permission covers sending page text, or one site's content to another
       const id = `${headingId}-${scope}-${decision}`;
       const choice = button(name, () => controller.approve(approval.requestId, decision, scope), decision === "deny" ? "deny" : "allow");
       choice.setAttribute("aria-describedby", id);
