@@ -16,6 +16,8 @@ from panelot_host.tools.calls import BoundCall
 from panelot_host.tools.descriptor import BrowserBinding
 from panelot_host.tools.target import Target
 
+WEB_SCHEMES = ("http://", "https://")
+
 
 def turn_result_texts(conn: sqlite3.Connection, thread_id: str, turn_id: str) -> Iterator[str]:
     """The text blocks of the Turn's tool results, in order."""
@@ -73,8 +75,8 @@ def _content_origins(call: ItemRecord) -> Iterator[str]:
         return
     yield from _origin(details.get("target"))
     cross = details.get("crossOrigin")
-    if isinstance(cross, dict) and isinstance(cross.get("to"), str):
-        yield cross["to"]
+    if isinstance(cross, dict):
+        yield from _origin({"origin": cross.get("to")})
     tabs = details.get("tabs")
     if isinstance(tabs, list):
         for tab in tabs:
@@ -82,5 +84,8 @@ def _content_origins(call: ItemRecord) -> Iterator[str]:
 
 
 def _origin(target: Any) -> Iterator[str]:
-    if isinstance(target, dict) and isinstance(target.get("origin"), str) and target["origin"]:
-        yield target["origin"]
+    """A tab's origin when it is a web page's (the browser's and Panelot's own pages, and
+    opaque origins, are no site's content)."""
+    origin = target.get("origin") if isinstance(target, dict) else None
+    if isinstance(origin, str) and origin.startswith(WEB_SCHEMES):
+        yield origin
