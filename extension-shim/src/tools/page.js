@@ -130,33 +130,41 @@ export async function callPage(tabId, request, signal, options = {}) {
   }
 }
 
+export const DIALOG_GUARD = "src/page/dialog-guard.js";
+
 /**
  * While an action runs, the page's alert/confirm/prompt are answered at once (OK, Cancel,
- * no text) and recorded, so a dialog never blocks the page or the tool. Installed in the
- * page's own world right before the action and removed right after.
+ * no text) and recorded, so a dialog never blocks the page or the tool. The guard is in
+ * the page's own world from document_start (manifest `content_scripts`); arming it changes
+ * nothing the page can see. A page loaded before the extension (or where content scripts
+ * do not run) gets it now, once.
  * @param {number} tabId @param {AbortSignal} signal
  */
 export async function watchDialogs(tabId, signal) {
-  await guarded(tabId, signal, () => bounded(
+  const arm = () => bounded(
     chrome.scripting.executeScript({
       target: { tabId, frameIds: [0] },
       world: "MAIN",
       func: () => {
-        const page = /** @type {any} */ (window);
-        if (page.__panelotDialogs) return;
-        /** @type {string[][]} */
-        const seen = [];
-        const original = { alert: page.alert, confirm: page.confirm, prompt: page.prompt };
-        page.alert = (/** @type {unknown} */ message) => void seen.push(["alert", String(message ?? "")]);
-        page.confirm = (/** @type {unknown} */ message) => (seen.push(["confirm", String(message ?? "")]), false);
-        page.prompt = (/** @type {unknown} */ message) => (seen.push(["prompt", String(message ?? "")]), null);
-        Object.defineProperty(page, "__panelotDialogs", { value: { seen, original }, configurable: true });
+        const guard = /** @type {{arm(): void} | undefined} */ (Reflect.get(globalThis, "__panelotDialogGuard"));
+        if (!guard) return false;
+        guard.arm();
+        return true;
       },
     }),
     signal,
     PAGE_CALL_BOUND_MS,
     `the page in tab ${tabId}`,
-  ));
+  );
+  await guarded(tabId, signal, async () => {
+    const [first] = await arm();
+    if (first?.result) return;
+    const target = { tabId, frameIds: [0] };
+    const what = `the page in tab ${tabId}`;
+    await bounded(chrome.scripting.executeScript({ target, world: "MAIN", files: [DIALOG_GUARD] }), signal, PAGE_CALL_BOUND_MS, what);
+    const [again] = await arm();
+    if (!again?.result) throw new ToolFailure(`the page in tab ${tabId} refused Panelot's dialog guard; nothing was done`);
+  });
 }
 
 /**
@@ -173,8 +181,8 @@ async function guarded(tabId, signal, call) {
 }
 
 /**
- * The dialogs the page opened since `watchDialogs`, and the page's own functions restored
- * (bounded: a new document that is still loading has no hooks to restore anyway).
+ * The dialogs the page opened since `watchDialogs`; the guard stops answering them
+ * (bounded: a new document that is still loading has no guard armed anyway).
  * @param {number} tabId @returns {Promise<string[][]>}
  */
 export async function dialogsSeen(tabId) {
@@ -183,16 +191,13 @@ export async function dialogsSeen(tabId) {
       target: { tabId, frameIds: [0] },
       world: "MAIN",
       func: () => {
-        const page = /** @type {any} */ (window);
-        const hook = page.__panelotDialogs;
-        if (!hook) return [];
-        Object.assign(page, hook.original);
-        delete page.__panelotDialogs;
-        return hook.seen;
+        const guard = /** @type {{disarm(): string[][]} | undefined} */ (Reflect.get(globalThis, "__panelotDialogGuard"));
+        return guard ? guard.disarm() : [];
       },
     }), new AbortController().signal, 2_000, `the page in tab ${tabId}`);
-    return /** @type {string[][]} */ (first?.result ?? []);
+    const seen = first?.result;
+    return Array.isArray(seen) ? seen.filter((d) => Array.isArray(d) && d.length === 2).map(([kind, message]) => [String(kind), String(message)]) : [];
   } catch {
-    return []; // the page went away: its hooks went with it
+    return []; // the page went away: its guard went with it
   }
 }
