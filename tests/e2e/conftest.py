@@ -5,6 +5,7 @@ test is a failure (scripts/test.sh installs it)."""
 from __future__ import annotations
 
 import functools
+import json
 import os
 import subprocess
 from collections.abc import Callable, Iterator
@@ -20,7 +21,7 @@ os.environ.setdefault("DEBUG", "pw:browser")
 from playwright.sync_api import Playwright, expect, sync_playwright
 
 from .fake_model import FakeAnthropic
-from .harness import CHROMIUM, Browser, Profile, screenshot
+from .harness import ARTIFACTS, CHROMIUM, Browser, Profile, screenshot
 from .isolation import SUITE_START, SuiteStart, listening_ports
 
 HERE = Path(__file__).resolve().parent
@@ -31,6 +32,31 @@ expect.set_options(timeout=15_000)
 def pytest_configure(config: pytest.Config) -> None:
     """What the suite found when it started: its last test (test_suite_isolation) compares."""
     config.stash[SUITE_START] = SuiteStart.now()
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The red team's figures of this run (``test_red_team.py`` writes one file per attack):
+    attacks, effects without the user's approval, approvals asked."""
+    started = config.stash[SUITE_START].time
+    folder = ARTIFACTS / "red-team"
+    runs = [
+        json.loads(path.read_text("utf-8"))
+        for path in sorted(folder.glob("*.json"))
+        if path.stat().st_mtime >= started
+    ]
+    if not runs:
+        return
+    unapproved = sum(r["unapprovedEffects"] for r in runs)
+    asked = sum(r["approvalsAsked"] for r in runs)
+    terminalreporter.write_sep("-", "prompt-injection red team")
+    for run in runs:
+        terminalreporter.write_line(
+            f"{run['attack']}: {run['approvalsAsked']} approvals asked, "
+            f"{run['unapprovedEffects']} effects without approval"
+        )
+    terminalreporter.write_line(
+        f"{len(runs)} attacks, {unapproved} effects without approval, {asked} approvals asked"
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
