@@ -837,6 +837,66 @@
       metaKey: mods.has("meta") || mods.has("cmd")
     };
   }
+  var NAMED = {
+    Backspace: ["Backspace", 8],
+    Tab: ["Tab", 9],
+    Enter: ["Enter", 13],
+    Shift: ["ShiftLeft", 16],
+    Control: ["ControlLeft", 17],
+    Alt: ["AltLeft", 18],
+    Pause: ["Pause", 19],
+    CapsLock: ["CapsLock", 20],
+    Escape: ["Escape", 27],
+    " ": ["Space", 32],
+    PageUp: ["PageUp", 33],
+    PageDown: ["PageDown", 34],
+    End: ["End", 35],
+    Home: ["Home", 36],
+    ArrowLeft: ["ArrowLeft", 37],
+    ArrowUp: ["ArrowUp", 38],
+    ArrowRight: ["ArrowRight", 39],
+    ArrowDown: ["ArrowDown", 40],
+    Insert: ["Insert", 45],
+    Delete: ["Delete", 46],
+    Meta: ["MetaLeft", 91],
+    ContextMenu: ["ContextMenu", 93]
+  };
+  var PUNCTUATION = {
+    ";": ["Semicolon", 186],
+    ":": ["Semicolon", 186],
+    "=": ["Equal", 187],
+    "+": ["Equal", 187],
+    ",": ["Comma", 188],
+    "<": ["Comma", 188],
+    "-": ["Minus", 189],
+    _: ["Minus", 189],
+    ".": ["Period", 190],
+    ">": ["Period", 190],
+    "/": ["Slash", 191],
+    "?": ["Slash", 191],
+    "`": ["Backquote", 192],
+    "~": ["Backquote", 192],
+    "[": ["BracketLeft", 219],
+    "{": ["BracketLeft", 219],
+    "\\": ["Backslash", 220],
+    "|": ["Backslash", 220],
+    "]": ["BracketRight", 221],
+    "}": ["BracketRight", 221],
+    "'": ["Quote", 222],
+    '"': ["Quote", 222]
+  };
+  var SHIFTED_DIGITS = ")!@#$%^&*(";
+  function keyIdentity(key) {
+    const named = NAMED[key] ?? PUNCTUATION[key];
+    if (named) return { code: named[0], keyCode: named[1] };
+    const fn = /^F([1-9]|1[0-2])$/.exec(key);
+    if (fn) return { code: key, keyCode: 111 + Number(fn[1]) };
+    if (/^[a-z]$/i.test(key)) return { code: `Key${key.toUpperCase()}`, keyCode: key.toUpperCase().charCodeAt(0) };
+    if (/^[0-9]$/.test(key)) return { code: `Digit${key}`, keyCode: key.charCodeAt(0) };
+    const shifted = SHIFTED_DIGITS.indexOf(key);
+    if (key.length === 1 && shifted >= 0) return { code: `Digit${shifted}`, keyCode: 48 + shifted };
+    return { code: "", keyCode: 0 };
+  }
 
   // src/page/snapshot.js
   var DEFAULT_BUDGET_CHARS = 15e3;
@@ -1225,8 +1285,18 @@
     const clientY = rect.top + rect.height / 2;
     return { bubbles: true, cancelable: true, composed: true, view: el.ownerDocument.defaultView, clientX, clientY, button: 0 };
   }
-  function click(el) {
-    const init = mouseInit(el);
+  function pointTarget(el) {
+    const rect = el.getBoundingClientRect();
+    const root = (
+      /** @type {Document | ShadowRoot} */
+      el.getRootNode()
+    );
+    const hit = root.elementFromPoint?.(rect.left + rect.width / 2, rect.top + rect.height / 2);
+    return hit && hit !== el && el.contains(hit) ? hit : el;
+  }
+  function click(ref) {
+    const el = pointTarget(ref);
+    const init = mouseInit(ref);
     const pointer = { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true };
     el.dispatchEvent(new PointerEvent("pointerover", pointer));
     el.dispatchEvent(new MouseEvent("mouseover", init));
@@ -1244,18 +1314,55 @@
     while (at && !(at.tabIndex >= 0 || at.isContentEditable)) at = at.parentElement;
     return at;
   }
+  var VALUE_FORMATS = (
+    /** @type {Record<string, string>} */
+    {
+      date: "YYYY-MM-DD",
+      time: "HH:MM or HH:MM:SS",
+      month: "YYYY-MM",
+      week: "YYYY-Www",
+      "datetime-local": "YYYY-MM-DDTHH:MM",
+      color: "#rrggbb",
+      range: "a number"
+    }
+  );
+  function isValueInput(el) {
+    return isInput(el) && el.type in VALUE_FORMATS;
+  }
+  function fillValue(field, ref, text) {
+    const wanted = text.trim();
+    click(field);
+    field.focus({ preventScroll: true });
+    setValue(field, wanted);
+    const took = field.value;
+    if (wanted !== "" && took === "") {
+      throw new ActionRefused(`${ref} (${label(field)}, a ${field.type} field) did not take ${JSON.stringify(wanted)}: it takes ${VALUE_FORMATS[field.type]}`);
+    }
+    field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true }));
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+    return took === wanted ? "" : `the field holds ${JSON.stringify(took)} (the browser's form of it)`;
+  }
   function isTextField(el) {
     if (isTextArea(el)) return true;
     if (isInput(el)) {
-      return !["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"].includes(el.type);
+      return !["checkbox", "radio", "button", "submit", "reset", "image", "file", "hidden"].includes(el.type) && !isValueInput(el);
     }
     return isHTML(el) && el.isContentEditable;
   }
   function keyInit(key) {
-    const code = key.length === 1 ? /[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /[0-9]/.test(key) ? `Digit${key}` : "" : key;
-    return { key, code, bubbles: true, cancelable: true, composed: true };
+    const { code, keyCode } = keyIdentity(key);
+    return { key, code, keyCode, which: keyCode, charCode: 0, bubbles: true, cancelable: true, composed: true };
+  }
+  function pressInit(key) {
+    const char = key === "Enter" ? 13 : key.codePointAt(0) ?? 0;
+    return { ...keyInit(key), charCode: char, keyCode: char, which: char };
   }
   function type(el, ref, text, submit) {
+    if (isValueInput(el)) {
+      const note = fillValue(el, ref, text);
+      const after = submit ? pressEnter(el) : "";
+      return [note, after].filter(Boolean).join(" and ");
+    }
     if (!isTextField(el)) {
       throw new ActionRefused(`${ref} is ${label(el)}, not a text field; use browser_click or browser_select_option for it`);
     }
@@ -1274,7 +1381,7 @@
       for (const char of text) {
         const init = keyInit(char);
         if (!field.dispatchEvent(new KeyboardEvent("keydown", init))) continue;
-        field.dispatchEvent(new KeyboardEvent("keypress", { ...init, charCode: char.codePointAt(0) }));
+        field.dispatchEvent(new KeyboardEvent("keypress", pressInit(char)));
         if (field.dispatchEvent(new InputEvent("beforeinput", { bubbles: true, cancelable: true, composed: true, inputType: "insertText", data: char }))) {
           setValue(field, field.value + char);
           field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText", data: char }));
@@ -1299,7 +1406,7 @@
   function pressEnter(el) {
     const init = keyInit("Enter");
     const go = el.dispatchEvent(new KeyboardEvent("keydown", init));
-    el.dispatchEvent(new KeyboardEvent("keypress", { ...init, charCode: 13 }));
+    el.dispatchEvent(new KeyboardEvent("keypress", pressInit("Enter")));
     let done = "";
     if (go) {
       if (isInput(el) && el.form) {
@@ -1358,7 +1465,7 @@
     const plain = !parsed.ctrlKey && !parsed.altKey && !parsed.metaKey;
     let done = "";
     if (go && plain) {
-      if (parsed.key.length === 1) target.dispatchEvent(new KeyboardEvent("keypress", { ...init, charCode: parsed.key.codePointAt(0) }));
+      if (parsed.key.length === 1) target.dispatchEvent(new KeyboardEvent("keypress", { ...pressInit(parsed.key), shiftKey: parsed.shiftKey }));
       if ((isInput(target) || isTextArea(target)) && isTextField(target)) {
         if (parsed.key.length === 1) {
           setValue(target, target.value + parsed.key);
@@ -1431,6 +1538,74 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
     return null;
   }
 
+  // src/page/reaction.js
+  var MAX_FIELDS = 2e3;
+  var OBSERVED = { subtree: true, childList: true, attributes: true, characterData: true };
+  var ReactionWatch = class {
+    /** @type {Watching | null} */
+    #current = null;
+    /** Start watching, right before the action. */
+    start() {
+      this.stop();
+      const state = { observer: new MutationObserver((records) => void (state.mutations += records.length)), mutations: 0, focus: null, fields: fieldState(), url: location.href };
+      for (const root of roots(document)) state.observer.observe(root, OBSERVED);
+      this.#current = state;
+    }
+    /** Right after the action, in the same task: where the focus is now. */
+    acted() {
+      if (this.#current) this.#current.focus = deepActive();
+    }
+    /**
+     * What changed since `start` (empty: nothing seen); null when nothing is watched. Stops
+     * watching when something changed or when `last`.
+     * @param {boolean} last @returns {string[] | null}
+     */
+    changes(last) {
+      const state = this.#current;
+      if (!state) return null;
+      state.mutations += state.observer.takeRecords().length;
+      const changed = [];
+      if (state.mutations) changed.push("the document");
+      if (deepActive() !== state.focus) changed.push("the focus");
+      if (fieldState() !== state.fields) changed.push("a field");
+      if (location.href !== state.url) changed.push("the address");
+      if (changed.length || last) this.stop();
+      return changed;
+    }
+    stop() {
+      this.#current?.observer.disconnect();
+      this.#current = null;
+    }
+  };
+  function roots(doc) {
+    const found = [doc];
+    for (const el of doc.querySelectorAll("*")) {
+      if (el.shadowRoot) found.push(...shadowRoots(el.shadowRoot));
+      if (isIFrame(el)) {
+        try {
+          if (el.contentDocument) found.push(...roots(el.contentDocument));
+        } catch {
+        }
+      }
+    }
+    return found;
+  }
+  function shadowRoots(root) {
+    const found = [root];
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) found.push(...shadowRoots(el.shadowRoot));
+    return found;
+  }
+  function fieldState() {
+    const parts = [];
+    let count = 0;
+    for (const el of document.querySelectorAll("input, textarea, select")) {
+      if (++count > MAX_FIELDS) break;
+      if (isInput(el)) parts.push(`${el.value}\0${el.checked}`);
+      else if (isTextArea(el) || isSelect(el)) parts.push(el.value);
+    }
+    return parts.join("");
+  }
+
   // src/page/refs.js
   var StaleRef = class extends Error {
   };
@@ -1473,6 +1648,7 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
 
   // src/page/agent.js
   var refs = new RefRegistry();
+  var reactions = new ReactionWatch();
   function handle(request) {
     if (request.expectOrigin !== void 0 && request.expectOrigin !== location.origin) {
       return {
@@ -1515,9 +1691,18 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
   function run(request) {
     switch (request.op) {
       case "click":
+      case "press": {
+        reactions.start();
+        const answer = noticingNavigation(() => act(request));
+        if (!answer.ok) {
+          reactions.stop();
+          return answer;
+        }
+        reactions.acted();
+        return { ...answer, watching: true };
+      }
       case "type":
       case "select":
-      case "press":
         return noticingNavigation(() => act(request));
     }
     return act(request);
@@ -1571,6 +1756,8 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
         return { ok: true };
       case "hasText":
         return { ok: true, found: pageText().includes(request.text ?? "") };
+      case "reaction":
+        return { ok: true, changes: reactions.changes(request.last === true) };
     }
     return { ok: false, kind: "refused", error: `unknown request ${JSON.stringify(request.op)}` };
   }

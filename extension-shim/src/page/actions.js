@@ -5,7 +5,7 @@
 
 import { isInput, isTextArea, isSelect, isButton, isAnchor, isIFrame, isHTML } from "./dom.js";
 import { computeAccessibleName, isDisabled } from "dom-accessibility-api";
-import { parseKey } from "./keys.js";
+import { keyIdentity, parseKey } from "./keys.js";
 import { roleOf } from "./snapshot.js";
 
 export class ActionRefused extends Error {}
@@ -112,9 +112,27 @@ function mouseInit(el) {
   return { bubbles: true, cancelable: true, composed: true, view: el.ownerDocument.defaultView, clientX, clientY, button: 0 };
 }
 
-/** A user's click: pointer and mouse events, focus on mouse down, then the click. @param {Element} el */
-export function click(el) {
-  const init = mouseInit(el);
+/**
+ * What a pointer at `el`'s centre hits: the topmost element there when it is `el` or inside
+ * it (a tab's link inside its `li`, an icon inside a button), else `el` itself (its label,
+ * or nothing of the page's at that point).
+ * @param {Element} el
+ */
+export function pointTarget(el) {
+  const rect = el.getBoundingClientRect();
+  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  const hit = root.elementFromPoint?.(rect.left + rect.width / 2, rect.top + rect.height / 2);
+  return hit && hit !== el && el.contains(hit) ? hit : el;
+}
+
+/**
+ * A user's click: pointer and mouse events at the element's centre, on the topmost element
+ * there (`pointTarget`), focus on mouse down, then the click.
+ * @param {Element} ref the element the ref names
+ */
+export function click(ref) {
+  const el = pointTarget(ref);
+  const init = mouseInit(ref);
   const pointer = { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true };
   el.dispatchEvent(new PointerEvent("pointerover", pointer));
   el.dispatchEvent(new MouseEvent("mouseover", init));
@@ -136,19 +154,61 @@ function focusable(el) {
   return at;
 }
 
+// Inputs whose value a browser's own widget sets whole (a picker, a slider): typing sets it
+// the way Playwright's `fill` does, with the native setter, then `input` and `change`.
+const VALUE_FORMATS = /** @type {Record<string, string>} */ ({
+  date: "YYYY-MM-DD",
+  time: "HH:MM or HH:MM:SS",
+  month: "YYYY-MM",
+  week: "YYYY-Www",
+  "datetime-local": "YYYY-MM-DDTHH:MM",
+  color: "#rrggbb",
+  range: "a number",
+});
+
+/** @param {Element} el @returns {el is HTMLInputElement} */
+function isValueInput(el) {
+  return isInput(el) && el.type in VALUE_FORMATS;
+}
+
+/** Set a picker's or slider's value whole; what the browser took, or a refusal. @param {HTMLInputElement} field @param {string} ref @param {string} text */
+function fillValue(field, ref, text) {
+  const wanted = text.trim();
+  click(field);
+  field.focus({ preventScroll: true });
+  setValue(field, wanted);
+  const took = field.value;
+  if (wanted !== "" && took === "") {
+    throw new ActionRefused(`${ref} (${label(field)}, a ${field.type} field) did not take ${JSON.stringify(wanted)}: it takes ${VALUE_FORMATS[field.type]}`);
+  }
+  field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true }));
+  field.dispatchEvent(new Event("change", { bubbles: true }));
+  return took === wanted ? "" : `the field holds ${JSON.stringify(took)} (the browser's form of it)`;
+}
+
 /** @param {Element} el */
 function isTextField(el) {
   if (isTextArea(el)) return true;
   if (isInput(el)) {
-    return !["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"].includes(el.type);
+    return !["checkbox", "radio", "button", "submit", "reset", "image", "file", "hidden"].includes(el.type) && !isValueInput(el);
   }
   return isHTML(el) && el.isContentEditable;
 }
 
-/** @param {string} key */
+/**
+ * A keydown/keyup's fields as a browser fills them: `key`, `code`, and the legacy
+ * `keyCode`/`which` that jQuery UI and older widgets read (0 would make them ignore it).
+ * @param {string} key
+ */
 function keyInit(key) {
-  const code = key.length === 1 ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /[0-9]/.test(key) ? `Digit${key}` : "") : key;
-  return { key, code, bubbles: true, cancelable: true, composed: true };
+  const { code, keyCode } = keyIdentity(key);
+  return { key, code, keyCode, which: keyCode, charCode: 0, bubbles: true, cancelable: true, composed: true };
+}
+
+/** A keypress's fields: the character's code in `charCode`, `keyCode` and `which`. @param {string} key */
+function pressInit(key) {
+  const char = key === "Enter" ? 13 : (key.codePointAt(0) ?? 0);
+  return { ...keyInit(key), charCode: char, keyCode: char, which: char };
 }
 
 /**
@@ -157,6 +217,11 @@ function keyInit(key) {
  * @param {Element} el @param {string} ref @param {string} text @param {boolean} submit
  */
 export function type(el, ref, text, submit) {
+  if (isValueInput(el)) {
+    const note = fillValue(el, ref, text);
+    const after = submit ? pressEnter(el) : "";
+    return [note, after].filter(Boolean).join(" and ");
+  }
   if (!isTextField(el)) {
     throw new ActionRefused(`${ref} is ${label(el)}, not a text field; use browser_click or browser_select_option for it`);
   }
@@ -169,7 +234,7 @@ export function type(el, ref, text, submit) {
     for (const char of text) {
       const init = keyInit(char);
       if (!field.dispatchEvent(new KeyboardEvent("keydown", init))) continue;
-      field.dispatchEvent(new KeyboardEvent("keypress", { ...init, charCode: char.codePointAt(0) }));
+      field.dispatchEvent(new KeyboardEvent("keypress", pressInit(char)));
       if (field.dispatchEvent(new InputEvent("beforeinput", { bubbles: true, cancelable: true, composed: true, inputType: "insertText", data: char }))) {
         setValue(field, field.value + char);
         field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText", data: char }));
@@ -198,7 +263,7 @@ function setValue(field, value) {
 function pressEnter(el) {
   const init = keyInit("Enter");
   const go = el.dispatchEvent(new KeyboardEvent("keydown", init));
-  el.dispatchEvent(new KeyboardEvent("keypress", { ...init, charCode: 13 }));
+  el.dispatchEvent(new KeyboardEvent("keypress", pressInit("Enter")));
   let done = "";
   if (go) {
     if (isInput(el) && el.form) {
@@ -268,7 +333,7 @@ export function pressKey(combo) {
   const plain = !parsed.ctrlKey && !parsed.altKey && !parsed.metaKey;
   let done = "";
   if (go && plain) {
-    if (parsed.key.length === 1) target.dispatchEvent(new KeyboardEvent("keypress", { ...init, charCode: parsed.key.codePointAt(0) }));
+    if (parsed.key.length === 1) target.dispatchEvent(new KeyboardEvent("keypress", { ...pressInit(parsed.key), shiftKey: parsed.shiftKey }));
     if ((isInput(target) || isTextArea(target)) && isTextField(target)) {
       if (parsed.key.length === 1) {
         setValue(target, target.value + parsed.key);

@@ -8,12 +8,13 @@
 
 import { isHTML } from "./dom.js";
 import { ActionRefused, centre, click, deepActive, label, pageText, pathOf, prepare, pressKey, scroll, selectOptions, type } from "./actions.js";
+import { ReactionWatch } from "./reaction.js";
 import { RefRegistry, StaleRef } from "./refs.js";
 import { takeSnapshot } from "./snapshot.js";
 
 /**
  * @typedef {object} PageRequest
- * @property {"snapshot" | "click" | "locate" | "type" | "select" | "press" | "scroll" | "hasText" | "focusRef" | "check"} op
+ * @property {"snapshot" | "click" | "locate" | "type" | "select" | "press" | "scroll" | "hasText" | "focusRef" | "check" | "reaction"} op
  * @property {string} [expectOrigin]  acting requests: the origin the decision was made for
  * @property {string} [ref]
  * @property {string} [text]
@@ -22,11 +23,13 @@ import { takeSnapshot } from "./snapshot.js";
  * @property {string} [key]
  * @property {string} [direction]
  * @property {number} [budgetChars]
+ * @property {boolean} [last]  reaction: the last look (stop watching)
  */
 
 /** @typedef {{ok: true, [key: string]: unknown} | {ok: false, kind: "stale" | "moved" | "refused", error: string}} PageAnswer */
 
 const refs = new RefRegistry();
+const reactions = new ReactionWatch();
 
 /** @param {PageRequest} request @returns {PageAnswer} */
 function handle(request) {
@@ -81,9 +84,19 @@ function noticingNavigation(act) {
 function run(request) {
   switch (request.op) {
     case "click":
+    case "press": {
+      // a plain click or key press may be ignored by the page: watch whether it reacts
+      reactions.start();
+      const answer = noticingNavigation(() => act(request));
+      if (!answer.ok) {
+        reactions.stop();
+        return answer;
+      }
+      reactions.acted();
+      return { ...answer, watching: true };
+    }
     case "type":
     case "select":
-    case "press":
       return noticingNavigation(() => act(request));
   }
   return act(request);
@@ -140,6 +153,8 @@ function act(request) {
       return { ok: true };
     case "hasText":
       return { ok: true, found: pageText().includes(request.text ?? "") };
+    case "reaction":
+      return { ok: true, changes: reactions.changes(request.last === true) };
   }
   return { ok: false, kind: "refused", error: `unknown request ${JSON.stringify(request.op)}` };
 }

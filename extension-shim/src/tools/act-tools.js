@@ -19,7 +19,10 @@ import { describeTab, originOf } from "./tabs.js";
 /** @typedef {import("./debugger.js").DebuggerSessions} DebuggerSessions */
 /** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
 
-export const SETTLE_MS = 150; // a navigation an action starts shows within this
+/** @typedef {{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string, watching?: boolean}} ActAnswer */
+
+export const SETTLE_MS = 150;
+export const REACTION_MORE_MS = 350; // a page that reacts late (after a timer) gets this much more // a navigation an action starts shows within this
 export const LEAVING_START_MS = 3_000; // ... unless the page said it is leaving (a busy machine)
 export const NAVIGATION_BOUND_MS = 15_000;
 const WAIT_DEFAULT_MS = 10_000;
@@ -28,7 +31,7 @@ const WAIT_POLL_MS = 200;
 /**
  * Run `action` on the tab of `ctx` and report the outcome.
  * @param {ToolContext} ctx @param {string} verb
- * @param {(tabId: number, expectOrigin: string) => Promise<{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string}>} action
+ * @param {(tabId: number, expectOrigin: string) => Promise<ActAnswer>} action
  * @param {boolean} navigationExpected  a click or a key may navigate; typing, selecting, scrolling do not
  * @returns {Promise<BrowserInvokeResult>}
  */
@@ -47,8 +50,10 @@ async function acting(ctx, verb, action, navigationExpected) {
   const watch = watchTab(tabId);
   /** @type {string[][]} */
   let dialogs = [];
-  /** @type {{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string}} */
+  /** @type {ActAnswer} */
   let answer;
+  /** @type {string[] | null} what the page changed after a plain click or key press (null: not known) */
+  let changes = null;
   try {
     await watchDialogs(tabId, ctx.signal);
     try {
@@ -56,6 +61,7 @@ async function acting(ctx, verb, action, navigationExpected) {
       // the page agent notes a navigation the page started during the action (`leaving`)
       const startMs = answer.ok && answer.leaving ? LEAVING_START_MS : SETTLE_MS;
       await settle(watch, ctx.signal, startMs, NAVIGATION_BOUND_MS);
+      if (answer.ok && answer.watching && !watch.seen.loading && !watch.seen.removed) changes = await reactionOf(tabId, ctx.signal);
     } finally {
       // always: a same-document navigation keeps the page and its hooks (gone with a new document)
       if (!watch.seen.removed) dialogs = await dialogsSeen(tabId);
@@ -113,7 +119,36 @@ async function acting(ctx, verb, action, navigationExpected) {
       details,
     };
   }
+  if (changes !== null && changes.length === 0 && !watch.seen.loading) {
+    details.reacted = false;
+    return {
+      content: `${capital(answer.did ?? verb)}, but nothing changed on the page that Panelot can see (its document, the focus, its fields, the address): the page may ignore scripted input. If this should have done something, try again with trusted: true (real input), or wait for it with browser_wait_for. ${where}`,
+      isError: false,
+      target,
+      details,
+    };
+  }
   return { content: `${capital(answer.did ?? verb)}.${navigated}${crossed} ${where}`, isError: false, target, details };
+}
+
+/**
+ * What the page changed after a plain click or key press: a first look, and a second one a
+ * moment later when nothing had changed yet; null when the page could not say.
+ * @param {number} tabId @param {AbortSignal} signal @returns {Promise<string[] | null>}
+ */
+async function reactionOf(tabId, signal) {
+  try {
+    for (const last of [false, true]) {
+      const { answer } = await callPage(tabId, { op: "reaction", last }, signal, { boundMs: 2_000 });
+      const changes = answer.changes;
+      if (!Array.isArray(changes)) return null;
+      if (changes.length || last) return changes;
+      await sleep(REACTION_MORE_MS, signal);
+    }
+  } catch (error) {
+    if (signal.aborted) throw error;
+  }
+  return null; // the page went away or did not answer: no claim either way
 }
 
 /** A point on whole CSS pixels (the debugger's hit test takes integers). @param {{x: number, y: number}} at */

@@ -5,6 +5,7 @@
 // whatever a cancelled call still holds.
 
 import { ToolFailure } from "./errors.js";
+import { keyIdentity } from "../page/keys.js";
 
 const PROTOCOL = "1.3";
 
@@ -72,10 +73,6 @@ export class DebuggerSessions {
 }
 
 const MODIFIER_BITS = { altKey: 1, ctrlKey: 2, metaKey: 4, shiftKey: 8 };
-const KEY_CODES = /** @type {Record<string, number>} */ ({
-  Backspace: 8, Tab: 9, Enter: 13, Escape: 27, " ": 32, PageUp: 33, PageDown: 34, End: 35, Home: 36,
-  ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40, Delete: 46,
-});
 
 /**
  * One key press as trusted input.
@@ -85,9 +82,9 @@ export async function trustedKey(send, press) {
   const { key } = press;
   const modifiers = Object.entries(MODIFIER_BITS).reduce((bits, [name, bit]) => (press[/** @type {keyof typeof MODIFIER_BITS} */ (name)] ? bits | bit : bits), 0);
   const printable = key.length === 1;
-  const code = KEY_CODES[key] ?? (printable ? key.toUpperCase().charCodeAt(0) : 0);
+  const { code: domCode, keyCode } = keyIdentity(key);
+  const code = keyCode || (printable ? key.toUpperCase().charCodeAt(0) : 0);
   if (!printable && code === 0) throw new ToolFailure(`unknown key ${JSON.stringify(key)} (use names like Enter, Tab, Escape, ArrowDown, or one character)`);
-  const domCode = printable ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /[0-9]/.test(key) ? `Digit${key}` : "") : key === " " ? "Space" : key;
   const text = key === "Enter" ? "\r" : printable && !(modifiers & 7) ? key : undefined;
   const base = { key, code: domCode, windowsVirtualKeyCode: code, nativeVirtualKeyCode: code, modifiers };
   await send("Input.dispatchKeyEvent", { ...base, type: text ? "keyDown" : "rawKeyDown", text, unmodifiedText: text });
