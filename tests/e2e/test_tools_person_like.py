@@ -7,9 +7,11 @@ tab whose handler is on the link inside it); and a click the page ignores (it ch
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from .harness import Browser
 from .pages import serve_html
@@ -79,11 +81,16 @@ class Widgets:
         return invoke(self.browser, tool, {"tabId": self.tab, **args}, decided)
 
 
-def test_keys_pickers_and_tabs_work_with_plain_actions(browser: Browser) -> None:
+@contextmanager
+def widgets_page(browser: Browser) -> Iterator[tuple[Page, Widgets]]:
     with serve_html(lambda path: PAGE) as site:
         url = f"{site}/widgets"
         page, tab = open_tab(browser, url)
-        widgets = Widgets(browser, url, tab)
+        yield page, Widgets(browser, url, tab)
+
+
+def test_keys_pickers_and_tabs_work_with_plain_actions(browser: Browser) -> None:
+    with widgets_page(browser) as (page, widgets):
         # a key press the widget reads by keyCode
         focused = widgets.call("browser_click", "listbox", "Sizes")
         assert not focused["isError"], focused
@@ -119,10 +126,7 @@ def test_keys_pickers_and_tabs_work_with_plain_actions(browser: Browser) -> None
 
 
 def test_a_click_the_page_ignores_says_so_and_trusted_input_works(browser: Browser) -> None:
-    with serve_html(lambda path: PAGE) as site:
-        url = f"{site}/widgets"
-        page, tab = open_tab(browser, url)
-        widgets = Widgets(browser, url, tab)
+    with widgets_page(browser) as (page, widgets):
         ignored = widgets.call("browser_click", "button", "Strict")
         assert not ignored["isError"], ignored
         assert "nothing changed on the page that Panelot can see" in ignored["content"]

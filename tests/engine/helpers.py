@@ -48,3 +48,18 @@ async def wait_until(condition: Callable[[], bool], *, within_s: float = 10.0) -
     with anyio.fail_after(within_s):
         while not condition():  # noqa: ASYNC110 - the state has no event to wait on
             await anyio.sleep(0.005)
+
+
+async def answer_approval(
+    client: DirectTransport, request: dict[str, Any], decision: str, scope: str
+) -> None:
+    """Answer the ``approval.request`` params ``request`` as the user would."""
+    await client.send(
+        "approval.response",
+        {
+            "commandId": f"answer-{request['requestId']}",
+            "requestId": request["requestId"],
+            "decision": decision,
+            "scope": scope,
+        },
+    )

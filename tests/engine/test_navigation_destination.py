@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from tests.conftest import EventLog
-from tests.engine.helpers import INIT, new_thread, wait_for
+from tests.engine.helpers import INIT, answer_approval, new_thread, wait_for
 
 from panelot_host.gatekeeper.destination import destination_origin
 from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
@@ -67,20 +67,6 @@ def _navigate(url: str) -> list[ToolCall]:
     return [ToolCall("browser_navigate", {"url": url})]
 
 
-async def _answer(
-    client: DirectTransport, request: dict[str, Any], decision: str, scope: str
-) -> None:
-    await client.send(
-        "approval.response",
-        {
-            "commandId": f"answer-{request['requestId']}",
-            "requestId": request["requestId"],
-            "decision": decision,
-            "scope": scope,
-        },
-    )
-
-
 async def test_a_site_grant_never_covers_leaving_the_site_with_page_data(
     tab_client: tuple[DirectTransport, OneTab, EventLog], provider: ScriptedProvider
 ) -> None:
@@ -98,7 +84,7 @@ async def test_a_site_grant_never_covers_leaving_the_site_with_page_data(
     first = (await wait_for(log, "approval.request"))[0]
     assert first["target"]["origin"] == SHOP
     assert first["target"]["currentOrigin"] == SHOP
-    await _answer(client, first, "allow", "origin")  # "Allow for this site"
+    await answer_approval(client, first, "allow", "origin")  # "Allow for this site"
     second = (await wait_for(log, "approval.request", 2))[1]
     # the card names the destination and where the tab is now, and shows the carried text
     assert second["target"]["origin"] == EVIL
@@ -106,7 +92,7 @@ async def test_a_site_grant_never_covers_leaving_the_site_with_page_data(
     assert second["target"]["currentOrigin"] == SHOP
     assert second["carried"] == [SECRET]
     assert SECRET in second["reason"]
-    await _answer(client, second, "deny", "once")
+    await answer_approval(client, second, "deny", "once")
     done = await wait_for(log, "turn.complete")
     assert done[0]["status"] == "completed"
     assert tab.navigated_to() == [f"{SHOP}/orders"]  # the attacker's URL was never loaded
@@ -132,14 +118,14 @@ async def test_the_destination_grant_allows_and_page_data_is_asked_even_there(
     await client.send("turn.submit", {"commandId": "s1", "threadId": thread_id, "text": "go"})
     first = (await wait_for(log, "approval.request"))[0]
     assert (first["target"]["origin"], first["target"]["currentOrigin"]) == (OTHER, SHOP)
-    await _answer(client, first, "allow", "origin")
+    await answer_approval(client, first, "allow", "origin")
     second = (await wait_for(log, "approval.request", 2))[1]
     assert (second["target"]["origin"], second["target"]["currentOrigin"]) == (SHOP, OTHER)
     assert "carried" not in second
-    await _answer(client, second, "allow", "once")
+    await answer_approval(client, second, "allow", "once")
     third = (await wait_for(log, "approval.request", 3))[2]
     assert third["target"]["origin"] == OTHER and [SECRET in c for c in third["carried"]] == [True]
-    await _answer(client, third, "allow", "once")  # the user lets it go: it runs once
+    await answer_approval(client, third, "allow", "once")  # the user lets it go: it runs once
     await wait_for(log, "turn.complete")
     assert tab.navigated_to() == [
         f"{OTHER}/a",
@@ -158,6 +144,6 @@ async def test_a_new_tab_is_decided_by_the_url_it_opens(
     await client.send("turn.submit", {"commandId": "s1", "threadId": thread_id, "text": "go"})
     request = (await wait_for(log, "approval.request"))[0]
     assert request["target"]["origin"] == EVIL and request["target"]["currentOrigin"] == SHOP
-    await _answer(client, request, "deny", "once")
+    await answer_approval(client, request, "deny", "once")
     await wait_for(log, "turn.complete")
     assert tab.invoked == []

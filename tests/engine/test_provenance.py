@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from tests.conftest import EventLog
-from tests.engine.helpers import INIT, new_thread, run_turn, wait_for
+from tests.engine.helpers import INIT, answer_approval, new_thread, run_turn, wait_for
 
 from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
 from panelot_host.server.host import Host
@@ -63,20 +63,6 @@ def _read(tab: int) -> list[ToolCall]:
     return [ToolCall("browser_read", {"tabId": tab})]
 
 
-async def _answer(
-    client: DirectTransport, request: dict[str, Any], decision: str, scope: str
-) -> None:
-    await client.send(
-        "approval.response",
-        {
-            "commandId": f"answer-{request['requestId']}",
-            "requestId": request["requestId"],
-            "decision": decision,
-            "scope": scope,
-        },
-    )
-
-
 async def _grant_typing_on_the_form(
     client: DirectTransport, log: EventLog, provider: ScriptedProvider, thread_id: str
 ) -> None:
@@ -85,7 +71,7 @@ async def _grant_typing_on_the_form(
     await client.send("turn.submit", {"commandId": "t1", "threadId": thread_id, "text": "hi"})
     first = (await wait_for(log, "approval.request"))[0]
     assert "readFrom" not in first  # nothing was read: the usual question
-    await _answer(client, first, "allow", "origin")
+    await answer_approval(client, first, "allow", "origin")
     await wait_for(log, "turn.complete")
 
 
@@ -108,7 +94,7 @@ async def test_content_read_on_one_site_is_never_typed_into_another_on_a_site_gr
     assert asked["target"]["origin"] == FORM
     assert f"this turn read content from {MAIL}; this call types into {FORM}" in asked["reason"]
     assert "a standing permission never covers that" in asked["reason"]
-    await _answer(client, asked, "deny", "once")
+    await answer_approval(client, asked, "deny", "once")
     await wait_for(log, "turn.complete", 3)
     assert tabs.typed == ["hello", "again"]
     # a new message starts afresh: the grant covers typing on the form again
@@ -140,7 +126,7 @@ async def test_only_content_read_since_the_users_last_message_counts(
             "text": "yes, type my account number there",
         },
     )
-    await _answer(client, asked, "allow", "once")
+    await answer_approval(client, asked, "allow", "once")
     await wait_for(log, "turn.complete", 2)
     # after the user's words, the next call is covered by the site grant again
     assert len(log.of("approval.request")) == 2
