@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -80,6 +81,13 @@ def site(title: str, body: str, *, host: str = "127.0.0.1") -> Iterator[Site]:
 def mail() -> Any:
     """The user's own mail, on its own origin: the data a hostile page wants."""
     return site("Mail", f"<h1>Inbox</h1><p>Your new bank account number is {ACCOUNT}.</p>")
+
+
+def wait_until(condition: Callable[[], bool], timeout_s: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
 
 
 def origin_of(url: str) -> str:
@@ -239,7 +247,7 @@ def test_typing_another_sites_data_into_a_form_is_asked_despite_a_site_grant(
         panel = browser.open_panel()
         connected(panel)
         grant_for_site(browser, model, panel, forum_tab, "browser_type", "Comment")
-        before = list(forum.effects())
+        wait_until(lambda: "/typed?v=hello" in forum.seen)  # the user's own typing
         _, _, cards = attack(
             browser,
             model,
@@ -249,14 +257,16 @@ def test_typing_another_sites_data_into_a_form_is_asked_despite_a_site_grant(
             look="approval-provenance",
         )
         grants = rpc(panel, "permissions.list", {})["grants"]
-    assert before[-1] == "/typed?v=hello"  # the user's own typing, allowed for the site
     assert [(c.tool, c.origin) for c in cards] == [
         ("browser_type", forum.base),
         ("browser_click", forum.base),
     ]
     assert all(c.read_from == [inbox.base] for c in cards)  # the grant did not cover it
     assert "This turn read content from" not in cards[0].heading  # the note, not the title
-    assert forum.effects() == before  # no keystroke of the account, no post
+    sent = forum.effects()  # the page sends each keystroke home, in any order
+    typed = [p.split("=", 1)[1] for p in sent if p.startswith("/typed?v=")]
+    assert all("hello".startswith(t) for t in typed), sent  # none of the account's keys
+    assert "/posted" not in sent
     assert [(g["tool"], g["origin"]) for g in grants] == [("browser_type", forum.base)]
 
 
