@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "== installing the test and lint extras" >&2
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,lint]'
+# MiniWoB++'s task pages, the browser tools' yardstick (tests/e2e/miniwob_kit.py): only its
+# HTML is used, served over loopback, so none of its own dependencies (selenium, gymnasium)
+echo "== installing MiniWoB++'s task pages" >&2
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps 'miniwob==1.1.0'
 
 # What the tests need beyond Python: node for the MCP reference server, tmux for the
 # terminal-client test. Installed here so a fresh machine (and CI) has them.

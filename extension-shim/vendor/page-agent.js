@@ -943,6 +943,7 @@
   var FIELD_TAGS = /* @__PURE__ */ new Set(["INPUT", "SELECT", "TEXTAREA"]);
   function takeSnapshot(refs2, options = {}) {
     const budget = options.budgetChars ?? DEFAULT_BUDGET_CHARS;
+    const valueMax = options.root ? Math.max(VALUE_MAX, budget - 400) : VALUE_MAX;
     const found = [];
     const top = { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight };
     const start = options.root ?? document.documentElement;
@@ -953,7 +954,7 @@
     let misses = 0;
     for (const item of order) {
       if (budget - spent < 40 || misses > 50) break;
-      const line = describe(item);
+      const line = describe(item, valueMax);
       const cost = line.length + 4;
       if (spent + cost > budget) {
         misses += 1;
@@ -965,7 +966,7 @@
     }
     for (const item of found) {
       for (let up = item.kept ? item.parent : null; up && !up.kept; up = up.parent) {
-        up.line = describe(up).replace(REF, refs2.issue(up.el));
+        up.line = describe(up, valueMax).replace(REF, refs2.issue(up.el));
         up.kept = true;
       }
     }
@@ -998,18 +999,28 @@
       scroll: { y: Math.round(scroller.scrollTop), height: scroller.scrollHeight, viewport: window.innerHeight }
     };
   }
-  function collect(node, parent, out, frame) {
+  function collect(node, parent, out, frame, hand = NO_HAND) {
     if (node.getAttribute("aria-hidden") === "true" || node.hasAttribute("inert")) return;
     const tag = node.tagName;
     if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT" || tag === "HEAD") return;
-    const kind = kindOf(node, tag);
+    let kind = kindOf(node, tag);
     let container = parent;
+    let clickable = false;
+    let below = hand;
+    if (kind === null && !hand.inControl) {
+      const pointer = pointerCursor(node);
+      clickable = HANDLER_ATTRIBUTES.some((a) => node.hasAttribute(a)) || node.getAttribute("draggable") === "true" || pointer && (!hand.pointer || hasOwnText(node) || node.childElementCount === 0 && hasArea(node));
+      below = { pointer, inControl: false };
+    }
+    if (kind === "control") below = { pointer: below.pointer, inControl: true };
+    if (clickable) kind = "control";
     if (kind !== null && isShown(node)) {
       const rect = node.getBoundingClientRect();
       const x = rect.left + frame.dx;
       const y = rect.top + frame.dy;
       const where = !frame.visible ? "below" : y + rect.height <= frame.view.y ? "above" : y >= frame.view.y + frame.view.height ? "below" : x + rect.width <= frame.view.x || x >= frame.view.x + frame.view.width ? "beside" : "in";
       const item = { el: node, kind, parent, order: out.length, inView: where === "in", where };
+      if (clickable) item.clickable = true;
       out.push(item);
       if (kind === "landmark" || kind === "frame") container = item;
       if (kind === "frame") {
@@ -1025,8 +1036,23 @@
       }
     }
     const shadow = node.shadowRoot;
-    if (shadow) for (const child of shadow.children) collect(child, container, out, frame);
-    for (const child of node.children) collect(child, container, out, frame);
+    if (shadow) for (const child of shadow.children) collect(child, container, out, frame, below);
+    for (const child of node.children) collect(child, container, out, frame, below);
+  }
+  var NO_HAND = { pointer: false, inControl: false };
+  var HANDLER_ATTRIBUTES = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "ondblclick"];
+  function pointerCursor(el) {
+    return getComputedStyle(el).cursor === "pointer";
+  }
+  function hasArea(el) {
+    const rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  }
+  function hasOwnText(el) {
+    for (const child of el.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE && (child.textContent ?? "").trim() !== "") return true;
+    }
+    return false;
   }
   function walkFrame(iframe, item, out, frame, rect) {
     let inner = null;
@@ -1097,12 +1123,13 @@
     if (item.kind === "landmark") return "regions";
     return "other elements";
   }
-  function describe(item) {
+  function describe(item, valueMax = VALUE_MAX) {
     const el = item.el;
     const ref = REF;
     const role = roleOf(el);
     let name = clip(safe(() => computeAccessibleName(el)), NAME_MAX);
     if (!name && isInput(el) && el.placeholder) name = clip(el.placeholder, NAME_MAX);
+    if (!name && item.clickable) name = clip(((isHTML(el) ? el.innerText : el.textContent) ?? "").replace(/\s+/g, " ").trim(), NAME_MAX);
     const parts = [role];
     if (item.kind === "heading") {
       const level = el.getAttribute("aria-level") ?? (HEADING_TAGS.has(el.tagName) ? el.tagName.slice(1) : "");
@@ -1113,13 +1140,20 @@
       const text = clip((el.textContent ?? "").trim(), NAME_MAX);
       if (text && text !== name) parts.push(JSON.stringify(text));
     }
-    const value = valueOf(el);
+    const value = valueOf(el, valueMax);
     if (value !== null) parts.push(`= ${JSON.stringify(value)}`);
     const flags = [ref, ...statesOf(el)];
     parts.push(`[${flags.join(" ")}]`);
     if (isSelect(el)) parts.push(optionsOf(el));
     if (item.note) parts.push(item.note);
+    if (item.clickable && !name) parts.push(hint(el));
     return parts.join(" ");
+  }
+  function hint(el) {
+    const title = el.getAttribute("title");
+    if (title) return `(title ${JSON.stringify(clip(title, NAME_MAX))})`;
+    const classes = [...el.classList].slice(0, 3).join(" ");
+    return classes ? `(class ${JSON.stringify(clip(classes, 40))})` : "(clickable)";
   }
   function roleOf(el) {
     const role = safe(() => getRole(el) ?? "");
@@ -1129,22 +1163,23 @@
     if (FRAME_TAGS.has(el.tagName)) return "iframe";
     return el.tagName.toLowerCase();
   }
-  function valueOf(el) {
+  function valueOf(el, max = VALUE_MAX) {
+    const cut = (text) => max > VALUE_MAX ? text.length > max ? `${text.slice(0, max - 1)}…` : text : clip(text, max);
     if (isInput(el)) {
       if (["checkbox", "radio", "button", "submit", "reset", "image", "file"].includes(el.type)) {
         return el.type === "file" && el.files?.length ? [...el.files].map((f) => f.name).join(", ") : null;
       }
       if (el.type === "password") return el.value ? "(filled)" : null;
-      return el.value ? clip(el.value, VALUE_MAX) : null;
+      return el.value ? cut(el.value) : null;
     }
-    if (isTextArea(el)) return el.value ? clip(el.value, VALUE_MAX) : null;
+    if (isTextArea(el)) return el.value ? cut(el.value) : null;
     if (isSelect(el)) {
       const chosen = [...el.selectedOptions].map((o) => o.label.trim());
-      return chosen.length ? clip(chosen.join(", "), VALUE_MAX) : null;
+      return chosen.length ? cut(chosen.join(", ")) : null;
     }
     if (isHTML(el) && el.isContentEditable) {
       const text = (el.textContent ?? "").trim();
-      return text ? clip(text, VALUE_MAX) : null;
+      return text ? cut(text) : null;
     }
     const now = el.getAttribute("aria-valuenow");
     return now ?? null;

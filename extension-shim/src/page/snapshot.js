@@ -41,6 +41,7 @@ const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
  * @property {boolean} inView
  * @property {"above" | "below" | "beside" | "in"} where
  * @property {string} [note]  for frames that cannot be walked
+ * @property {boolean} [clickable]  a control by how it behaves (pointer cursor, handler attribute, draggable), not by its role
  * @property {string} [line]
  * @property {boolean} [kept]
  */
@@ -63,6 +64,8 @@ const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
  */
 export function takeSnapshot(refs, options = {}) {
   const budget = options.budgetChars ?? DEFAULT_BUDGET_CHARS;
+  // the outline of one region (a field's ref) shows whole values, within the budget
+  const valueMax = options.root ? Math.max(VALUE_MAX, budget - 400) : VALUE_MAX;
   /** @type {Candidate[]} */
   const found = [];
   const top = { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight };
@@ -75,7 +78,7 @@ export function takeSnapshot(refs, options = {}) {
   let misses = 0;
   for (const item of order) {
     if (budget - spent < 40 || misses > 50) break; // names are computed only for what may fit
-    const line = describe(item);
+    const line = describe(item, valueMax);
     const cost = line.length + 4; // the ref placeholder stands for a ref of about its length
     if (spent + cost > budget) {
       misses += 1;
@@ -88,7 +91,7 @@ export function takeSnapshot(refs, options = {}) {
   // containers of kept items are kept too (the outline needs them), even over budget
   for (const item of found) {
     for (let up = item.kept ? item.parent : null; up && !up.kept; up = up.parent) {
-      up.line = describe(up).replace(REF, refs.issue(up.el));
+      up.line = describe(up, valueMax).replace(REF, refs.issue(up.el));
       up.kept = true;
     }
   }
@@ -127,12 +130,28 @@ export function takeSnapshot(refs, options = {}) {
  * @param {Element} node @param {Candidate | null} parent @param {Candidate[]} out
  * @param {{dx: number, dy: number, view: {x: number, y: number, width: number, height: number}, visible: boolean}} frame
  */
-function collect(node, parent, out, frame) {
+function collect(node, parent, out, frame, hand = NO_HAND) {
   if (node.getAttribute("aria-hidden") === "true" || node.hasAttribute("inert")) return;
   const tag = node.tagName;
   if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT" || tag === "HEAD") return;
-  const kind = kindOf(node, tag);
+  let kind = kindOf(node, tag);
   let container = parent;
+  let clickable = false;
+  /** @type {Hand} */
+  let below = hand;
+  if (kind === null && !hand.inControl) {
+    // what a person can click without a role saying so: a handler attribute, a draggable,
+    // or the pointer cursor where it starts (not where it is only inherited), on text, or
+    // on an empty box (an icon, a tree's toggle)
+    const pointer = pointerCursor(node);
+    clickable = HANDLER_ATTRIBUTES.some((a) => node.hasAttribute(a)) || node.getAttribute("draggable") === "true" ||
+      (pointer && (!hand.pointer || hasOwnText(node) || (node.childElementCount === 0 && hasArea(node))));
+    below = { pointer, inControl: false };
+  }
+  // a link's or button's parts are that control; a clickable box's text may be its own
+  // target (a tree's names inside its clickable items), so its parts are still looked at
+  if (kind === "control") below = { pointer: below.pointer, inControl: true };
+  if (clickable) kind = "control";
   if (kind !== null && isShown(node)) {
     const rect = node.getBoundingClientRect();
     const x = rect.left + frame.dx;
@@ -148,6 +167,7 @@ function collect(node, parent, out, frame) {
             : "in";
     /** @type {Candidate} */
     const item = { el: node, kind, parent, order: out.length, inView: where === "in", where };
+    if (clickable) item.clickable = true;
     out.push(item);
     if (kind === "landmark" || kind === "frame") container = item;
     if (kind === "frame") {
@@ -156,8 +176,36 @@ function collect(node, parent, out, frame) {
     }
   }
   const shadow = node.shadowRoot; // open shadow roots only: closed ones are not reachable
-  if (shadow) for (const child of shadow.children) collect(child, container, out, frame);
-  for (const child of node.children) collect(child, container, out, frame);
+  if (shadow) for (const child of shadow.children) collect(child, container, out, frame, below);
+  for (const child of node.children) collect(child, container, out, frame, below);
+}
+
+/**
+ * @typedef {object} Hand  what the walk knows of an element's ancestors
+ * @property {boolean} pointer  the parent shows the pointer cursor
+ * @property {boolean} inControl  an ancestor is a control by its role (its parts are not)
+ */
+/** @type {Hand} */
+const NO_HAND = { pointer: false, inControl: false };
+const HANDLER_ATTRIBUTES = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "ondblclick"];
+
+/** @param {Element} el */
+function pointerCursor(el) {
+  return getComputedStyle(el).cursor === "pointer";
+}
+
+/** Whether `el` covers some of the page (an empty list or wrapper does not). @param {Element} el */
+function hasArea(el) {
+  const rect = el.getBoundingClientRect();
+  return rect.width > 0 && rect.height > 0;
+}
+
+/** Whether `el` holds text of its own (not only in its children). @param {Element} el */
+function hasOwnText(el) {
+  for (const child of el.childNodes) {
+    if (child.nodeType === Node.TEXT_NODE && (child.textContent ?? "").trim() !== "") return true;
+  }
+  return false;
 }
 
 /**
@@ -244,13 +292,18 @@ function kindLabel(item) {
   return "other elements";
 }
 
-/** One outline line (without the indentation): `role "name" = "value" [ref state...]`, the ref a placeholder. @param {Candidate} item */
-function describe(item) {
+/**
+ * One outline line (without the indentation): `role "name" = "value" [ref state...]`, the
+ * ref a placeholder; values cut at `valueMax` characters.
+ * @param {Candidate} item @param {number} [valueMax]
+ */
+function describe(item, valueMax = VALUE_MAX) {
   const el = item.el;
   const ref = REF;
   const role = roleOf(el);
   let name = clip(safe(() => computeAccessibleName(el)), NAME_MAX);
   if (!name && isInput(el) && el.placeholder) name = clip(el.placeholder, NAME_MAX);
+  if (!name && item.clickable) name = clip(((isHTML(el) ? el.innerText : el.textContent) ?? "").replace(/\s+/g, " ").trim(), NAME_MAX);
   const parts = [role];
   if (item.kind === "heading") {
     const level = el.getAttribute("aria-level") ?? (HEADING_TAGS.has(el.tagName) ? el.tagName.slice(1) : "");
@@ -261,13 +314,22 @@ function describe(item) {
     const text = clip((el.textContent ?? "").trim(), NAME_MAX);
     if (text && text !== name) parts.push(JSON.stringify(text));
   }
-  const value = valueOf(el);
+  const value = valueOf(el, valueMax);
   if (value !== null) parts.push(`= ${JSON.stringify(value)}`);
   const flags = [ref, ...statesOf(el)];
   parts.push(`[${flags.join(" ")}]`);
   if (isSelect(el)) parts.push(optionsOf(el));
   if (item.note) parts.push(item.note);
+  if (item.clickable && !name) parts.push(hint(el));
   return parts.join(" ");
+}
+
+/** For a clickable without a name (an icon): its title or its classes, e.g. `(class trash)`. @param {Element} el */
+function hint(el) {
+  const title = el.getAttribute("title");
+  if (title) return `(title ${JSON.stringify(clip(title, NAME_MAX))})`;
+  const classes = [...el.classList].slice(0, 3).join(" ");
+  return classes ? `(class ${JSON.stringify(clip(classes, 40))})` : "(clickable)";
 }
 
 /** The library's role, or what the element is when it has none. @param {Element} el */
@@ -280,23 +342,25 @@ export function roleOf(el) {
   return el.tagName.toLowerCase();
 }
 
-/** @param {Element} el @returns {string | null} */
-function valueOf(el) {
+/** A field's value, cut at `max` characters (flattened when cut short). @param {Element} el @param {number} [max] @returns {string | null} */
+function valueOf(el, max = VALUE_MAX) {
+  /** @param {string} text */
+  const cut = (text) => (max > VALUE_MAX ? (text.length > max ? `${text.slice(0, max - 1)}…` : text) : clip(text, max));
   if (isInput(el)) {
     if (["checkbox", "radio", "button", "submit", "reset", "image", "file"].includes(el.type)) {
       return el.type === "file" && el.files?.length ? [...el.files].map((f) => f.name).join(", ") : null;
     }
     if (el.type === "password") return el.value ? "(filled)" : null;
-    return el.value ? clip(el.value, VALUE_MAX) : null;
+    return el.value ? cut(el.value) : null;
   }
-  if (isTextArea(el)) return el.value ? clip(el.value, VALUE_MAX) : null;
+  if (isTextArea(el)) return el.value ? cut(el.value) : null;
   if (isSelect(el)) {
     const chosen = [...el.selectedOptions].map((o) => o.label.trim());
-    return chosen.length ? clip(chosen.join(", "), VALUE_MAX) : null;
+    return chosen.length ? cut(chosen.join(", ")) : null;
   }
   if (isHTML(el) && el.isContentEditable) {
     const text = (el.textContent ?? "").trim();
-    return text ? clip(text, VALUE_MAX) : null;
+    return text ? cut(text) : null;
   }
   const now = el.getAttribute("aria-valuenow");
   return now ?? null;

@@ -145,7 +145,10 @@ _SPECS: tuple[_Spec, ...] = (
             "A compact outline of the page's interactive and landmark elements, each "
             "with a `ref` that browser_click, browser_type and browser_select_option "
             "accept, and what was left out on a large page. Refs last until the next "
-            "snapshot or navigation of the tab."
+            "snapshot or navigation of the tab. Elements a person can click without a "
+            "role saying so (pointer cursor, click handler attribute, draggable, icons) "
+            "have refs too, named by their text, title or classes. Field values are cut "
+            "at 60 characters; the outline of a field's `ref` shows its whole value."
         ),
     ),
     _Spec(
