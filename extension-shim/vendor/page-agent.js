@@ -988,6 +988,7 @@
       for (let up = item.parent; up; up = up.parent) if (up.kept) depth += 1;
       lines.push(`${"  ".repeat(depth)}- ${item.line}`);
     }
+    rememberIdentities(found, refs2);
     const scroller = document.scrollingElement ?? document.documentElement;
     return {
       lines,
@@ -1127,9 +1128,8 @@
     const el = item.el;
     const ref = REF;
     const role = roleOf(el);
-    let name = clip(safe(() => computeAccessibleName(el)), NAME_MAX);
-    if (!name && isInput(el) && el.placeholder) name = clip(el.placeholder, NAME_MAX);
-    if (!name && item.clickable) name = clip(((isHTML(el) ? el.innerText : el.textContent) ?? "").replace(/\s+/g, " ").trim(), NAME_MAX);
+    const name = nameOf(el, item.clickable === true);
+    item.key = keyOf(role, name);
     const parts = [role];
     if (item.kind === "heading") {
       const level = el.getAttribute("aria-level") ?? (HEADING_TAGS.has(el.tagName) ? el.tagName.slice(1) : "");
@@ -1148,6 +1148,42 @@
     if (item.note) parts.push(item.note);
     if (item.clickable && !name) parts.push(hint(el));
     return parts.join(" ");
+  }
+  function nameOf(el, clickable) {
+    let name = clip(safe(() => computeAccessibleName(el)), NAME_MAX);
+    if (!name && isInput(el) && el.placeholder) name = clip(el.placeholder, NAME_MAX);
+    if (!name && clickable) name = clip(((isHTML(el) ? el.innerText : el.textContent) ?? "").replace(/\s+/g, " ").trim(), NAME_MAX);
+    return name;
+  }
+  function keyOf(role, name) {
+    return name ? `${role} ${JSON.stringify(name)}` : role;
+  }
+  function rememberIdentities(found, refs2) {
+    const groups = /* @__PURE__ */ new Map();
+    for (const item of found) {
+      if (!item.kept || item.key === void 0) continue;
+      const group = `${item.el.tagName}\0${item.key}`;
+      const members = groups.get(group);
+      if (members) members.push(item);
+      else groups.set(group, [item]);
+    }
+    for (const group of groups.values()) {
+      group.forEach((item, index) => {
+        const ref = refs2.idOf.get(item.el);
+        if (ref !== void 0) refs2.remember(ref, { tag: item.el.tagName, key: (
+          /** @type {string} */
+          item.key
+        ), index, count: group.length });
+      });
+    }
+  }
+  function successorOf(identity) {
+    const same = [...document.querySelectorAll(identity.tag)].filter((el) => {
+      if (!isShown(el)) return false;
+      const role = roleOf(el);
+      return keyOf(role, nameOf(el, false)) === identity.key || keyOf(role, nameOf(el, true)) === identity.key;
+    });
+    return same.length === identity.count ? same[identity.index] ?? null : null;
   }
   function hint(el) {
     const title = el.getAttribute("title");
@@ -1645,7 +1681,10 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
   var StaleRef = class extends Error {
   };
   var RefRegistry = class {
-    constructor() {
+    /** @param {FindSuccessor} [findSuccessor] */
+    constructor(findSuccessor) {
+      this.findSuccessor = findSuccessor;
+      this.identities = /* @__PURE__ */ new Map();
       this.idOf = /* @__PURE__ */ new WeakMap();
       this.valid = /* @__PURE__ */ new Map();
       this.next = 1;
@@ -1654,7 +1693,12 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
     /** A new snapshot starts: the refs of the previous one stop being valid. */
     beginSnapshot() {
       this.valid = /* @__PURE__ */ new Map();
+      this.identities = /* @__PURE__ */ new Map();
       this.snapshots += 1;
+    }
+    /** @param {string} ref @param {Identity} identity */
+    remember(ref, identity) {
+      this.identities.set(ref, identity);
     }
     /** @param {Element} element @returns {string} */
     issue(element) {
@@ -1668,6 +1712,13 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
     }
     /** @param {string} ref @returns {Element} */
     resolve(ref) {
+      return this.resolveNoting(ref).element;
+    }
+    /**
+     * The element of `ref`, and a note when it is the successor of a re-rendered one.
+     * @param {string} ref @returns {{element: Element, note: string}}
+     */
+    resolveNoting(ref) {
       const again = "take a new snapshot with browser_snapshot and use a ref from it";
       if (this.snapshots === 0) throw new StaleRef(`there is no snapshot of this page (it loaded since); ${again}`);
       const element = this.valid.get(ref)?.deref();
@@ -1675,14 +1726,19 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
         throw new StaleRef(`ref ${JSON.stringify(ref)} is not in the latest snapshot of this page (refs last until the next snapshot); ${again}`);
       }
       if (!element || !element.isConnected) {
-        throw new StaleRef(`the element ${ref} is no longer on the page (it changed since the snapshot); ${again}`);
+        const identity = this.identities.get(ref);
+        const successor = identity && this.findSuccessor ? this.findSuccessor(identity) : null;
+        if (!successor) throw new StaleRef(`the element ${ref} is no longer on the page (it changed since the snapshot); ${again}`);
+        this.idOf.set(successor, ref);
+        this.valid.set(ref, new WeakRef(successor));
+        return { element: successor, note: `the page re-rendered ${ref} since the snapshot; this is its successor (same ${identity?.key}, same place)` };
       }
-      return element;
+      return { element, note: "" };
     }
   };
 
   // src/page/agent.js
-  var refs = new RefRegistry();
+  var refs = new RefRegistry(successorOf);
   var reactions = new ReactionWatch();
   function handle(request) {
     if (request.expectOrigin !== void 0 && request.expectOrigin !== location.origin) {
@@ -1750,28 +1806,28 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
         return { ok: true, ...takeSnapshot(refs, { budgetChars: request.budgetChars, root }) };
       }
       case "click": {
-        const el = refs.resolve(ref);
+        const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
         click(el);
-        return { ok: true, did: `clicked ${ref} (${label(el)})` };
+        return { ok: true, did: `clicked ${ref} (${label(el)})${noted(note)}` };
       }
       case "locate": {
-        const el = refs.resolve(ref);
+        const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
         if (request.text !== void 0 && isHTML(el)) el.focus({ preventScroll: true });
-        return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})` };
+        return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})${noted(note)}` };
       }
       case "type": {
-        const el = refs.resolve(ref);
+        const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
         const after = type(el, ref, request.text ?? "", request.submit === true);
-        return { ok: true, did: `typed ${(request.text ?? "").length} characters into ${ref} (${label(el)})${after ? ` and ${after}` : ""}` };
+        return { ok: true, did: `typed ${(request.text ?? "").length} characters into ${ref} (${label(el)})${after ? ` and ${after}` : ""}${noted(note)}` };
       }
       case "select": {
-        const el = refs.resolve(ref);
+        const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
         const chosen = selectOptions(el, ref, request.values ?? []);
-        return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})` };
+        return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})${noted(note)}` };
       }
       case "press": {
         const { target, done } = pressKey(request.key ?? "");
@@ -1795,6 +1851,9 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
         return { ok: true, changes: reactions.changes(request.last === true) };
     }
     return { ok: false, kind: "refused", error: `unknown request ${JSON.stringify(request.op)}` };
+  }
+  function noted(note) {
+    return note ? `; ${note}` : "";
   }
   if (!("__panelotPage" in globalThis)) {
     Object.defineProperty(globalThis, "__panelotPage", { value: { handle, version: 1 }, configurable: false });

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
+from .pages import serve_html
 from .tool_driver import Args, by_ref, invoke, open_tab, ref_of, run_tools, tab_of
 from .tool_pages import serve_tool_pages
 
@@ -138,3 +139,34 @@ def test_scroll_down_moves_the_pane_of_a_page_that_does_not_scroll(browser: Brow
         assert result["isError"] is False and 'region "Messages"' in result["content"]
         assert page.eval_on_selector("#pane", "p => p.scrollTop") > 300
         assert page.evaluate("scrollY") == 0
+
+
+RERENDERED = """<!doctype html><title>Cart</title><ul id="items"></ul><p id="out">-</p>
+<script>
+  let names = ["Tea", "Milk", "Jam"];
+  function render() {  // as frameworks do: new elements each time
+    document.getElementById("items").innerHTML = names.map((n, i) =>
+      `<li>${n} <button onclick="document.getElementById('out').textContent='bought ${n}'">`
+      + `Buy</button></li>`).join("");
+  }
+  render();
+</script>"""
+
+
+def test_a_re_rendered_ref_acts_on_its_successor_and_says_so(browser: Browser) -> None:
+    with serve_html(lambda path: RERENDERED) as site:
+        page, tab = open_tab(browser, f"{site}/cart")
+        outline = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
+        second = re.findall(r'- button "Buy" \[(e\d+)', outline)[1]
+        page.evaluate("render()")  # the same three buttons, new elements
+        clicked = invoke(browser, "browser_click", {"tabId": tab, "ref": second})
+        assert not clicked["isError"], clicked
+        assert f"the page re-rendered {second}" in clicked["content"]
+        expect(page.locator("#out")).to_have_text("bought Milk")
+        # the same ref goes on working
+        again = invoke(browser, "browser_click", {"tabId": tab, "ref": second})
+        assert not again["isError"] and "re-rendered" not in again["content"], again
+        # a re-render that changed what there is: no guess, the ref is stale
+        page.evaluate("names = ['Tea', 'Jam']; render()")
+        stale = invoke(browser, "browser_click", {"tabId": tab, "ref": second})
+        assert stale["isError"] and "no longer on the page" in stale["content"], stale

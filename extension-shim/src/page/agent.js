@@ -10,7 +10,7 @@ import { isHTML } from "./dom.js";
 import { ActionRefused, centre, click, deepActive, label, pageText, pathOf, prepare, pressKey, scroll, selectOptions, type } from "./actions.js";
 import { ReactionWatch } from "./reaction.js";
 import { RefRegistry, StaleRef } from "./refs.js";
-import { takeSnapshot } from "./snapshot.js";
+import { successorOf, takeSnapshot } from "./snapshot.js";
 
 /**
  * @typedef {object} PageRequest
@@ -28,7 +28,7 @@ import { takeSnapshot } from "./snapshot.js";
 
 /** @typedef {{ok: true, [key: string]: unknown} | {ok: false, kind: "stale" | "moved" | "refused", error: string}} PageAnswer */
 
-const refs = new RefRegistry();
+const refs = new RefRegistry(successorOf);
 const reactions = new ReactionWatch();
 
 /** @param {PageRequest} request @returns {PageAnswer} */
@@ -111,29 +111,29 @@ function act(request) {
       return { ok: true, ...takeSnapshot(refs, { budgetChars: request.budgetChars, root }) };
     }
     case "click": {
-      const el = refs.resolve(ref);
+      const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
       click(el);
-      return { ok: true, did: `clicked ${ref} (${label(el)})` };
+      return { ok: true, did: `clicked ${ref} (${label(el)})${noted(note)}` };
     }
     case "locate": {
       // for trusted (debugger) input: the same checks, then where to press
-      const el = refs.resolve(ref);
+      const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
       if (request.text !== undefined && isHTML(el)) el.focus({ preventScroll: true });
-      return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})` };
+      return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})${noted(note)}` };
     }
     case "type": {
-      const el = refs.resolve(ref);
+      const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
       const after = type(el, ref, request.text ?? "", request.submit === true);
-      return { ok: true, did: `typed ${(request.text ?? "").length} characters into ${ref} (${label(el)})${after ? ` and ${after}` : ""}` };
+      return { ok: true, did: `typed ${(request.text ?? "").length} characters into ${ref} (${label(el)})${after ? ` and ${after}` : ""}${noted(note)}` };
     }
     case "select": {
-      const el = refs.resolve(ref);
+      const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
       const chosen = selectOptions(el, ref, request.values ?? []);
-      return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})` };
+      return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})${noted(note)}` };
     }
     case "press": {
       const { target, done } = pressKey(request.key ?? "");
@@ -157,6 +157,11 @@ function act(request) {
       return { ok: true, changes: reactions.changes(request.last === true) };
   }
   return { ok: false, kind: "refused", error: `unknown request ${JSON.stringify(request.op)}` };
+}
+
+/** A recovered ref's note, appended to what was done. @param {string} note */
+function noted(note) {
+  return note ? `; ${note}` : "";
 }
 
 if (!("__panelotPage" in globalThis)) {

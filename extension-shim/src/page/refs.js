@@ -1,12 +1,30 @@
 // Element refs of one page (one document's isolated world): an element keeps its ref
 // across snapshots (so a diff of two snapshots is readable), but only the refs of the
-// latest snapshot are valid. A ref from an older snapshot, of an element that left the
-// page, or that was never issued gives an error telling the model to take a new snapshot.
+// latest snapshot are valid. A ref from an older snapshot, or that was never issued, gives
+// an error telling the model to take a new snapshot. A ref whose element left the page is
+// moved to its successor when the page re-rendered it: exactly as many elements of the same
+// tag, role and name as in the snapshot, this one at the same place among them (issue 24);
+// otherwise it is stale too.
 
 export class StaleRef extends Error {}
 
+/**
+ * What identifies a ref's element in its snapshot, to find it again after a re-render.
+ * @typedef {object} Identity
+ * @property {string} tag
+ * @property {string} key  role and name, as the outline line shows them
+ * @property {number} index  its place among the kept elements with this tag and key
+ * @property {number} count  how many of them the snapshot kept
+ */
+
+/** @typedef {(identity: Identity) => Element | null} FindSuccessor */
+
 export class RefRegistry {
-  constructor() {
+  /** @param {FindSuccessor} [findSuccessor] */
+  constructor(findSuccessor) {
+    this.findSuccessor = findSuccessor;
+    /** @type {Map<string, Identity>} the latest snapshot's identities */
+    this.identities = new Map();
     /** @type {WeakMap<Element, string>} */
     this.idOf = new WeakMap();
     /** @type {Map<string, WeakRef<Element>>} the latest snapshot's refs */
@@ -18,7 +36,13 @@ export class RefRegistry {
   /** A new snapshot starts: the refs of the previous one stop being valid. */
   beginSnapshot() {
     this.valid = new Map();
+    this.identities = new Map();
     this.snapshots += 1;
+  }
+
+  /** @param {string} ref @param {Identity} identity */
+  remember(ref, identity) {
+    this.identities.set(ref, identity);
   }
 
   /** @param {Element} element @returns {string} */
@@ -34,6 +58,14 @@ export class RefRegistry {
 
   /** @param {string} ref @returns {Element} */
   resolve(ref) {
+    return this.resolveNoting(ref).element;
+  }
+
+  /**
+   * The element of `ref`, and a note when it is the successor of a re-rendered one.
+   * @param {string} ref @returns {{element: Element, note: string}}
+   */
+  resolveNoting(ref) {
     const again = "take a new snapshot with browser_snapshot and use a ref from it";
     if (this.snapshots === 0) throw new StaleRef(`there is no snapshot of this page (it loaded since); ${again}`);
     const element = this.valid.get(ref)?.deref();
@@ -41,8 +73,13 @@ export class RefRegistry {
       throw new StaleRef(`ref ${JSON.stringify(ref)} is not in the latest snapshot of this page (refs last until the next snapshot); ${again}`);
     }
     if (!element || !element.isConnected) {
-      throw new StaleRef(`the element ${ref} is no longer on the page (it changed since the snapshot); ${again}`);
+      const identity = this.identities.get(ref);
+      const successor = identity && this.findSuccessor ? this.findSuccessor(identity) : null;
+      if (!successor) throw new StaleRef(`the element ${ref} is no longer on the page (it changed since the snapshot); ${again}`);
+      this.idOf.set(successor, ref);
+      this.valid.set(ref, new WeakRef(successor));
+      return { element: successor, note: `the page re-rendered ${ref} since the snapshot; this is its successor (same ${identity?.key}, same place)` };
     }
-    return element;
+    return { element, note: "" };
   }
 }

@@ -41,6 +41,7 @@ const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
  * @property {boolean} inView
  * @property {"above" | "below" | "beside" | "in"} where
  * @property {string} [note]  for frames that cannot be walked
+ * @property {string} [key]  role and name, as the line shows them (a ref's identity)
  * @property {boolean} [clickable]  a control by how it behaves (pointer cursor, handler attribute, draggable), not by its role
  * @property {string} [line]
  * @property {boolean} [kept]
@@ -112,6 +113,7 @@ export function takeSnapshot(refs, options = {}) {
     for (let up = item.parent; up; up = up.parent) if (up.kept) depth += 1;
     lines.push(`${"  ".repeat(depth)}- ${item.line}`);
   }
+  rememberIdentities(found, refs);
   const scroller = document.scrollingElement ?? document.documentElement;
   return {
     lines,
@@ -301,9 +303,8 @@ function describe(item, valueMax = VALUE_MAX) {
   const el = item.el;
   const ref = REF;
   const role = roleOf(el);
-  let name = clip(safe(() => computeAccessibleName(el)), NAME_MAX);
-  if (!name && isInput(el) && el.placeholder) name = clip(el.placeholder, NAME_MAX);
-  if (!name && item.clickable) name = clip(((isHTML(el) ? el.innerText : el.textContent) ?? "").replace(/\s+/g, " ").trim(), NAME_MAX);
+  const name = nameOf(el, item.clickable === true);
+  item.key = keyOf(role, name);
   const parts = [role];
   if (item.kind === "heading") {
     const level = el.getAttribute("aria-level") ?? (HEADING_TAGS.has(el.tagName) ? el.tagName.slice(1) : "");
@@ -322,6 +323,56 @@ function describe(item, valueMax = VALUE_MAX) {
   if (item.note) parts.push(item.note);
   if (item.clickable && !name) parts.push(hint(el));
   return parts.join(" ");
+}
+
+/** The name a line shows: the accessible name, a field's placeholder, a clickable's text. @param {Element} el @param {boolean} clickable */
+function nameOf(el, clickable) {
+  let name = clip(safe(() => computeAccessibleName(el)), NAME_MAX);
+  if (!name && isInput(el) && el.placeholder) name = clip(el.placeholder, NAME_MAX);
+  if (!name && clickable) name = clip(((isHTML(el) ? el.innerText : el.textContent) ?? "").replace(/\s+/g, " ").trim(), NAME_MAX);
+  return name;
+}
+
+/** @param {string} role @param {string} name */
+function keyOf(role, name) {
+  return name ? `${role} ${JSON.stringify(name)}` : role;
+}
+
+/**
+ * The ref identities of a snapshot's kept elements: tag, role and name, and the place among
+ * the kept elements sharing them (document order).
+ * @param {Candidate[]} found @param {RefRegistry} refs
+ */
+function rememberIdentities(found, refs) {
+  /** @type {Map<string, Candidate[]>} */
+  const groups = new Map();
+  for (const item of found) {
+    if (!item.kept || item.key === undefined) continue;
+    const group = `${item.el.tagName}\u0000${item.key}`;
+    const members = groups.get(group);
+    if (members) members.push(item);
+    else groups.set(group, [item]);
+  }
+  for (const group of groups.values()) {
+    group.forEach((item, index) => {
+      const ref = refs.idOf.get(item.el);
+      if (ref !== undefined) refs.remember(ref, { tag: item.el.tagName, key: /** @type {string} */ (item.key), index, count: group.length });
+    });
+  }
+}
+
+/**
+ * The element that took the place of a re-rendered one: in the top document, exactly
+ * `count` shown elements with its tag, role and name, and the one at its `index`.
+ * @param {import("./refs.js").Identity} identity @returns {Element | null}
+ */
+export function successorOf(identity) {
+  const same = [...document.querySelectorAll(identity.tag)].filter((el) => {
+    if (!isShown(el)) return false;
+    const role = roleOf(el);
+    return keyOf(role, nameOf(el, false)) === identity.key || keyOf(role, nameOf(el, true)) === identity.key;
+  });
+  return same.length === identity.count ? (same[identity.index] ?? null) : null;
 }
 
 /** For a clickable without a name (an icon): its title or its classes, e.g. `(class trash)`. @param {Element} el */
