@@ -1009,8 +1009,9 @@
     let clickable = false;
     let below = hand;
     if (kind === null && !hand.inControl) {
-      const pointer = pointerCursor(node);
-      clickable = HANDLER_ATTRIBUTES.some((a) => node.hasAttribute(a)) || node.getAttribute("draggable") === "true" || pointer && (!hand.pointer || hasOwnText(node) || node.childElementCount === 0 && hasArea(node));
+      const cursor = getComputedStyle(node).cursor;
+      const pointer = HAND_CURSORS.has(cursor);
+      clickable = HANDLER_ATTRIBUTES.some((a) => node.hasAttribute(a)) || node.getAttribute("draggable") === "true" || DRAGGABLE_CLASSES.some((c) => node.classList.contains(c)) || pointer && (!hand.pointer || hasOwnText(node) || node.childElementCount === 0 && hasArea(node));
       below = { pointer, inControl: false };
     }
     if (kind === "control") below = { pointer: below.pointer, inControl: true };
@@ -1042,9 +1043,8 @@
   }
   var NO_HAND = { pointer: false, inControl: false };
   var HANDLER_ATTRIBUTES = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "ondblclick"];
-  function pointerCursor(el) {
-    return getComputedStyle(el).cursor === "pointer";
-  }
+  var HAND_CURSORS = /* @__PURE__ */ new Set(["pointer", "move", "grab"]);
+  var DRAGGABLE_CLASSES = ["ui-draggable", "ui-sortable-handle"];
   function hasArea(el) {
     const rect = el.getBoundingClientRect();
     return rect.width > 0 && rect.height > 0;
@@ -1365,20 +1365,77 @@
     const hit = root.elementFromPoint?.(rect.left + rect.width / 2, rect.top + rect.height / 2);
     return hit && hit !== el && el.contains(hit) ? hit : el;
   }
-  function click(ref) {
+  var BUTTONS = { left: { button: 0, buttons: 1 }, middle: { button: 1, buttons: 4 }, right: { button: 2, buttons: 2 } };
+  function click(ref, which = "left", count = 1) {
     const el = pointTarget(ref);
-    const init = mouseInit(ref);
+    const { button, buttons } = BUTTONS[which];
+    const init = { ...mouseInit(ref), button };
+    const pointer = { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true };
+    hover(el, init);
+    for (let detail = 1; detail <= count; detail++) {
+      el.dispatchEvent(new PointerEvent("pointerdown", { ...pointer, buttons }));
+      const down = el.dispatchEvent(new MouseEvent("mousedown", { ...init, buttons, detail }));
+      if (down && isHTML(el)) focusable(el)?.focus({ preventScroll: true });
+      el.dispatchEvent(new PointerEvent("pointerup", pointer));
+      el.dispatchEvent(new MouseEvent("mouseup", { ...init, detail }));
+      if (which === "left") el.dispatchEvent(new MouseEvent("click", { ...init, detail }));
+      else if (which === "middle") el.dispatchEvent(new MouseEvent("auxclick", { ...init, detail }));
+      else el.dispatchEvent(new PointerEvent("contextmenu", { ...pointer, detail }));
+    }
+    if (count === 2 && which === "left") el.dispatchEvent(new MouseEvent("dblclick", { ...init, detail: 2 }));
+  }
+  function hover(el, at = mouseInit(el)) {
+    const init = { ...at, button: 0, buttons: 0 };
     const pointer = { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true };
     el.dispatchEvent(new PointerEvent("pointerover", pointer));
     el.dispatchEvent(new MouseEvent("mouseover", init));
+    const entered = [];
+    for (let up = (
+      /** @type {Element | null} */
+      el
+    ); up && up !== el.ownerDocument.documentElement; up = up.parentElement) entered.unshift(up);
+    for (const each of entered) {
+      each.dispatchEvent(new PointerEvent("pointerenter", { ...pointer, bubbles: false }));
+      each.dispatchEvent(new MouseEvent("mouseenter", { ...init, bubbles: false }));
+    }
     el.dispatchEvent(new PointerEvent("pointermove", pointer));
     el.dispatchEvent(new MouseEvent("mousemove", init));
-    el.dispatchEvent(new PointerEvent("pointerdown", { ...pointer, buttons: 1 }));
-    const down = el.dispatchEvent(new MouseEvent("mousedown", { ...init, buttons: 1, detail: 1 }));
-    if (down && isHTML(el)) focusable(el)?.focus({ preventScroll: true });
-    el.dispatchEvent(new PointerEvent("pointerup", pointer));
-    el.dispatchEvent(new MouseEvent("mouseup", { ...init, detail: 1 }));
-    el.dispatchEvent(new MouseEvent("click", { ...init, detail: 1 }));
+  }
+  var DRAG_STEPS = 8;
+  function drag(el, to) {
+    const source = pointTarget(el);
+    const doc = el.ownerDocument;
+    const from = mouseInit(el);
+    const base = { bubbles: true, cancelable: true, composed: true, view: doc.defaultView, button: 0 };
+    const under = (x, y) => doc.elementFromPoint(x, y) ?? doc.documentElement;
+    hover(source, from);
+    source.dispatchEvent(new PointerEvent("pointerdown", { ...from, buttons: 1, pointerId: 1, pointerType: "mouse", isPrimary: true }));
+    source.dispatchEvent(new MouseEvent("mousedown", { ...from, buttons: 1, detail: 1 }));
+    const html5 = isHTML(el) && el.draggable;
+    const transfer = html5 ? new DataTransfer() : null;
+    if (transfer) source.dispatchEvent(new DragEvent("dragstart", { ...base, clientX: from.clientX, clientY: from.clientY, dataTransfer: transfer }));
+    let over = source;
+    for (let step = 1; step <= DRAG_STEPS; step++) {
+      const clientX = from.clientX + (to.x - from.clientX) * step / DRAG_STEPS;
+      const clientY = from.clientY + (to.y - from.clientY) * step / DRAG_STEPS;
+      const at = under(clientX, clientY);
+      if (at !== over) {
+        at.dispatchEvent(new MouseEvent("mouseover", { ...base, clientX, clientY, buttons: 1 }));
+        if (transfer) at.dispatchEvent(new DragEvent("dragenter", { ...base, clientX, clientY, dataTransfer: transfer }));
+        over = at;
+      }
+      at.dispatchEvent(new PointerEvent("pointermove", { ...base, clientX, clientY, buttons: 1, pointerId: 1, pointerType: "mouse", isPrimary: true }));
+      at.dispatchEvent(new MouseEvent("mousemove", { ...base, clientX, clientY, buttons: 1 }));
+      if (transfer) at.dispatchEvent(new DragEvent("dragover", { ...base, clientX, clientY, dataTransfer: transfer }));
+    }
+    const end = { ...base, clientX: to.x, clientY: to.y };
+    if (transfer) {
+      over.dispatchEvent(new DragEvent("drop", { ...end, dataTransfer: transfer }));
+      source.dispatchEvent(new DragEvent("dragend", { ...end, dataTransfer: transfer }));
+    }
+    over.dispatchEvent(new PointerEvent("pointerup", { ...end, pointerId: 1, pointerType: "mouse", isPrimary: true }));
+    over.dispatchEvent(new MouseEvent("mouseup", { ...end, detail: 1 }));
+    return over;
   }
   function focusable(el) {
     let at = el;
@@ -1782,6 +1839,8 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
   function run(request) {
     switch (request.op) {
       case "click":
+      case "hover":
+      case "drag":
       case "press": {
         reactions.start();
         const answer = noticingNavigation(() => act(request));
@@ -1808,8 +1867,31 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       case "click": {
         const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
-        click(el);
-        return { ok: true, did: `clicked ${ref} (${label(el)})${noted(note)}` };
+        const which = request.button ?? "left";
+        click(el, which, request.count ?? 1);
+        const how = request.count === 2 ? "double-clicked" : which === "left" ? "clicked" : `${which}-clicked`;
+        return { ok: true, did: `${how} ${ref} (${label(el)})${noted(note)}` };
+      }
+      case "hover": {
+        const { element: el, note } = refs.resolveNoting(ref);
+        prepare(el, ref);
+        hover(el);
+        return { ok: true, did: `moved the pointer over ${ref} (${label(el)})${noted(note)}` };
+      }
+      case "drag": {
+        const { element: el, note } = refs.resolveNoting(ref);
+        prepare(el, ref);
+        let to = request.to;
+        let onto = "";
+        if (request.toRef !== void 0) {
+          const target = refs.resolve(request.toRef);
+          target.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
+          to = dropPoint(el, target);
+          onto = ` onto ${request.toRef} (${label(target)})`;
+        }
+        if (!to) return { ok: false, kind: "refused", error: "give `toRef` or `toX` and `toY`" };
+        const landed = drag(el, to);
+        return { ok: true, did: `dragged ${ref} (${label(el)})${onto || ` to (${Math.round(to.x)}, ${Math.round(to.y)}), over ${label(landed)}`}${noted(note)}` };
       }
       case "locate": {
         const { element: el, note } = refs.resolveNoting(ref);
@@ -1851,6 +1933,16 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
         return { ok: true, changes: reactions.changes(request.last === true) };
     }
     return { ok: false, kind: "refused", error: `unknown request ${JSON.stringify(request.op)}` };
+  }
+  function dropPoint(el, target) {
+    const from = el.getBoundingClientRect();
+    const box = target.getBoundingClientRect();
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    const dx = x - (from.left + from.width / 2);
+    const dy = y - (from.top + from.height / 2);
+    if (Math.abs(dy) >= Math.abs(dx)) return { x, y: y + Math.sign(dy) * box.height / 4 };
+    return { x: x + Math.sign(dx) * box.width / 4, y };
   }
   function noted(note) {
     return note ? `; ${note}` : "";

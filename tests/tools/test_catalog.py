@@ -36,7 +36,7 @@ def test_without_tool_use_new_and_recovered_runs_bind_an_empty_catalog(
     registry: ToolRegistry,
 ) -> None:
     full = new_run_catalog(registry.current, ALL, BROWSER_TOOL_NAMES)
-    assert len(full.tools) == 16
+    assert len(full.tools) == 1 + len(BROWSER_TOOL_NAMES)  # ask_user and the browser tools
     assert new_run_catalog(registry.current, NO_TOOLS, BROWSER_TOOL_NAMES).specs() == []
     recovered = recovered_run_catalog(registry.current, NO_TOOLS, full.digests())
     assert recovered.tools == {} and recovered.specs() == []
@@ -46,7 +46,9 @@ def test_without_vision_a_new_run_has_no_screenshot_tool(registry: ToolRegistry)
     catalog = new_run_catalog(registry.current, BLIND, BROWSER_TOOL_NAMES)
     names = [spec.name for spec in catalog.specs()]
     assert "browser_screenshot" not in names
-    assert len(names) == 15 and "browser_read" in names
+    assert (
+        len(names) == len(BROWSER_TOOL_NAMES) and "browser_read" in names
+    )  # less the screenshot, plus ask_user
 
 
 def test_only_browser_tools_the_client_lists_are_offered(registry: ToolRegistry) -> None:

@@ -38,7 +38,7 @@ def _bind(registry: ToolRegistry, name: str, args: dict[str, Any]) -> BoundCall 
             {"ref": "e1", "force": True},
             [
                 "- $: Additional properties are not allowed ('force' was unexpected); "
-                "allowed: ref, tabId"
+                "allowed: button, ref, tabId"
             ],
         ),
         (

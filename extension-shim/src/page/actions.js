@@ -125,25 +125,99 @@ export function pointTarget(el) {
   return hit && hit !== el && el.contains(hit) ? hit : el;
 }
 
+/** @typedef {"left" | "right" | "middle"} Button */
+const BUTTONS = { left: { button: 0, buttons: 1 }, middle: { button: 1, buttons: 4 }, right: { button: 2, buttons: 2 } };
+
 /**
  * A user's click: pointer and mouse events at the element's centre, on the topmost element
- * there (`pointTarget`), focus on mouse down, then the click.
- * @param {Element} ref the element the ref names
+ * there (`pointTarget`), focus on mouse down, then `click` (left), `auxclick` (middle) or
+ * `contextmenu` (right); `count` 2 is a double click (two clicks, then `dblclick`).
+ * @param {Element} ref the element the ref names @param {Button} [which] @param {1 | 2} [count]
  */
-export function click(ref) {
+export function click(ref, which = "left", count = 1) {
   const el = pointTarget(ref);
-  const init = mouseInit(ref);
+  const { button, buttons } = BUTTONS[which];
+  const init = { ...mouseInit(ref), button };
+  const pointer = { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true };
+  hover(el, init);
+  for (let detail = 1; detail <= count; detail++) {
+    el.dispatchEvent(new PointerEvent("pointerdown", { ...pointer, buttons }));
+    const down = el.dispatchEvent(new MouseEvent("mousedown", { ...init, buttons, detail }));
+    if (down && isHTML(el)) focusable(el)?.focus({ preventScroll: true });
+    el.dispatchEvent(new PointerEvent("pointerup", pointer));
+    el.dispatchEvent(new MouseEvent("mouseup", { ...init, detail }));
+    if (which === "left") el.dispatchEvent(new MouseEvent("click", { ...init, detail }));
+    else if (which === "middle") el.dispatchEvent(new MouseEvent("auxclick", { ...init, detail }));
+    else el.dispatchEvent(new PointerEvent("contextmenu", { ...pointer, detail }));
+  }
+  if (count === 2 && which === "left") el.dispatchEvent(new MouseEvent("dblclick", { ...init, detail: 2 }));
+}
+
+/**
+ * The pointer arriving over `el`: over/enter (enter on each ancestor it newly enters, as a
+ * browser does, without bubbling) and a move. CSS `:hover` needs real input (`trusted`).
+ * @param {Element} el @param {MouseEventInit} [at]
+ */
+export function hover(el, at = mouseInit(el)) {
+  const init = { ...at, button: 0, buttons: 0 };
   const pointer = { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true };
   el.dispatchEvent(new PointerEvent("pointerover", pointer));
   el.dispatchEvent(new MouseEvent("mouseover", init));
+  const entered = [];
+  for (let up = /** @type {Element | null} */ (el); up && up !== el.ownerDocument.documentElement; up = up.parentElement) entered.unshift(up);
+  for (const each of entered) {
+    each.dispatchEvent(new PointerEvent("pointerenter", { ...pointer, bubbles: false }));
+    each.dispatchEvent(new MouseEvent("mouseenter", { ...init, bubbles: false }));
+  }
   el.dispatchEvent(new PointerEvent("pointermove", pointer));
   el.dispatchEvent(new MouseEvent("mousemove", init));
-  el.dispatchEvent(new PointerEvent("pointerdown", { ...pointer, buttons: 1 }));
-  const down = el.dispatchEvent(new MouseEvent("mousedown", { ...init, buttons: 1, detail: 1 }));
-  if (down && isHTML(el)) focusable(el)?.focus({ preventScroll: true });
-  el.dispatchEvent(new PointerEvent("pointerup", pointer));
-  el.dispatchEvent(new MouseEvent("mouseup", { ...init, detail: 1 }));
-  el.dispatchEvent(new MouseEvent("click", { ...init, detail: 1 }));
+}
+
+const DRAG_STEPS = 8;
+
+/**
+ * A drag from `el`'s centre to a point of its window's viewport: the mouse pressed, moved in
+ * steps (each move on the element under the pointer then, where pages such as jQuery UI
+ * listen through the document), released there; and for a `draggable` element the HTML
+ * drag-and-drop events with one DataTransfer. Returns what it was dropped on.
+ * @param {Element} el @param {{x: number, y: number}} to
+ */
+export function drag(el, to) {
+  const source = pointTarget(el);
+  const doc = el.ownerDocument;
+  const from = mouseInit(el);
+  const base = { bubbles: true, cancelable: true, composed: true, view: doc.defaultView, button: 0 };
+  /** @param {number} x @param {number} y */
+  const under = (x, y) => doc.elementFromPoint(x, y) ?? doc.documentElement;
+  hover(source, from);
+  source.dispatchEvent(new PointerEvent("pointerdown", { ...from, buttons: 1, pointerId: 1, pointerType: "mouse", isPrimary: true }));
+  source.dispatchEvent(new MouseEvent("mousedown", { ...from, buttons: 1, detail: 1 }));
+  const html5 = isHTML(el) && el.draggable;
+  const transfer = html5 ? new DataTransfer() : null;
+  if (transfer) source.dispatchEvent(new DragEvent("dragstart", { ...base, clientX: from.clientX, clientY: from.clientY, dataTransfer: transfer }));
+  /** @type {Element} */
+  let over = source;
+  for (let step = 1; step <= DRAG_STEPS; step++) {
+    const clientX = from.clientX + ((to.x - from.clientX) * step) / DRAG_STEPS;
+    const clientY = from.clientY + ((to.y - from.clientY) * step) / DRAG_STEPS;
+    const at = under(clientX, clientY);
+    if (at !== over) {
+      at.dispatchEvent(new MouseEvent("mouseover", { ...base, clientX, clientY, buttons: 1 }));
+      if (transfer) at.dispatchEvent(new DragEvent("dragenter", { ...base, clientX, clientY, dataTransfer: transfer }));
+      over = at;
+    }
+    at.dispatchEvent(new PointerEvent("pointermove", { ...base, clientX, clientY, buttons: 1, pointerId: 1, pointerType: "mouse", isPrimary: true }));
+    at.dispatchEvent(new MouseEvent("mousemove", { ...base, clientX, clientY, buttons: 1 }));
+    if (transfer) at.dispatchEvent(new DragEvent("dragover", { ...base, clientX, clientY, dataTransfer: transfer }));
+  }
+  const end = { ...base, clientX: to.x, clientY: to.y };
+  if (transfer) {
+    over.dispatchEvent(new DragEvent("drop", { ...end, dataTransfer: transfer }));
+    source.dispatchEvent(new DragEvent("dragend", { ...end, dataTransfer: transfer }));
+  }
+  over.dispatchEvent(new PointerEvent("pointerup", { ...end, pointerId: 1, pointerType: "mouse", isPrimary: true }));
+  over.dispatchEvent(new MouseEvent("mouseup", { ...end, detail: 1 }));
+  return over;
 }
 
 /** The element a click focuses: itself or its nearest focusable ancestor. @param {HTMLElement} el */

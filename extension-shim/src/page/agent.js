@@ -7,14 +7,14 @@
 // it with the page's origin in the same task as the action and does nothing on a mismatch.
 
 import { isHTML } from "./dom.js";
-import { ActionRefused, centre, click, deepActive, label, pageText, pathOf, prepare, pressKey, scroll, selectOptions, type } from "./actions.js";
+import { ActionRefused, centre, click, deepActive, drag, hover, label, pageText, pathOf, prepare, pressKey, scroll, selectOptions, type } from "./actions.js";
 import { ReactionWatch } from "./reaction.js";
 import { RefRegistry, StaleRef } from "./refs.js";
 import { successorOf, takeSnapshot } from "./snapshot.js";
 
 /**
  * @typedef {object} PageRequest
- * @property {"snapshot" | "click" | "locate" | "type" | "select" | "press" | "scroll" | "hasText" | "focusRef" | "check" | "reaction"} op
+ * @property {"snapshot" | "click" | "hover" | "drag" | "locate" | "type" | "select" | "press" | "scroll" | "hasText" | "focusRef" | "check" | "reaction"} op
  * @property {string} [expectOrigin]  acting requests: the origin the decision was made for
  * @property {string} [ref]
  * @property {string} [text]
@@ -24,6 +24,10 @@ import { successorOf, takeSnapshot } from "./snapshot.js";
  * @property {string} [direction]
  * @property {number} [budgetChars]
  * @property {boolean} [last]  reaction: the last look (stop watching)
+ * @property {"left" | "right" | "middle"} [button]  click: which button
+ * @property {1 | 2} [count]  click: 2 for a double click
+ * @property {string} [toRef]  drag: onto this element's centre ...
+ * @property {{x: number, y: number}} [to]  ... or to this point of the viewport
  */
 
 /** @typedef {{ok: true, [key: string]: unknown} | {ok: false, kind: "stale" | "moved" | "refused", error: string}} PageAnswer */
@@ -84,6 +88,8 @@ function noticingNavigation(act) {
 function run(request) {
   switch (request.op) {
     case "click":
+    case "hover":
+    case "drag":
     case "press": {
       // a plain click or key press may be ignored by the page: watch whether it reacts
       reactions.start();
@@ -113,8 +119,31 @@ function act(request) {
     case "click": {
       const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
-      click(el);
-      return { ok: true, did: `clicked ${ref} (${label(el)})${noted(note)}` };
+      const which = request.button ?? "left";
+      click(el, which, request.count ?? 1);
+      const how = request.count === 2 ? "double-clicked" : which === "left" ? "clicked" : `${which}-clicked`;
+      return { ok: true, did: `${how} ${ref} (${label(el)})${noted(note)}` };
+    }
+    case "hover": {
+      const { element: el, note } = refs.resolveNoting(ref);
+      prepare(el, ref);
+      hover(el);
+      return { ok: true, did: `moved the pointer over ${ref} (${label(el)})${noted(note)}` };
+    }
+    case "drag": {
+      const { element: el, note } = refs.resolveNoting(ref);
+      prepare(el, ref);
+      let to = request.to;
+      let onto = "";
+      if (request.toRef !== undefined) {
+        const target = refs.resolve(request.toRef);
+        target.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
+        to = dropPoint(el, target);
+        onto = ` onto ${request.toRef} (${label(target)})`;
+      }
+      if (!to) return { ok: false, kind: "refused", error: "give `toRef` or `toX` and `toY`" };
+      const landed = drag(el, to);
+      return { ok: true, did: `dragged ${ref} (${label(el)})${onto || ` to (${Math.round(to.x)}, ${Math.round(to.y)}), over ${label(landed)}`}${noted(note)}` };
     }
     case "locate": {
       // for trusted (debugger) input: the same checks, then where to press
@@ -157,6 +186,23 @@ function act(request) {
       return { ok: true, changes: reactions.changes(request.last === true) };
   }
   return { ok: false, kind: "refused", error: `unknown request ${JSON.stringify(request.op)}` };
+}
+
+/**
+ * Where to drop `el` on `target`: past the target's centre by a quarter of its size, in the
+ * direction of the drag, still inside it (a sortable list moves an item past another only
+ * once the pointer crosses that one's middle, as a person's drag does).
+ * @param {Element} el @param {Element} target
+ */
+function dropPoint(el, target) {
+  const from = el.getBoundingClientRect();
+  const box = target.getBoundingClientRect();
+  const x = box.left + box.width / 2;
+  const y = box.top + box.height / 2;
+  const dx = x - (from.left + from.width / 2);
+  const dy = y - (from.top + from.height / 2);
+  if (Math.abs(dy) >= Math.abs(dx)) return { x, y: y + Math.sign(dy) * box.height / 4 };
+  return { x: x + Math.sign(dx) * box.width / 4, y };
 }
 
 /** A recovered ref's note, appended to what was done. @param {string} note */

@@ -145,8 +145,10 @@ function collect(node, parent, out, frame, hand = NO_HAND) {
     // what a person can click without a role saying so: a handler attribute, a draggable,
     // or the pointer cursor where it starts (not where it is only inherited), on text, or
     // on an empty box (an icon, a tree's toggle)
-    const pointer = pointerCursor(node);
+    const cursor = getComputedStyle(node).cursor;
+    const pointer = HAND_CURSORS.has(cursor);
     clickable = HANDLER_ATTRIBUTES.some((a) => node.hasAttribute(a)) || node.getAttribute("draggable") === "true" ||
+      DRAGGABLE_CLASSES.some((c) => node.classList.contains(c)) ||
       (pointer && (!hand.pointer || hasOwnText(node) || (node.childElementCount === 0 && hasArea(node))));
     below = { pointer, inControl: false };
   }
@@ -184,17 +186,17 @@ function collect(node, parent, out, frame, hand = NO_HAND) {
 
 /**
  * @typedef {object} Hand  what the walk knows of an element's ancestors
- * @property {boolean} pointer  the parent shows the pointer cursor
+ * @property {boolean} pointer  the parent shows a hand cursor (pointer, move, grab)
  * @property {boolean} inControl  an ancestor is a control by its role (its parts are not)
  */
 /** @type {Hand} */
 const NO_HAND = { pointer: false, inControl: false };
 const HANDLER_ATTRIBUTES = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "ondblclick"];
 
-/** @param {Element} el */
-function pointerCursor(el) {
-  return getComputedStyle(el).cursor === "pointer";
-}
+// cursors that say "you can click or drag this"
+const HAND_CURSORS = new Set(["pointer", "move", "grab"]);
+// what jQuery UI marks as draggable or sortable (it sets no attribute or cursor for them)
+const DRAGGABLE_CLASSES = ["ui-draggable", "ui-sortable-handle"];
 
 /** Whether `el` covers some of the page (an empty list or wrapper does not). @param {Element} el */
 function hasArea(el) {

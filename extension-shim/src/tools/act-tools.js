@@ -5,7 +5,7 @@
 // (bounded) for a navigation the action started, and turns a page's dialogs into a tool
 // error that says what the page asked.
 
-import { trustedClick, trustedKey } from "./debugger.js";
+import { trustedClick, trustedHover, trustedKey } from "./debugger.js";
 import { approvedTarget } from "./hit-check.js";
 import { parseKey } from "../page/keys.js";
 import { ToolFailure } from "./errors.js";
@@ -186,19 +186,56 @@ export function actTools(records, debuggers) {
   const byRef = async (ctx, tabId, request) =>
     (await callPage(tabId, request, ctx.signal, { documentId: snapshotDocument(records, tabId) })).answer;
 
-  /** @type {BrowserTool} */
-  const clickTool = {
-    name: "browser_click",
+  /**
+   * A click tool: `browser_click` (any button) or `browser_double_click`.
+   * @param {string} name @param {1 | 2} count @returns {BrowserTool}
+   */
+  const clicking = (name, count) => ({
+    name,
     pageAccess: true,
     run(args, ctx) {
       const ref = refOf(args);
-      return acting(ctx, "browser_click", async (tabId, expectOrigin) => {
-        if (args.trusted !== true) return byRef(ctx, tabId, { op: "click", ref, expectOrigin });
+      const button = args.button ?? "left";
+      if (!["left", "right", "middle"].includes(button)) throw new ToolFailure("`button` is left, right or middle");
+      return acting(ctx, name, async (tabId, expectOrigin) => {
+        if (args.trusted !== true) return byRef(ctx, tabId, { op: "click", ref, button, count, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
         if (!located.ok) return located;
-        await debuggers.with(tabId, ctx.signal, async (send) => trustedClick(send, pixel(located.at), await approvedTarget(send, located.path, located.label)));
-        return { ok: true, did: `clicked ${located.label} with trusted input (the debugger, detached again)` };
+        await debuggers.with(tabId, ctx.signal, async (send) => trustedClick(send, pixel(located.at), await approvedTarget(send, located.path, located.label), { button, count }));
+        const how = count === 2 ? "double-clicked" : button === "left" ? "clicked" : `${button}-clicked`;
+        return { ok: true, did: `${how} ${located.label} with trusted input (the debugger, detached again)` };
       }, true);
+    },
+  });
+  const clickTool = clicking("browser_click", 1);
+  const doubleClickTool = clicking("browser_double_click", 2);
+
+  /** @type {BrowserTool} */
+  const hoverTool = {
+    name: "browser_hover",
+    pageAccess: true,
+    run(args, ctx) {
+      const ref = refOf(args);
+      return acting(ctx, "browser_hover", async (tabId, expectOrigin) => {
+        if (args.trusted !== true) return byRef(ctx, tabId, { op: "hover", ref, expectOrigin });
+        const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
+        if (!located.ok) return located;
+        await debuggers.with(tabId, ctx.signal, async (send) => trustedHover(send, pixel(located.at), await approvedTarget(send, located.path, located.label)));
+        return { ok: true, did: `moved the pointer over ${located.label} with trusted input` };
+      }, false);
+    },
+  };
+
+  /** @type {BrowserTool} */
+  const dragTool = {
+    name: "browser_drag",
+    pageAccess: true,
+    run(args, ctx) {
+      const ref = refOf(args);
+      const toRef = typeof args.toRef === "string" && args.toRef !== "" ? args.toRef : undefined;
+      const point = typeof args.toX === "number" && typeof args.toY === "number" ? { x: args.toX, y: args.toY } : undefined;
+      if (!toRef && !point) throw new ToolFailure("give `toRef` (an element to drop on) or `toX` and `toY` (a point of the viewport, CSS pixels)");
+      return acting(ctx, "browser_drag", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "drag", ref, toRef, to: point, expectOrigin }), true);
     },
   };
 
@@ -324,7 +361,7 @@ export function actTools(records, debuggers) {
     },
   };
 
-  return [clickTool, typeTool, selectTool, pressTool, scrollTool, waitTool];
+  return [clickTool, doubleClickTool, hoverTool, dragTool, typeTool, selectTool, pressTool, scrollTool, waitTool];
 }
 
 /** @param {number} tabId @param {string} text @param {boolean} isError @returns {Promise<BrowserInvokeResult>} */

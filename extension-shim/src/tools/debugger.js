@@ -92,15 +92,29 @@ export async function trustedKey(send, press) {
 }
 
 /**
- * A left click at a point of the viewport, as trusted input; `guard.point` re-checks the
- * point right before each event (`hit-check.js`).
+ * A click at a point of the viewport, as trusted input (`button`, `count` 2 for a double
+ * click); `guard.point` re-checks the point right before each event (`hit-check.js`).
  * @param {Send} send @param {{x: number, y: number}} at @param {{point: (at: {x: number, y: number}) => Promise<void>}} guard
+ * @param {{button?: "left" | "right" | "middle", count?: number}} [how]
  */
-export async function trustedClick(send, at, guard) {
+export async function trustedClick(send, at, guard, how = {}) {
+  const button = how.button ?? "left";
+  const buttons = { left: 1, right: 2, middle: 4 }[button];
   await guard.point(at);
   await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: at.x, y: at.y });
+  for (let clickCount = 1; clickCount <= (how.count ?? 1); clickCount++) {
+    await guard.point(at);
+    await send("Input.dispatchMouseEvent", { type: "mousePressed", x: at.x, y: at.y, button, buttons, clickCount });
+    await guard.point(at);
+    await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: at.x, y: at.y, button, buttons: 0, clickCount });
+  }
+}
+
+/**
+ * The pointer moved onto a point of the viewport, as trusted input (CSS `:hover` follows).
+ * @param {Send} send @param {{x: number, y: number}} at @param {{point: (at: {x: number, y: number}) => Promise<void>}} guard
+ */
+export async function trustedHover(send, at, guard) {
   await guard.point(at);
-  await send("Input.dispatchMouseEvent", { type: "mousePressed", x: at.x, y: at.y, button: "left", buttons: 1, clickCount: 1 });
-  await guard.point(at);
-  await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: at.x, y: at.y, button: "left", buttons: 0, clickCount: 1 });
+  await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: at.x, y: at.y });
 }
