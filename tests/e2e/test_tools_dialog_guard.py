@@ -90,3 +90,39 @@ def test_a_page_cannot_forge_the_dialogs_it_opened(browser: Browser) -> None:
         assert 'confirm "Really delete?"' in clicked["content"]  # the real one, answered Cancel
         expect(page).to_have_title("kept")
         assert [d["message"] for d in clicked["details"]["dialogs"]] == ["Really delete?"]
+
+
+ASKING = """<!doctype html><title>Asking</title>
+<button onclick="document.title = confirm('Delete the draft?') ? 'deleted' : 'kept'">Delete</button>
+<button onclick="document.title = 'named ' + prompt('Name?')">Name</button>"""
+
+
+def test_browser_handle_dialog_answers_the_next_actions_dialog(browser: Browser) -> None:
+    with serve_html(lambda path: ASKING) as site:
+        url = f"{site}/ask"
+        page, tab = open_tab(browser, url)
+        first = _click(browser, tab, url, "Delete")
+        assert first["isError"], first
+        assert 'confirm "Delete the draft?", answered Cancel' in first["content"]
+        assert "browser_handle_dialog" in first["content"]
+        expect(page).to_have_title("kept")
+        decided = {"tabId": tab, "url": url, "origin": url.rsplit("/", 1)[0], "title": "T"}
+        told = invoke(browser, "browser_handle_dialog", {"tabId": tab, "accept": True}, decided)
+        assert not told["isError"] and "answered OK" in told["content"], told
+        again = _click(browser, tab, url, "Delete")
+        assert not again["isError"], again
+        assert "answered OK, as browser_handle_dialog said" in again["content"]
+        expect(page).to_have_title("deleted")
+        # used up: the next action's dialog is answered Cancel again
+        third = _click(browser, tab, url, "Delete")
+        assert third["isError"] and "answered Cancel" in third["content"], third
+        # a prompt gets the text
+        invoke(
+            browser,
+            "browser_handle_dialog",
+            {"tabId": tab, "accept": True, "promptText": "Ada"},
+            decided,
+        )
+        named = _click(browser, tab, url, "Name")
+        assert 'prompt "Name?", answered OK with "Ada"' in named["content"], named
+        expect(page).to_have_title("named Ada")

@@ -20,8 +20,10 @@
   let armed = false;
   /** @type {string[][]} */
   let seen = [];
-  /** @type {Record<string, unknown>} */
-  const answers = { alert: undefined, confirm: false, prompt: null };
+  /** @type {Record<string, unknown>} how the armed guard answers: OK, Cancel, no text */
+  let answers = { alert: undefined, confirm: false, prompt: null };
+  /** @param {unknown} value @returns {string} */
+  const said = (value) => (value === undefined ? "OK" : value === true ? "OK" : value === false ? "Cancel" : value === null ? "Cancel (no text)" : `OK with ${JSON.stringify(value)}`);
   for (const kind of ["alert", "confirm", "prompt"]) {
     const original = /** @type {(...args: unknown[]) => unknown} */ (page[kind]);
     if (typeof original !== "function") continue;
@@ -29,7 +31,7 @@
     const guarded = new Proxy(original, {
       apply(target, self, args) {
         if (!armed) return apply(target, self, args);
-        const entry = [kind, args.length ? toText(args[0] ?? "") : ""];
+        const entry = [kind, args.length ? toText(args[0] ?? "") : "", said(answers[kind])];
         // an own property, not a push: no setter the page put on Array.prototype runs
         defineProperty(seen, seen.length, { value: entry, writable: true, enumerable: true, configurable: true });
         return answers[kind];
@@ -38,8 +40,17 @@
     defineProperty(page, kind, { value: guarded, writable: true, configurable: true, enumerable: true });
   }
   const control = freeze({
-    /** Answer and record dialogs from now on. */
-    arm() {
+    /**
+     * Answer and record dialogs from now on: OK, Cancel, no text; or, as the agent was told
+     * for this action (`browser_handle_dialog`), OK to a confirm and a prompt's text. Only
+     * own properties are read: no getter of the page runs.
+     * @param {unknown} [next]
+     */
+    arm(next) {
+      const own = (/** @type {string} */ name) => (next && typeof next === "object" ? getOwnPropertyDescriptor(next, name)?.value : undefined);
+      const accept = own("accept") === true;
+      const text = own("promptText");
+      answers = { alert: undefined, confirm: accept, prompt: accept ? (typeof text === "string" ? text : "") : null };
       armed = true;
       seen = [];
     },

@@ -20,6 +20,9 @@ import { describeTab, originOf } from "./tabs.js";
 /** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
 
 /** @typedef {{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string, watching?: boolean}} ActAnswer */
+/** @typedef {{accept: boolean, promptText?: string}} DialogAnswer */
+
+export const DIALOG_ANSWER_MS = 120_000; // a browser_handle_dialog answer waits this long for its action
 
 export const SETTLE_MS = 150;
 export const REACTION_MORE_MS = 350; // a page that reacts late (after a timer) gets this much more // a navigation an action starts shows within this
@@ -33,9 +36,10 @@ const WAIT_POLL_MS = 200;
  * @param {ToolContext} ctx @param {string} verb
  * @param {(tabId: number, expectOrigin: string) => Promise<ActAnswer>} action
  * @param {boolean} navigationExpected  a click or a key may navigate; typing, selecting, scrolling do not
+ * @param {DialogAnswer} [dialogAnswer]  how to answer this action's dialogs (browser_handle_dialog)
  * @returns {Promise<BrowserInvokeResult>}
  */
-async function acting(ctx, verb, action, navigationExpected) {
+async function acting(ctx, verb, action, navigationExpected, dialogAnswer) {
   const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
   const tabId = /** @type {number} */ (tab.id);
   const expectOrigin = ctx.target?.origin ?? originOf(tab.url ?? "");
@@ -55,7 +59,7 @@ async function acting(ctx, verb, action, navigationExpected) {
   /** @type {string[] | null} what the page changed after a plain click or key press (null: not known) */
   let changes = null;
   try {
-    await watchDialogs(tabId, ctx.signal);
+    await watchDialogs(tabId, ctx.signal, dialogAnswer);
     try {
       answer = await action(tabId, expectOrigin);
       // the page agent notes a navigation the page started during the action (`leaving`)
@@ -110,10 +114,13 @@ async function acting(ctx, verb, action, navigationExpected) {
     };
   }
   if (dialogs.length) {
-    details.dialogs = dialogs.map(([kind, message]) => ({ kind, message }));
-    const said = dialogs.map(([kind, message]) => `${kind} ${JSON.stringify(message.slice(0, 300))}`).join("; ");
+    details.dialogs = dialogs.map(([kind, message, given]) => ({ kind, message, answer: given }));
+    const said = dialogs.map(([kind, message, given]) => `${kind} ${JSON.stringify(message.slice(0, 300))}, answered ${given}`).join("; ");
+    if (dialogAnswer?.accept) {
+      return { content: `${capital(answer.did ?? verb)}, and the page opened a dialog: ${said}, as browser_handle_dialog said.${navigated} ${where}`, isError: false, target, details };
+    }
     return {
-      content: `${capital(answer.did ?? verb)}, and the page opened a dialog: ${said}. Panelot answered it at once (OK for an alert, Cancel for a confirm, no text for a prompt) so the page is not stuck; if the answer matters, ask the user.${navigated} ${where}`,
+      content: `${capital(answer.did ?? verb)}, and the page opened a dialog: ${said}. Panelot answers at once so the page is not stuck (OK to an alert, Cancel to a confirm or a prompt). To answer OK, or with text, call browser_handle_dialog and repeat the action; if the answer matters, ask the user first.${navigated} ${where}`,
       isError: true,
       target,
       details,
@@ -182,6 +189,39 @@ function snapshotDocument(records, tabId) {
  * @returns {BrowserTool[]}
  */
 export function actTools(records, debuggers) {
+  /** @type {Map<number, DialogAnswer & {until: number}>} browser_handle_dialog's answers, by tab, until used */
+  const dialogAnswers = new Map();
+  /**
+   * `acting` with the dialog answer waiting for this tab, used up by this action.
+   * @param {ToolContext} ctx @param {string} verb @param {(tabId: number, expectOrigin: string) => Promise<ActAnswer>} action @param {boolean} navigationExpected
+   */
+  const act = (ctx, verb, action, navigationExpected) => {
+    const tabId = /** @type {number} */ (ctx.tab?.id);
+    const waiting = dialogAnswers.get(tabId);
+    dialogAnswers.delete(tabId);
+    const answer = waiting && waiting.until > Date.now() ? { accept: waiting.accept, promptText: waiting.promptText } : undefined;
+    return acting(ctx, verb, action, navigationExpected, answer);
+  };
+
+  /** @type {BrowserTool} */
+  const handleDialogTool = {
+    name: "browser_handle_dialog",
+    pageAccess: true,
+    async run(args, ctx) {
+      if (typeof args.accept !== "boolean") throw new ToolFailure("`accept` is required: true for OK, false for Cancel");
+      if (args.promptText !== undefined && typeof args.promptText !== "string") throw new ToolFailure("`promptText` is text");
+      const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
+      const tabId = /** @type {number} */ (tab.id);
+      dialogAnswers.set(tabId, { accept: args.accept, promptText: args.promptText, until: Date.now() + DIALOG_ANSWER_MS });
+      const how = args.accept ? `OK${typeof args.promptText === "string" ? ` with ${JSON.stringify(args.promptText)}` : ""}` : "Cancel";
+      return {
+        content: `The dialogs the page opens during the next action in tab ${tabId} (within ${DIALOG_ANSWER_MS / 1000} s) will be answered ${how}. Now repeat the action that opened the dialog.`,
+        isError: false,
+        target: describeTab(tab),
+        details: { dialogAnswer: { accept: args.accept, promptText: args.promptText ?? null } },
+      };
+    },
+  };
   /** @param {ToolContext} ctx @param {number} tabId @param {Record<string, unknown>} request */
   const byRef = async (ctx, tabId, request) =>
     (await callPage(tabId, request, ctx.signal, { documentId: snapshotDocument(records, tabId) })).answer;
@@ -197,7 +237,7 @@ export function actTools(records, debuggers) {
       const ref = refOf(args);
       const button = args.button ?? "left";
       if (!["left", "right", "middle"].includes(button)) throw new ToolFailure("`button` is left, right or middle");
-      return acting(ctx, name, async (tabId, expectOrigin) => {
+      return act(ctx, name, async (tabId, expectOrigin) => {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "click", ref, button, count, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
         if (!located.ok) return located;
@@ -216,7 +256,7 @@ export function actTools(records, debuggers) {
     pageAccess: true,
     run(args, ctx) {
       const ref = refOf(args);
-      return acting(ctx, "browser_hover", async (tabId, expectOrigin) => {
+      return act(ctx, "browser_hover", async (tabId, expectOrigin) => {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "hover", ref, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
         if (!located.ok) return located;
@@ -235,7 +275,7 @@ export function actTools(records, debuggers) {
       const toRef = typeof args.toRef === "string" && args.toRef !== "" ? args.toRef : undefined;
       const point = typeof args.toX === "number" && typeof args.toY === "number" ? { x: args.toX, y: args.toY } : undefined;
       if (!toRef && !point) throw new ToolFailure("give `toRef` (an element to drop on) or `toX` and `toY` (a point of the viewport, CSS pixels)");
-      return acting(ctx, "browser_drag", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "drag", ref, toRef, to: point, expectOrigin }), true);
+      return act(ctx, "browser_drag", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "drag", ref, toRef, to: point, expectOrigin }), true);
     },
   };
 
@@ -247,7 +287,7 @@ export function actTools(records, debuggers) {
       const ref = refOf(args);
       if (typeof args.text !== "string") throw new ToolFailure("`text` is required");
       const submit = args.submit === true;
-      return acting(ctx, "browser_type", async (tabId, expectOrigin) => {
+      return act(ctx, "browser_type", async (tabId, expectOrigin) => {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "type", ref, text: args.text, submit, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, text: "", expectOrigin });
         if (!located.ok) return located;
@@ -279,7 +319,7 @@ export function actTools(records, debuggers) {
       if (!Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== "string")) {
         throw new ToolFailure("`values` must be a non-empty list of option values or labels");
       }
-      return acting(ctx, "browser_select_option", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "select", ref, values, expectOrigin }), false);
+      return act(ctx, "browser_select_option", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "select", ref, values, expectOrigin }), false);
     },
   };
 
@@ -290,7 +330,7 @@ export function actTools(records, debuggers) {
     run(args, ctx) {
       if (typeof args.key !== "string" || args.key === "") throw new ToolFailure("`key` is required, e.g. Enter, Escape, ArrowDown, Control+A");
       const key = args.key;
-      return acting(ctx, "browser_press_key", async (tabId, expectOrigin) => {
+      return act(ctx, "browser_press_key", async (tabId, expectOrigin) => {
         if (args.trusted !== true) return (await callPage(tabId, { op: "press", key, expectOrigin }, ctx.signal)).answer;
         const parsed = parseKey(key);
         if (typeof parsed === "string") throw new ToolFailure(parsed);
@@ -311,7 +351,7 @@ export function actTools(records, debuggers) {
       if (args.ref === undefined && !["up", "down", "left", "right"].includes(direction)) {
         throw new ToolFailure("give `ref` (scroll it into view) or `direction` (up, down, left, right)");
       }
-      return acting(ctx, "browser_scroll", (tabId, expectOrigin) =>
+      return act(ctx, "browser_scroll", (tabId, expectOrigin) =>
         args.ref !== undefined
           ? byRef(ctx, tabId, { op: "scroll", ref: refOf(args), expectOrigin })
           : callPage(tabId, { op: "scroll", direction, expectOrigin }, ctx.signal).then((r) => r.answer),
@@ -361,7 +401,7 @@ export function actTools(records, debuggers) {
     },
   };
 
-  return [clickTool, doubleClickTool, hoverTool, dragTool, typeTool, selectTool, pressTool, scrollTool, waitTool];
+  return [clickTool, doubleClickTool, hoverTool, dragTool, typeTool, selectTool, pressTool, scrollTool, waitTool, handleDialogTool];
 }
 
 /** @param {number} tabId @param {string} text @param {boolean} isError @returns {Promise<BrowserInvokeResult>} */

@@ -138,17 +138,19 @@ export const DIALOG_GUARD = "src/page/dialog-guard.js";
  * the page's own world from document_start (manifest `content_scripts`); arming it changes
  * nothing the page can see. A page loaded before the extension (or where content scripts
  * do not run) gets it now, once.
- * @param {number} tabId @param {AbortSignal} signal
+ * `answer` (from `browser_handle_dialog`) accepts this action's confirm and prompt.
+ * @param {number} tabId @param {AbortSignal} signal @param {{accept: boolean, promptText?: string}} [answer]
  */
-export async function watchDialogs(tabId, signal) {
+export async function watchDialogs(tabId, signal, answer) {
   const arm = () => bounded(
     chrome.scripting.executeScript({
       target: { tabId, frameIds: [0] },
       world: "MAIN",
-      func: () => {
-        const guard = /** @type {{arm(): void} | undefined} */ (Reflect.get(globalThis, "__panelotDialogGuard"));
+      args: [answer ?? null],
+      func: (next) => {
+        const guard = /** @type {{arm(next: unknown): void} | undefined} */ (Reflect.get(globalThis, "__panelotDialogGuard"));
         if (!guard) return false;
-        guard.arm();
+        guard.arm(next);
         return true;
       },
     }),
@@ -181,7 +183,8 @@ async function guarded(tabId, signal, call) {
 }
 
 /**
- * The dialogs the page opened since `watchDialogs`; the guard stops answering them
+ * The dialogs the page opened since `watchDialogs`, each `[kind, message, answer given]`;
+ * the guard stops answering them
  * (bounded: a new document that is still loading has no guard armed anyway).
  * @param {number} tabId @returns {Promise<string[][]>}
  */
@@ -196,7 +199,7 @@ export async function dialogsSeen(tabId) {
       },
     }), new AbortController().signal, 2_000, `the page in tab ${tabId}`);
     const seen = first?.result;
-    return Array.isArray(seen) ? seen.filter((d) => Array.isArray(d) && d.length === 2).map(([kind, message]) => [String(kind), String(message)]) : [];
+    return Array.isArray(seen) ? seen.filter((d) => Array.isArray(d) && d.length === 3).map((d) => d.map(String)) : [];
   } catch {
     return []; // the page went away: its guard went with it
   }

@@ -256,6 +256,23 @@ _SPECS: tuple[_Spec, ...] = (
         delivers="presses keys on",
     ),
     _Spec(
+        name="browser_handle_dialog",
+        label="Answer a dialog",
+        properties={
+            "accept": {"type": "boolean", "description": "true: OK; false: Cancel."},
+            "promptText": {"type": "string", "description": "The text to answer a prompt with."},
+            **_TABID,
+        },
+        required=("accept",),
+        effect="write",
+        recovery="idempotent",
+        delivers="answers a dialog of",
+        description="How to answer the alert, confirm or prompt the page opens during the "
+        "next action in the tab (Panelot answers Cancel unless told otherwise, so a dialog "
+        "never blocks): call it when a result says the page opened a dialog, then repeat "
+        "the action.",
+    ),
+    _Spec(
         name="browser_scroll",
         label="Scroll",
         properties={
