@@ -19,11 +19,20 @@ sys.path.insert(0, str(REPO))  # the e2e harness lives in tests/
 os.environ.setdefault("DEBUG", "")
 
 from playwright.sync_api import CDPSession, Page, Playwright  # noqa: E402
-from tests.e2e.fake_model import FakeAnthropic, Reply, text_events  # noqa: E402
+from tests.e2e.fake_model import (  # noqa: E402
+    FakeAnthropic,
+    Reply,
+    text_events,
+    text_reply,
+    tool_use_reply,
+)
 from tests.e2e.harness import Browser, Profile, chromium_version  # noqa: E402
+from tests.e2e.miniwob_kit import EPISODE_MS, reward, serve_miniwob, start_episode  # noqa: E402
+from tests.e2e.tool_driver import tool_results  # noqa: E402
 from tests.support.wire_client import HostProcess, initialize_params  # noqa: E402
 
 __all__ = [
+    "EPISODE_MS",
     "REPO",
     "Browser",
     "FakeAnthropic",
@@ -35,7 +44,13 @@ __all__ = [
     "launched",
     "median",
     "percentile",
+    "reward",
+    "serve_miniwob",
+    "start_episode",
     "text_events",
+    "text_reply",
+    "tool_results",
+    "tool_use_reply",
 ]
 
 

@@ -947,7 +947,7 @@
     const found = [];
     const top = { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight };
     const start = options.root ?? document.documentElement;
-    collect(start, null, found, { dx: 0, dy: 0, view: top, visible: true });
+    collect(start, null, found, { dx: 0, dy: 0, view: top, visible: true, hoverHand: handOnHover(document) });
     refs2.beginSnapshot();
     const order = prioritized(found);
     let spent = 0;
@@ -1010,11 +1010,12 @@
     let below = hand;
     if (kind === null && !hand.inControl) {
       const cursor = getComputedStyle(node).cursor;
-      const pointer = HAND_CURSORS.has(cursor);
+      const onHover = hoverHand(node, frame.hoverHand) || hand.onHover && cursor === "auto";
+      const pointer = HAND_CURSORS.has(cursor) || onHover;
       clickable = HANDLER_ATTRIBUTES.some((a) => node.hasAttribute(a)) || node.getAttribute("draggable") === "true" || DRAGGABLE_CLASSES.some((c) => node.classList.contains(c)) || pointer && (!hand.pointer || hasOwnText(node) || node.childElementCount === 0 && hasArea(node));
-      below = { pointer, inControl: false };
+      below = { pointer, inControl: false, onHover };
     }
-    if (kind === "control") below = { pointer: below.pointer, inControl: true };
+    if (kind === "control" && !holdsItems(node, tag)) below = { ...below, inControl: true };
     if (clickable) kind = "control";
     if (kind !== null && isShown(node)) {
       const rect = node.getBoundingClientRect();
@@ -1041,8 +1042,41 @@
     if (shadow) for (const child of shadow.children) collect(child, container, out, frame, below);
     for (const child of node.children) collect(child, container, out, frame, below);
   }
-  var NO_HAND = { pointer: false, inControl: false };
+  var NO_HAND = { pointer: false, inControl: false, onHover: false };
   var HANDLER_ATTRIBUTES = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "ondblclick"];
+  var COMPOSITE_ROLES = /* @__PURE__ */ new Set(["listbox", "tree", "treeitem", "menu", "menubar", "grid", "treegrid", "tablist", "combobox"]);
+  function holdsItems(el, tag) {
+    const role = el.getAttribute("role");
+    if (role) return COMPOSITE_ROLES.has(role);
+    return !CONTROL_TAGS.has(tag) && !(isHTML(el) && el.isContentEditable);
+  }
+  function handOnHover(doc) {
+    const selectors = [];
+    for (const sheet of doc.styleSheets) {
+      let rules;
+      try {
+        rules = sheet.cssRules;
+      } catch {
+        continue;
+      }
+      for (const rule of rules) {
+        if (!(rule instanceof CSSStyleRule) || !HAND_CURSORS.has(rule.style.cursor)) continue;
+        for (const one of rule.selectorText.split(",")) {
+          if (one.includes(":hover") && !one.includes("(")) selectors.push(one.replaceAll(":hover", "").trim() || "*");
+        }
+      }
+    }
+    const selector = selectors.join(", ");
+    try {
+      doc.documentElement.matches(selector || "*");
+      return selector;
+    } catch {
+      return "";
+    }
+  }
+  function hoverHand(el, selector) {
+    return selector !== "" && el.matches(selector);
+  }
   var HAND_CURSORS = /* @__PURE__ */ new Set(["pointer", "move", "grab"]);
   var DRAGGABLE_CLASSES = ["ui-draggable", "ui-sortable-handle"];
   function hasArea(el) {
@@ -1074,7 +1108,7 @@
     }
     const dx = frame.dx + rect.left + iframe.clientLeft;
     const dy = frame.dy + rect.top + iframe.clientTop;
-    collect(inner.documentElement, item, out, { dx, dy, view: frame.view, visible: frame.visible && item.inView });
+    collect(inner.documentElement, item, out, { dx, dy, view: frame.view, visible: frame.visible && item.inView, hoverHand: handOnHover(inner) });
   }
   function kindOf(el, tag) {
     const role = el.getAttribute("role");

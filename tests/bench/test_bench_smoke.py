@@ -32,6 +32,7 @@ SCRIPTS = {
         "pre-check of a valid 39 KiB frame of empty arrays",
     ],
     "bench_panel.py": ["-item thread: last item in the DOM", "frame interval p95", "deltas: delta"],
+    "bench_miniwob.py": ["MiniWoB++ episodes solved", "MiniWoB++ seconds per episode"],
     "bench_snapshot.py": [
         "browser_snapshot, 10,000-element page, median",
         "browser_snapshot tokens, 10,000-element page",

@@ -71,7 +71,7 @@ export function takeSnapshot(refs, options = {}) {
   const found = [];
   const top = { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight };
   const start = options.root ?? document.documentElement;
-  collect(start, null, found, { dx: 0, dy: 0, view: top, visible: true });
+  collect(start, null, found, { dx: 0, dy: 0, view: top, visible: true, hoverHand: handOnHover(document) });
   refs.beginSnapshot();
 
   const order = prioritized(found);
@@ -130,7 +130,7 @@ export function takeSnapshot(refs, options = {}) {
  * Walk `node`'s subtree (into open shadow roots and same-origin frames) and append the
  * candidates in document order.
  * @param {Element} node @param {Candidate | null} parent @param {Candidate[]} out
- * @param {{dx: number, dy: number, view: {x: number, y: number, width: number, height: number}, visible: boolean}} frame
+ * @param {{dx: number, dy: number, view: {x: number, y: number, width: number, height: number}, visible: boolean, hoverHand: string}} frame
  */
 function collect(node, parent, out, frame, hand = NO_HAND) {
   if (node.getAttribute("aria-hidden") === "true" || node.hasAttribute("inert")) return;
@@ -146,15 +146,17 @@ function collect(node, parent, out, frame, hand = NO_HAND) {
     // or the pointer cursor where it starts (not where it is only inherited), on text, or
     // on an empty box (an icon, a tree's toggle)
     const cursor = getComputedStyle(node).cursor;
-    const pointer = HAND_CURSORS.has(cursor);
+    // a hand on hover is inherited like any cursor, by what sets none of its own
+    const onHover = hoverHand(node, frame.hoverHand) || (hand.onHover && cursor === "auto");
+    const pointer = HAND_CURSORS.has(cursor) || onHover;
     clickable = HANDLER_ATTRIBUTES.some((a) => node.hasAttribute(a)) || node.getAttribute("draggable") === "true" ||
       DRAGGABLE_CLASSES.some((c) => node.classList.contains(c)) ||
       (pointer && (!hand.pointer || hasOwnText(node) || (node.childElementCount === 0 && hasArea(node))));
-    below = { pointer, inControl: false };
+    below = { pointer, inControl: false, onHover };
   }
   // a link's or button's parts are that control; a clickable box's text may be its own
   // target (a tree's names inside its clickable items), so its parts are still looked at
-  if (kind === "control") below = { pointer: below.pointer, inControl: true };
+  if (kind === "control" && !holdsItems(node, tag)) below = { ...below, inControl: true };
   if (clickable) kind = "control";
   if (kind !== null && isShown(node)) {
     const rect = node.getBoundingClientRect();
@@ -188,10 +190,61 @@ function collect(node, parent, out, frame, hand = NO_HAND) {
  * @typedef {object} Hand  what the walk knows of an element's ancestors
  * @property {boolean} pointer  the parent shows a hand cursor (pointer, move, grab)
  * @property {boolean} inControl  an ancestor is a control by its role (its parts are not)
+ * @property {boolean} onHover  the parent's hand shows on hover only (the page's CSS says so)
  */
 /** @type {Hand} */
-const NO_HAND = { pointer: false, inControl: false };
+const NO_HAND = { pointer: false, inControl: false, onHover: false };
 const HANDLER_ATTRIBUTES = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "ondblclick"];
+
+// controls whose parts are controls of their own (a list's options, a tree's items)
+const COMPOSITE_ROLES = new Set(["listbox", "tree", "treeitem", "menu", "menubar", "grid", "treegrid", "tablist", "combobox"]);
+
+/**
+ * Whether a control's parts may be controls too: a composite role, or an element that is a
+ * control only by its `tabindex` (a focusable box, e.g. a script-filled suggestion list).
+ * @param {Element} el @param {string} tag
+ */
+function holdsItems(el, tag) {
+  const role = el.getAttribute("role");
+  if (role) return COMPOSITE_ROLES.has(role);
+  return !CONTROL_TAGS.has(tag) && !(isHTML(el) && el.isContentEditable);
+}
+
+/**
+ * A selector of what the document's own style sheets give a hand cursor on hover only
+ * (`.controls span:hover { cursor: pointer }`): such elements are clickable too, though
+ * their cursor shows only under the pointer. Style sheets of other origins cannot be read.
+ * @param {Document} doc @returns {string}
+ */
+function handOnHover(doc) {
+  const selectors = [];
+  for (const sheet of doc.styleSheets) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue; // another origin's sheet
+    }
+    for (const rule of rules) {
+      if (!(rule instanceof CSSStyleRule) || !HAND_CURSORS.has(rule.style.cursor)) continue;
+      for (const one of rule.selectorText.split(",")) {
+        if (one.includes(":hover") && !one.includes("(")) selectors.push(one.replaceAll(":hover", "").trim() || "*");
+      }
+    }
+  }
+  const selector = selectors.join(", ");
+  try {
+    doc.documentElement.matches(selector || "*");
+    return selector;
+  } catch {
+    return ""; // a selector this engine cannot parse without :hover: ignore them all
+  }
+}
+
+/** @param {Element} el @param {string} selector */
+function hoverHand(el, selector) {
+  return selector !== "" && el.matches(selector);
+}
 
 // cursors that say "you can click or drag this"
 const HAND_CURSORS = new Set(["pointer", "move", "grab"]);
@@ -214,7 +267,7 @@ function hasOwnText(el) {
 
 /**
  * @param {HTMLIFrameElement} iframe @param {Candidate} item @param {Candidate[]} out
- * @param {{dx: number, dy: number, view: {x: number, y: number, width: number, height: number}, visible: boolean}} frame
+ * @param {{dx: number, dy: number, view: {x: number, y: number, width: number, height: number}, visible: boolean, hoverHand: string}} frame
  * @param {DOMRect} rect
  */
 function walkFrame(iframe, item, out, frame, rect) {
@@ -236,7 +289,7 @@ function walkFrame(iframe, item, out, frame, rect) {
   }
   const dx = frame.dx + rect.left + iframe.clientLeft;
   const dy = frame.dy + rect.top + iframe.clientTop;
-  collect(inner.documentElement, item, out, { dx, dy, view: frame.view, visible: frame.visible && item.inView });
+  collect(inner.documentElement, item, out, { dx, dy, view: frame.view, visible: frame.visible && item.inView, hoverHand: handOnHover(inner) });
 }
 
 /** @param {Element} el @param {string} tag @returns {Candidate["kind"] | null} */
