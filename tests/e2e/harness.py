@@ -81,7 +81,7 @@ class Profile:
         home.mkdir(parents=True, exist_ok=True)
         # Chromium keeps its singleton socket under TMPDIR: a socket path has at most 107
         # bytes, so this one is short, outside the profile root; close() removes it.
-        tmp = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+        tmp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{SUITE_MARK}-"))
         installed = self.host_executable is None and self.origins is None
         if installed:
             run_install(self.user_data, home, self.panelot_home)

@@ -1,6 +1,8 @@
 """After the whole end-to-end suite (this test is sorted last, see conftest): nothing of
-it is left running or listening, its environment is as it found it, and its browsers
-wrote nothing into the machine's temp directory (each profile has its own TMPDIR)."""
+it is left running or listening, its environment is as it found it, and the temp
+directories its browsers ran in (each profile has its own TMPDIR, named with the suite's
+mark) are all gone. Only what carries the mark is counted: other suites and programs on a
+shared machine write into the same temp directory."""
 
 from __future__ import annotations
 
@@ -11,16 +13,15 @@ from pathlib import Path
 import pytest
 
 from .harness import TEMP_PREFIX
-from .isolation import SUITE_START, listening_ports, reap, suite_needle
-
-# What Chromium and Playwright's driver name their temp entries.
-BROWSER_TEMP_PREFIXES = (
-    "org.chromium.",
-    ".org.chromium.",
-    ".com.google.Chrome.",
-    "playwright",
-    TEMP_PREFIX,
+from .isolation import (
+    SUITE_MARK,
+    SUITE_START,
+    listening_ports,
+    reap,
+    suite_needle,
 )
+
+OURS = f"{TEMP_PREFIX}{SUITE_MARK}-"  # this suite's browsers' TMPDIRs (harness.Profile)
 
 
 PYTEST_OWN = "PYTEST_CURRENT_TEST"  # pytest sets it around each test
@@ -43,9 +44,5 @@ def test_the_suite_leaves_no_process_port_variable_or_temp_file(
     }
     assert not changed, f"the suite changed these environment variables: {sorted(changed)}"
     temp = Path(tempfile.gettempdir())
-    written = [
-        entry.name
-        for entry in temp.iterdir()
-        if entry.name.startswith(BROWSER_TEMP_PREFIXES) and entry.lstat().st_mtime >= at_start.time
-    ]
-    assert not written, f"the browsers wrote into {temp}: {written}"
+    written = [entry.name for entry in temp.iterdir() if entry.name.startswith(OURS)]
+    assert not written, f"the browsers' temp directories are left in {temp}: {written}"
