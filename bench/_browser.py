@@ -28,16 +28,20 @@ from tests.e2e.fake_model import (  # noqa: E402
 )
 from tests.e2e.harness import Browser, Profile, chromium_version  # noqa: E402
 from tests.e2e.miniwob_kit import EPISODE_MS, reward, serve_miniwob, start_episode  # noqa: E402
+from tests.e2e.miniwob_policies import POLICIES, Policy, Stuck, task_text  # noqa: E402
 from tests.e2e.tool_driver import tool_results  # noqa: E402
 from tests.support.wire_client import HostProcess, initialize_params  # noqa: E402
 
 __all__ = [
     "EPISODE_MS",
+    "POLICIES",
     "REPO",
     "Browser",
     "FakeAnthropic",
     "HostProcess",
+    "Policy",
     "Reply",
+    "Stuck",
     "WorkerHeap",
     "connected_panel",
     "initialize_params",
@@ -47,6 +51,7 @@ __all__ = [
     "reward",
     "serve_miniwob",
     "start_episode",
+    "task_text",
     "text_events",
     "text_reply",
     "tool_results",

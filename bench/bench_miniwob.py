@@ -1,5 +1,5 @@
 """MiniWoB++ through the whole stack: real Chromium, the extension, the host, the panel,
-and a scripted model per task (``miniwob_policies.py``) that sees only the tool results.
+and a scripted model per task (``tests/e2e/miniwob_policies.py``) that sees only the tool results.
 
 Run: .venv/bin/python bench/bench_miniwob.py [--quick] [--seeds N] [TASK ...]
 
@@ -24,20 +24,23 @@ from playwright.sync_api import Page, sync_playwright
 
 from _browser import (
     EPISODE_MS,
+    POLICIES,
     Browser,
     FakeAnthropic,
+    Policy,
     Reply,
+    Stuck,
     connected_panel,
     launched,
     reward,
     serve_miniwob,
     start_episode,
+    task_text,
     text_reply,
     tool_results,
     tool_use_reply,
 )
 from _common import figure, header
-from miniwob_policies import POLICIES, Policy, Stuck
 
 QUICK_TASKS = ["click-button", "navigate-tree"]
 REPLIES = 60  # planned replies per episode: more than any policy makes
@@ -92,13 +95,6 @@ class PolicyModel:
             return self._policy.send(last)
         except StopIteration as done:
             return str(done.value)
-
-
-def task_text(read: str) -> str:
-    """The instruction (`#query`) from browser_read's Markdown of a task page."""
-    found = re.search(r"Source: [^\n]+\n\n(.+?)\n\n", read, re.S)
-    text = found.group(1) if found else read
-    return re.sub(r"\\(.)", r"\1", text.replace("**", "")).replace("\n", " ").strip()
 
 
 @dataclass

@@ -14,6 +14,7 @@ import pytest
 
 from .harness import Browser
 from .miniwob_kit import reward, serve_miniwob, start_episode
+from .miniwob_policies import POLICIES, task_text
 from .pages import serve_html
 from .tool_driver import invoke, open_tab
 
@@ -36,9 +37,7 @@ class Tools:
 
     def task(self) -> str:
         """The task's instruction, as the page shows it (`#query`)."""
-        text = self("browser_read")
-        found = re.search(r"\n\n(.+?)\n\nLast reward", text, re.S)
-        return (found.group(1) if found else text).replace("\\", "")
+        return task_text(self("browser_read"))
 
     def click(self, outline: str, pattern: str) -> bool:
         """Click the first outline line matching ``pattern``; False when there is none."""
@@ -49,6 +48,18 @@ class Tools:
         assert ref, line.group(0)
         self("browser_click", ref=ref.group(1))
         return True
+
+
+def solve(tools: Tools, task: str) -> str:
+    """Run the task's policy (``miniwob_policies``) on the tools; its final answer."""
+    policy = POLICIES[task](tools.task())
+    try:
+        call = next(policy)
+        while True:
+            name, args = call
+            call = policy.send(tools(name, **args))
+    except StopIteration as done:
+        return str(done.value)
 
 
 def episode(browser: Browser, base: str, task: str, seed: int) -> tuple[Any, Tools]:

@@ -1,4 +1,5 @@
-"""Scripted policies for MiniWoB++ tasks (``bench_miniwob.py``): each plays the model. It
+"""Scripted policies for MiniWoB++ tasks (``bench/bench_miniwob.py``, and the e2e tests
+that run a task through the tools directly): each plays the model. It
 sees only the task's instruction (as ``browser_read`` showed it) and the tool results, and
 uses only the browser tools; it never reads the page another way.
 
@@ -19,6 +20,13 @@ Policy = Generator[Call, str, str]
 
 class Stuck(Exception):
     """The policy found no way on; the message is the cause."""
+
+
+def task_text(read: str) -> str:
+    """The instruction (`#query`) from browser_read's Markdown of a task page."""
+    found = re.search(r"Source: [^\n]+\n\n(.+?)\n\n", read, re.S)
+    text = found.group(1) if found else read
+    return re.sub(r"\\(.)", r"\1", text.replace("**", "")).replace("\n", " ").strip()
 
 
 def ref(outline: str, role: str, name: str | None = None) -> str:
