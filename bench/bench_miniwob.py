@@ -118,9 +118,12 @@ def run_episode(
     model.plan(*([policy.reply] * REPLIES))
     panel.get_by_role("button", name="New thread").click()
     started = time.perf_counter()
-    panel.get_by_role("textbox", name="Message").fill(f"Do the task in the tab {task}.")
+    message = f"Do the task in the tab {task} (seed {seed})."
+    panel.get_by_role("textbox", name="Message").fill(message)
     panel.get_by_role("button", name="Send", exact=True).click()
     conversation = panel.get_by_role("list", name="Conversation")
+    # this thread's message shown: the previous thread's answer is gone from the list
+    conversation.get_by_role("listitem").filter(has_text=message).wait_for(timeout=30_000)
     final = conversation.get_by_role("listitem").filter(has_text=re.compile(r"^(Done\.|Stuck: )"))
     allow = conversation.get_by_role("button", name="Allow for this site")
     deadline = time.monotonic() + EPISODE_MS / 1000

@@ -1223,7 +1223,8 @@
     const title = el.getAttribute("title");
     if (title) return `(title ${JSON.stringify(clip(title, NAME_MAX))})`;
     const classes = [...el.classList].slice(0, 3).join(" ");
-    return classes ? `(class ${JSON.stringify(clip(classes, 40))})` : "(clickable)";
+    if (classes) return `(class ${JSON.stringify(clip(classes, 40))})`;
+    return el.id ? `(id ${JSON.stringify(clip(el.id, 40))})` : "(clickable)";
   }
   function roleOf(el) {
     const role = safe(() => getRole(el) ?? "");
@@ -1280,6 +1281,7 @@
       el.readOnly && FIELD_TAGS.has(el.tagName)
     ) states.push("readonly");
     if (aria("aria-invalid") === "true") states.push("invalid");
+    if (isTextArea(el) || aria("aria-multiline") === "true") states.push("multiline");
     if (el.ownerDocument.activeElement === el) states.push("focused");
     return states;
   }

@@ -430,12 +430,13 @@ export function successorOf(identity) {
   return same.length === identity.count ? (same[identity.index] ?? null) : null;
 }
 
-/** For a clickable without a name (an icon): its title or its classes, e.g. `(class trash)`. @param {Element} el */
+/** For a clickable without a name (an icon): its title, classes or id, e.g. `(class "trash")`. @param {Element} el */
 function hint(el) {
   const title = el.getAttribute("title");
   if (title) return `(title ${JSON.stringify(clip(title, NAME_MAX))})`;
   const classes = [...el.classList].slice(0, 3).join(" ");
-  return classes ? `(class ${JSON.stringify(clip(classes, 40))})` : "(clickable)";
+  if (classes) return `(class ${JSON.stringify(clip(classes, 40))})`;
+  return el.id ? `(id ${JSON.stringify(clip(el.id, 40))})` : "(clickable)";
 }
 
 /** The library's role, or what the element is when it has none. @param {Element} el */
@@ -490,6 +491,7 @@ function statesOf(el) {
   if (/** @type {HTMLInputElement} */ (el).required || aria("aria-required") === "true") states.push("required");
   if (/** @type {HTMLInputElement} */ (el).readOnly && FIELD_TAGS.has(el.tagName)) states.push("readonly");
   if (aria("aria-invalid") === "true") states.push("invalid");
+  if (isTextArea(el) || aria("aria-multiline") === "true") states.push("multiline");
   if (el.ownerDocument.activeElement === el) states.push("focused");
   return states;
 }
