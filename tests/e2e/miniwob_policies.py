@@ -502,6 +502,14 @@ def email_inbox(task: str) -> Policy:
     return "Done."
 
 
+def click_dialog_2(task: str) -> Policy:
+    label = quoted(task)[-1]
+    outline = yield ("browser_snapshot", {})
+    # the dialog's "x" is its close button, named Close
+    yield ("browser_click", {"ref": ref(outline, "button", "Close" if label == "x" else label)})
+    return "Done."
+
+
 POLICIES: dict[str, Callable[[str], Policy]] = {
     "click-button": click_button,
     "click-link": click_link,
@@ -539,4 +547,9 @@ POLICIES: dict[str, Callable[[str], Policy]] = {
     "email-inbox-reply": email_inbox,
     "email-inbox-important": email_inbox,
     "email-inbox-forward": email_inbox,
+    "email-inbox-noscroll": email_inbox,
+    "click-checkboxes-large": click_checkboxes,
+    "click-checkboxes-transfer": click_checkboxes,
+    "enter-text-dynamic": enter_text,
+    "click-dialog-2": click_dialog_2,
 }
