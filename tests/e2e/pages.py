@@ -15,12 +15,7 @@ class _Pages(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         title = html.escape(f"Page {self.path}")
-        body = f"<!doctype html><title>{title}</title><h1>{title}</h1>".encode()
-        self.send_response(200)
-        self.send_header("content-type", "text/html; charset=utf-8")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        send_html(self, f"<!doctype html><title>{title}</title><h1>{title}</h1>")
 
 
 def send_html(handler: BaseHTTPRequestHandler, text: str) -> None:

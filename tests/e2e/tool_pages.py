@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
-from .pages import serve_on_loopback
+from .pages import send_html, serve_on_loopback
 
 _RECORD = """<script>
 window.seen = [];
@@ -211,12 +211,7 @@ class _ToolPages(BaseHTTPRequestHandler):
             body = pages[url.path]()
         else:
             body = f"<!doctype html><title>Page {url.path}</title><h1>Page {url.path}</h1>"
-        data = body.encode()
-        self.send_response(200)
-        self.send_header("content-type", "text/html; charset=utf-8")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send_html(self, body)
 
 
 @contextmanager
