@@ -62,6 +62,7 @@ PROTOCOL_TABLE = [
     ("browser_snapshot", "L1", {"read"}, "read", []),
     ("browser_click", "L1", {"write"}, "write", ["ref"]),
     ("browser_double_click", "L1", {"write"}, "write", ["ref"]),
+    ("browser_click_at", "L2", {"write"}, "write", ["x", "y"]),
     ("browser_hover", "L1", {"read"}, "idempotent", ["ref"]),
     ("browser_drag", "L1", {"write"}, "write", ["ref"]),
     ("browser_type", "L1", {"write"}, "write", ["ref", "text"]),

@@ -1,22 +1,24 @@
-// The acting tools: browser_click, browser_type, browser_select_option, browser_press_key,
-// browser_scroll, browser_wait_for. Each acts only when the tab's origin is still the one
+// The acting tools: browser_click (and its double, hover, drag and click-at-a-point kin),
+// browser_type, browser_select_option, browser_press_key, browser_scroll, browser_wait_for. Each acts only when the tab's origin is still the one
 // the Gatekeeper decided for (checked by the page agent in the same task as the action),
 // reports the tab's URL and origin after the action (evidence for recovery), waits
 // (bounded) for a navigation the action started, and turns a page's dialogs into a tool
 // error that says what the page asked.
 
 import { trustedClick, trustedHover, trustedKey } from "./debugger.js";
-import { approvedTarget } from "./hit-check.js";
+import { approvedTarget, pointOfOrigin } from "./hit-check.js";
 import { parseKey } from "../page/keys.js";
 import { ToolFailure } from "./errors.js";
-import { callPage, dialogsSeen, watchDialogs } from "./page.js";
+import { bounded, callPage, dialogsSeen, PAGE_CALL_BOUND_MS, watchDialogs } from "./page.js";
 import { settle, sleep, watchTab } from "./watch.js";
 import { describeTab, originOf } from "./tabs.js";
+import { viewportOf } from "./screenshot.js";
 
 /** @typedef {import("./table.js").BrowserTool} BrowserTool */
 /** @typedef {import("./table.js").ToolContext} ToolContext */
 /** @typedef {import("./page.js").SnapshotRecords} SnapshotRecords */
 /** @typedef {import("./debugger.js").DebuggerSessions} DebuggerSessions */
+/** @typedef {import("./screenshot.js").ScreenshotRecords} ScreenshotRecords */
 /** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
 
 /** @typedef {{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string, watching?: boolean}} ActAnswer */
@@ -185,10 +187,25 @@ function snapshotDocument(records, tabId) {
 }
 
 /**
- * @param {SnapshotRecords} records @param {DebuggerSessions} debuggers
+ * A point of the tab's latest screenshot, in CSS pixels of the document.
+ * @param {ScreenshotRecords} shots @param {chrome.tabs.Tab} tab @param {Record<string, any>} args
+ */
+function pointOfShot(shots, tab, args) {
+  const tabId = /** @type {number} */ (tab.id);
+  const shot = shots.get(tabId);
+  if (!shot) throw new ToolFailure(`there is no screenshot of tab ${tabId} to take a point of; take one with browser_screenshot`);
+  if (shot.url !== tab.url) throw new ToolFailure(`tab ${tabId} shows another page (${tab.url}) than its latest screenshot (${shot.url}); take a new screenshot`);
+  const { x, y } = args;
+  if (typeof x !== "number" || typeof y !== "number" || !Number.isFinite(x) || !Number.isFinite(y)) throw new ToolFailure("`x` and `y` are required: a point of the latest screenshot, in its pixels");
+  if (x < 0 || y < 0 || x >= shot.width || y >= shot.height) throw new ToolFailure(`(${x}, ${y}) is outside the latest screenshot of tab ${tabId}, which is ${shot.width}x${shot.height} px`);
+  return { x: shot.cssX + (x * shot.cssWidth) / shot.width, y: shot.cssY + (y * shot.cssHeight) / shot.height };
+}
+
+/**
+ * @param {SnapshotRecords} records @param {DebuggerSessions} debuggers @param {ScreenshotRecords} shots
  * @returns {BrowserTool[]}
  */
-export function actTools(records, debuggers) {
+export function actTools(records, debuggers, shots) {
   /** @type {Map<number, DialogAnswer & {until: number}>} browser_handle_dialog's answers, by tab, until used */
   const dialogAnswers = new Map();
   /**
@@ -249,6 +266,41 @@ export function actTools(records, debuggers) {
   });
   const clickTool = clicking("browser_click", 1);
   const doubleClickTool = clicking("browser_double_click", 2);
+
+  /** @type {BrowserTool} */
+  const clickAtTool = {
+    name: "browser_click_at",
+    pageAccess: true,
+    run(args, ctx) {
+      const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
+      const spot = pointOfShot(shots, tab, args);
+      const button = args.button ?? "left";
+      if (!["left", "right", "middle"].includes(button)) throw new ToolFailure("`button` is left, right or middle");
+      const count = args.double === true ? 2 : 1;
+      return act(ctx, "browser_click_at", async (tabId, expectOrigin) => {
+        const check = (await callPage(tabId, { op: "check", expectOrigin }, ctx.signal)).answer;
+        if (!check.ok) return check;
+        let view = await viewportOf(tabId, ctx.signal);
+        const inView = () => view !== null && spot.x >= view.x && spot.y >= view.y && spot.x < view.x + view.width && spot.y < view.y + view.height;
+        if (view && !inView()) {
+          // a point of a full-page screenshot, or the page scrolled since: bring it into view
+          const scrolling = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, args: [spot.x, spot.y], func: (x, y) => scrollTo(x - innerWidth / 2, y - innerHeight / 2) });
+          await bounded(scrolling, ctx.signal, PAGE_CALL_BOUND_MS, `the page in tab ${tabId}`);
+          view = await viewportOf(tabId, ctx.signal);
+        }
+        if (!view) throw new ToolFailure(`the page in tab ${tabId} did not say where it is scrolled; take a new screenshot`);
+        if (!inView()) return { ok: false, kind: "refused", error: `the point (${args.x}, ${args.y}) of the screenshot is no longer on the page (it got shorter or narrower); take a new screenshot` };
+        const at = pixel({ x: spot.x - view.x, y: spot.y - view.y });
+        const hit = await debuggers.with(tabId, ctx.signal, async (send) => {
+          const guard = await pointOfOrigin(send, expectOrigin);
+          await trustedClick(send, at, guard, { button, count });
+          return guard.hit;
+        });
+        const how = count === 2 ? "double-clicked" : button === "left" ? "clicked" : `${button}-clicked`;
+        return { ok: true, did: `${how} at (${args.x}, ${args.y}) of the screenshot, (${at.x}, ${at.y}) of the viewport in CSS pixels, on ${hit || "the page"}, with trusted input` };
+      }, true);
+    },
+  };
 
   /** @type {BrowserTool} */
   const hoverTool = {
@@ -401,7 +453,7 @@ export function actTools(records, debuggers) {
     },
   };
 
-  return [clickTool, doubleClickTool, hoverTool, dragTool, typeTool, selectTool, pressTool, scrollTool, waitTool, handleDialogTool];
+  return [clickTool, doubleClickTool, clickAtTool, hoverTool, dragTool, typeTool, selectTool, pressTool, scrollTool, waitTool, handleDialogTool];
 }
 
 /** @param {number} tabId @param {string} text @param {boolean} isError @returns {Promise<BrowserInvokeResult>} */

@@ -1,12 +1,13 @@
 // The browser tools this extension can run, in one table, with the state they share: the
-// latest snapshot of each tab (refs are only valid in the document they came from) and
-// the debugger attachments of L2 calls.
+// latest snapshot of each tab (refs are only valid in the document they came from), its
+// latest screenshot (browser_click_at takes points of it) and the debugger attachments of
+// L2 calls.
 
 import { actTools } from "./act-tools.js";
 import { DebuggerSessions } from "./debugger.js";
 import { SnapshotRecords } from "./page.js";
 import { pageTools } from "./page-tools.js";
-import { screenshotTool } from "./screenshot.js";
+import { ScreenshotRecords, screenshotTool } from "./screenshot.js";
 import { navigate, navigateBack, tabCloseTool, tabNew, tabSelect, tabsList } from "./tab-tools.js";
 import { ToolTable } from "./table.js";
 
@@ -14,7 +15,11 @@ import { ToolTable } from "./table.js";
 export function createToolTable(ownOrigin) {
   const records = new SnapshotRecords();
   const debuggers = new DebuggerSessions();
-  chrome.tabs.onRemoved.addListener((tabId) => records.forget(tabId));
+  const shots = new ScreenshotRecords();
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    records.forget(tabId);
+    shots.forget(tabId);
+  });
   chrome.debugger.onDetach.addListener((source) => debuggers.lost(source));
   const table = new ToolTable(ownOrigin)
     .register(tabsList)
@@ -23,8 +28,8 @@ export function createToolTable(ownOrigin) {
     .register(tabCloseTool(records))
     .register(navigate)
     .register(navigateBack)
-    .register(screenshotTool(debuggers));
-  for (const tool of [...pageTools(records), ...actTools(records, debuggers)]) table.register(tool);
+    .register(screenshotTool(debuggers, shots));
+  for (const tool of [...pageTools(records), ...actTools(records, debuggers, shots)]) table.register(tool);
   table.onDetach(() => void debuggers.releaseAll());
   return table;
 }

@@ -91,3 +91,72 @@ export async function approvedTarget(send, path, label) {
     },
   };
 }
+
+// Runs on the node at a point, in the fresh world: what is there, or why input must not go
+// there (a frame of another origin than the approved one: its page was not approved).
+const WHAT_IS_HERE = `function (origin) {
+  const el = this.nodeType === 1 ? this : this.parentElement;
+  if (!el) return { refused: "nothing of the page" };
+  const doc = el.ownerDocument;
+  const here = doc && doc.defaultView ? doc.defaultView.location.origin : "";
+  if (here !== origin) return { refused: "a frame of " + here };
+  if ((el.tagName === "IFRAME" || el.tagName === "FRAME") && !el.contentDocument) {
+    let other = "another origin";
+    try { other = new URL(el.src, doc.baseURI).origin; } catch (e) {}
+    return { refused: "a frame of " + other };
+  }
+  const named = el.getAttribute("aria-label") || el.getAttribute("title") || el.getAttribute("alt") || (el.textContent || "").trim().replace(/\\s+/g, " ");
+  const name = named.length > 40 ? named.slice(0, 40) + "..." : named;
+  return { what: "<" + el.tagName.toLowerCase() + ">" + (name ? " " + JSON.stringify(name) : "") };
+}`;
+
+/**
+ * The guard of trusted input at a point the model chose (browser_click_at): before each
+ * mouse event the point is hit-tested again, and input is sent only when the node there
+ * belongs to a document of the approved `origin` (not a frame of another origin).
+ * `hit` says what the last check found there.
+ * @param {Send} send @param {string} origin
+ */
+export async function pointOfOrigin(send, origin) {
+  await send("DOM.getDocument", { depth: 0 });
+  const { frameTree } = await send("Page.getFrameTree");
+  const top = frameTree.frame.id;
+  /** @type {Map<string, number>} */
+  const worlds = new Map();
+  /** @param {string} frameId */
+  const world = async (frameId) => {
+    let id = worlds.get(frameId);
+    if (id === undefined) {
+      id = /** @type {number} */ ((await send("Page.createIsolatedWorld", { frameId, worldName: WORLD })).executionContextId);
+      worlds.set(frameId, id);
+    }
+    return id;
+  };
+  const guard = {
+    hit: "",
+    /** @param {{x: number, y: number}} at */
+    async point(at) {
+      const { cssVisualViewport: view } = await send("Page.getLayoutMetrics");
+      /** @type {{backendNodeId: number, frameId?: string}} */
+      let found;
+      try {
+        found = await send("DOM.getNodeForLocation", { x: Math.round(at.x + view.pageX), y: Math.round(at.y + view.pageY), includeUserAgentShadowDOM: false, ignorePointerEventsNone: false });
+      } catch {
+        throw new ToolFailure("nothing of the page is at that point: the input was not sent");
+      }
+      const { object } = await send("DOM.resolveNode", { backendNodeId: found.backendNodeId, executionContextId: await world(found.frameId ?? top) });
+      try {
+        const { result } = await send("Runtime.callFunctionOn", { objectId: object.objectId, functionDeclaration: WHAT_IS_HERE, arguments: [{ value: origin }], returnByValue: true });
+        /** @type {{what?: string, refused?: string}} */
+        const here = result.value ?? {};
+        if (here.refused !== undefined) {
+          throw new ToolFailure(`${here.refused} is at that point, not the page of ${origin} that was approved: the input was not sent. Act inside the frame through browser_snapshot's refs`);
+        }
+        guard.hit = here.what ?? "";
+      } finally {
+        await send("Runtime.releaseObject", { objectId: object.objectId }).catch(() => undefined);
+      }
+    },
+  };
+  return guard;
+}

@@ -48,7 +48,7 @@ class _Spec(msgspec.Struct, frozen=True, kw_only=True):
     properties: dict[str, Any]
     effect: Effect
     recovery: RecoveryClass
-    level: Level = "L1"  # every browser tool's base level; L2 only through escalations
+    level: Level = "L1"  # the base level; L2 through escalations, or for input at a point
     required: tuple[str, ...] = ()
     any_of_required: tuple[str, ...] = ()  # runtime only: at least one of these
     escalations: tuple[LevelEscalation, ...] = ()
@@ -181,6 +181,34 @@ _SPECS: tuple[_Spec, ...] = (
         escalations=_TRUSTED_L2,
         delivers="double-clicks on",
         description="Double-click the element `ref` (from browser_snapshot).",
+    ),
+    _Spec(
+        name="browser_click_at",
+        label="Click at a point",
+        properties={
+            "x": {
+                "type": "number",
+                "minimum": 0,
+                "description": "Pixels from the left of the tab's latest screenshot.",
+            },
+            "y": {"type": "number", "minimum": 0, "description": "Pixels from its top."},
+            "button": {
+                "type": "string",
+                "enum": ["left", "right", "middle"],
+                "description": "The mouse button; default left.",
+            },
+            "double": {"type": "boolean", "description": "A double click."},
+            **_TABID,
+        },
+        required=("x", "y"),
+        level="L2",
+        effect="write",
+        recovery="write",
+        delivers="clicks on",
+        description="Click the point (`x`, `y`) of the tab's latest browser_screenshot, in "
+        "that image's pixels, with real input (the debugger; the user is asked once per "
+        "site): for canvas, maps and drawings that have no refs. Prefer browser_click with "
+        "a ref wherever the snapshot has one. The result says what was at the point.",
     ),
     _Spec(
         name="browser_hover",
