@@ -9,9 +9,11 @@ import { profileId } from "./src/profile.js";
 import { PANEL_PORT, Relay } from "./src/relay.js";
 import { Shim } from "./src/shim.js";
 import { createToolTable } from "./src/tools/catalog.js";
+import { STAGE_FILES, StagedUploads } from "./src/tools/uploads.js";
 
 const ownOrigin = `chrome-extension://${chrome.runtime.id}`;
-const table = createToolTable(ownOrigin);
+const uploads = new StagedUploads();
+const table = createToolTable(ownOrigin, uploads);
 
 const link = new HostLink({
   initializeParams: async () => ({
@@ -32,7 +34,7 @@ const link = new HostLink({
   explain: (message) => causeOfDisconnect(message, chrome.runtime.id),
 });
 const shim = new Shim(table, (id, answer) => link.answer(id, answer));
-const relay = new Relay(link);
+const relay = new Relay(link).serve(STAGE_FILES, (params) => uploads.stage(params?.callId, params?.files));
 
 chrome.runtime.onConnect.addListener((port) => {
   if (port.name === PANEL_PORT && port.sender?.id === chrome.runtime.id) relay.attach(port);

@@ -35,6 +35,14 @@ export class Relay {
     this.link = link;
     /** @type {Set<Panel>} */
     this.panels = new Set();
+    /** @type {Map<string, (params: any) => unknown>} requests the worker answers itself */
+    this.local = new Map();
+  }
+
+  /** Answer panel requests for `method` here, never sending them to the host. @param {string} method @param {(params: any) => unknown} handler */
+  serve(method, handler) {
+    this.local.set(method, handler);
+    return this;
   }
 
   /** A panel connected (chrome.runtime.onConnect). @param {chrome.runtime.Port} port */
@@ -64,6 +72,11 @@ export class Relay {
       this.panelNotification(panel, method, params);
       return;
     }
+    const local = this.local.get(method);
+    if (local) {
+      this.answerLocally(panel, id, local, params ?? {});
+      return;
+    }
     this.forward(panel, id, method, params ?? {});
   }
 
@@ -76,6 +89,16 @@ export class Relay {
       panel.threads.delete(params.threadId);
     } else if (method === RECONNECT) {
       this.link.retryNow().catch(() => {});
+    }
+  }
+
+  /** @param {Panel} panel @param {number | string} id @param {(params: any) => unknown} handler @param {any} params */
+  answerLocally(panel, id, handler, params) {
+    try {
+      this.post(panel, { jsonrpc: "2.0", id, result: handler(params) });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.post(panel, { jsonrpc: "2.0", id, error: { code: -32602, message, data: { kind: "invalid_params" } } });
     }
   }
 

@@ -1702,6 +1702,48 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
     return null;
   }
 
+  // src/page/files.js
+  function isFileInput(el) {
+    return el instanceof HTMLInputElement && el.type === "file";
+  }
+  function fileInputFor(el, ref) {
+    if (isFileInput(el)) return { input: el, how: "" };
+    const labelled = el.closest("label")?.control;
+    if (isFileInput(labelled)) return { input: labelled, how: " (the file input of its label)" };
+    const inside = el.querySelectorAll("input[type=file]");
+    if (inside.length === 1 && isFileInput(inside[0])) return { input: inside[0], how: " (the file input inside it)" };
+    const form = el.closest("form");
+    const ofForm = form ? form.querySelectorAll("input[type=file]") : [];
+    if (ofForm.length === 1 && isFileInput(ofForm[0])) return { input: ofForm[0], how: " (the file input of its form)" };
+    const all = el.ownerDocument.querySelectorAll("input[type=file]");
+    if (all.length === 1 && isFileInput(all[0])) return { input: all[0], how: " (the page's only file input)" };
+    const many = Math.max(inside.length, ofForm.length, all.length);
+    throw new ActionRefused(
+      many ? `${ref} (${label(el)}) is not a file input, and it does not tell which of the page's ${all.length} file inputs it means; use the ref of the file input or of its label` : `${ref} (${label(el)}) is not a file input, and the page has none`
+    );
+  }
+  function fileOf(picked) {
+    const binary = atob(picked.data);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+    return new File([bytes], picked.name, { type: picked.type || "application/octet-stream" });
+  }
+  function attachFiles(input, picked) {
+    if (input.disabled) throw new ActionRefused(`the file input (${label(input)}) is disabled`);
+    if (picked.length > 1 && !input.multiple) throw new ActionRefused(`the file input (${label(input)}) takes one file; the user picked ${picked.length}`);
+    const transfer = new DataTransfer();
+    for (const file of picked) transfer.items.add(fileOf(file));
+    input.files = transfer.files;
+    input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    return picked.map((f) => `${f.name} (${size(f.size)})`).join(", ");
+  }
+  function size(bytes) {
+    if (bytes < 1024) return `${bytes} bytes`;
+    if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+    return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  }
+
   // src/page/reaction.js
   var MAX_FIELDS = 2e3;
   var OBSERVED = { subtree: true, childList: true, attributes: true, characterData: true };
@@ -1889,6 +1931,7 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       }
       case "type":
       case "select":
+      case "upload":
         return noticingNavigation(() => act(request));
     }
     return act(request);
@@ -1946,6 +1989,14 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
         prepare(el, ref);
         const chosen = selectOptions(el, ref, request.values ?? []);
         return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})${noted(note)}` };
+      }
+      case "upload": {
+        const { element: el, note } = refs.resolveNoting(ref);
+        const { input, how } = fileInputFor(el, ref);
+        if (input === el) el.scrollIntoView({ block: "center", behavior: "instant" });
+        else prepare(el, ref);
+        const given = attachFiles(input, request.files ?? []);
+        return { ok: true, did: `gave ${given} to ${ref} (${label(el)})${how}${noted(note)}` };
       }
       case "press": {
         const { target, done } = pressKey(request.key ?? "");

@@ -67,6 +67,7 @@ PROTOCOL_TABLE = [
     ("browser_drag", "L1", {"write"}, "write", ["ref"]),
     ("browser_type", "L1", {"write"}, "write", ["ref", "text"]),
     ("browser_select_option", "L1", {"write"}, "write", ["ref", "values"]),
+    ("browser_upload_file", "L1", {"write"}, "write", ["ref"]),
     ("browser_press_key", "L1", {"write"}, "write", ["key"]),
     ("browser_handle_dialog", "L1", {"write"}, "idempotent", ["accept"]),
     ("browser_scroll", "L1", {"read"}, "idempotent", []),

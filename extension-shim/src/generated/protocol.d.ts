@@ -140,6 +140,8 @@ export interface ApprovalRequest {
   readFrom?: string[];
   delivers?: string | null;
   reason?: string | null;
+  userSupplies?: "files" | null;
+  callId?: string | null;
 }
 /**
  * The descriptor facts an approval dialog shows.
@@ -178,6 +180,8 @@ export interface ApprovalRequestEvent {
   readFrom?: string[];
   delivers?: string | null;
   reason?: string | null;
+  userSupplies?: "files" | null;
+  callId?: string | null;
   threadId: string;
   /**
    * Per-thread event sequence number, strictly increasing
@@ -212,6 +216,8 @@ export interface ApprovalResolvedEvent {
   readFrom?: string[];
   delivers?: string | null;
   reason?: string | null;
+  userSupplies?: "files" | null;
+  callId?: string | null;
   threadId: string;
   /**
    * Per-thread event sequence number, strictly increasing

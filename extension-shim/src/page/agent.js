@@ -8,13 +8,14 @@
 
 import { isHTML } from "./dom.js";
 import { ActionRefused, centre, click, deepActive, drag, hover, label, pageText, pathOf, prepare, pressKey, scroll, selectOptions, type } from "./actions.js";
+import { attachFiles, fileInputFor } from "./files.js";
 import { ReactionWatch } from "./reaction.js";
 import { RefRegistry, StaleRef } from "./refs.js";
 import { successorOf, takeSnapshot } from "./snapshot.js";
 
 /**
  * @typedef {object} PageRequest
- * @property {"snapshot" | "click" | "hover" | "drag" | "locate" | "type" | "select" | "press" | "scroll" | "hasText" | "focusRef" | "check" | "reaction"} op
+ * @property {"snapshot" | "click" | "hover" | "drag" | "locate" | "type" | "select" | "press" | "scroll" | "hasText" | "focusRef" | "check" | "reaction" | "upload"} op
  * @property {string} [expectOrigin]  acting requests: the origin the decision was made for
  * @property {string} [ref]
  * @property {string} [text]
@@ -28,6 +29,7 @@ import { successorOf, takeSnapshot } from "./snapshot.js";
  * @property {1 | 2} [count]  click: 2 for a double click
  * @property {string} [toRef]  drag: onto this element's centre ...
  * @property {{x: number, y: number}} [to]  ... or to this point of the viewport
+ * @property {import("./files.js").PickedFile[]} [files]  upload: what the user picked
  */
 
 /** @typedef {{ok: true, [key: string]: unknown} | {ok: false, kind: "stale" | "moved" | "refused", error: string}} PageAnswer */
@@ -103,6 +105,7 @@ function run(request) {
     }
     case "type":
     case "select":
+    case "upload":
       return noticingNavigation(() => act(request));
   }
   return act(request);
@@ -163,6 +166,14 @@ function act(request) {
       prepare(el, ref);
       const chosen = selectOptions(el, ref, request.values ?? []);
       return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})${noted(note)}` };
+    }
+    case "upload": {
+      const { element: el, note } = refs.resolveNoting(ref);
+      const { input, how } = fileInputFor(el, ref);
+      if (input === el) el.scrollIntoView({ block: "center", behavior: "instant" });
+      else prepare(el, ref); // the ref a person would use is shown; its input may be hidden
+      const given = attachFiles(input, request.files ?? []);
+      return { ok: true, did: `gave ${given} to ${ref} (${label(el)})${how}${noted(note)}` };
     }
     case "press": {
       const { target, done } = pressKey(request.key ?? "");

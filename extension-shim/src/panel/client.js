@@ -1,6 +1,8 @@
 // The panel's side of its Port to the worker: requests with timeouts, notifications, and
 // reconnection when the worker is stopped (connecting again wakes it).
 
+import { STAGE_FILES } from "../tools/uploads.js";
+
 /** @typedef {import("../types").RpcMessage} RpcMessage */
 /** @typedef {import("../types").RpcErrorObject} RpcErrorObject */
 
@@ -60,6 +62,21 @@ export class PanelClient {
    * @returns {Promise<import("../generated/protocol").Ops[M] extends {result: infer R} ? R : never>}
    */
   request(method, params, timeoutMs = REQUEST_TIMEOUT_MS) {
+    return this.send(method, params, timeoutMs);
+  }
+
+  /**
+   * Hand the files the user picked for the upload call `callId` to the worker (they never
+   * go to the host; the worker gives them to that call only).
+   * @param {string} callId @param {{name: string, type: string, size: number, data: string}[]} files
+   * @returns {Promise<{staged: number}>}
+   */
+  stageFiles(callId, files) {
+    return this.send(STAGE_FILES, { callId, files }, REQUEST_TIMEOUT_MS);
+  }
+
+  /** @param {string} method @param {unknown} params @param {number} timeoutMs @returns {Promise<any>} */
+  send(method, params, timeoutMs) {
     if (!this.port) this.connect();
     const port = /** @type {chrome.runtime.Port} */ (this.port);
     const id = this.nextId++;

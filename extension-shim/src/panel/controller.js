@@ -3,6 +3,7 @@
 // fresh `thread.open` snapshot. Failures become notices, never silent spinners.
 
 import { PanelRpcError } from "./client.js";
+import { UPLOAD_MAX_BYTES } from "../tools/uploads.js";
 
 /** @typedef {import("./client.js").PanelClient} PanelClient */
 /** @typedef {import("./store.js").Store} Store */
@@ -278,6 +279,24 @@ export class Controller {
     await this.attempt(() => this.client.request("approval.response", { commandId: newCommandId(), requestId, decision, scope }));
   }
 
+  /**
+   * Allow an upload call once with the files the user picked on its card: the files go to
+   * the worker first (keyed by the call), then the approval to the host.
+   * @param {string} requestId @param {string} callId @param {File[]} files
+   */
+  async allowUpload(requestId, callId, files) {
+    const total = files.reduce((sum, file) => sum + file.size, 0);
+    if (total > UPLOAD_MAX_BYTES) {
+      this.store.notify("error", `The files are larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB together; pick smaller ones.`);
+      return;
+    }
+    const staged = await this.attempt(async () => {
+      const picked = await Promise.all(files.map(async (file) => ({ name: file.name, type: file.type, size: file.size, data: await base64Of(file) })));
+      return this.client.stageFiles(callId, picked);
+    });
+    if (staged) await this.approve(requestId, "allow", "once");
+  }
+
   /** @param {string} interactionId @param {Record<string, unknown>} values @param {"accept" | "decline"} action */
   async answer(interactionId, values, action) {
     await this.attempt(() => this.client.request("interaction.response", { commandId: newCommandId(), interactionId, values, action }));
@@ -473,4 +492,17 @@ export class Controller {
       if (reconnected) this.attempt(() => this.reopen());
     }
   }
+}
+
+/** A file's bytes as base64 (FileReader's data URL, without its prefix). @param {File} file @returns {Promise<string>} */
+function base64Of(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result);
+      resolve(url.slice(url.indexOf(",") + 1));
+    };
+    reader.onerror = () => reject(reader.error ?? new Error(`could not read ${file.name}`));
+    reader.readAsDataURL(file);
+  });
 }

@@ -19,6 +19,7 @@ import { viewportOf } from "./screenshot.js";
 /** @typedef {import("./page.js").SnapshotRecords} SnapshotRecords */
 /** @typedef {import("./debugger.js").DebuggerSessions} DebuggerSessions */
 /** @typedef {import("./screenshot.js").ScreenshotRecords} ScreenshotRecords */
+/** @typedef {import("./uploads.js").StagedUploads} StagedUploads */
 /** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
 
 /** @typedef {{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string, watching?: boolean}} ActAnswer */
@@ -203,9 +204,10 @@ function pointOfShot(shots, tab, args) {
 
 /**
  * @param {SnapshotRecords} records @param {DebuggerSessions} debuggers @param {ScreenshotRecords} shots
+ * @param {StagedUploads} uploads  the files users picked for upload calls
  * @returns {BrowserTool[]}
  */
-export function actTools(records, debuggers, shots) {
+export function actTools(records, debuggers, shots, uploads) {
   /** @type {Map<number, DialogAnswer & {until: number}>} browser_handle_dialog's answers, by tab, until used */
   const dialogAnswers = new Map();
   /**
@@ -362,6 +364,20 @@ export function actTools(records, debuggers, shots) {
   };
 
   /** @type {BrowserTool} */
+  const uploadTool = {
+    name: "browser_upload_file",
+    pageAccess: true,
+    run(args, ctx) {
+      const ref = refOf(args);
+      const files = uploads.take(ctx.callId);
+      if (!files) {
+        throw new ToolFailure("the user picked no files for this call (only files picked on its approval card in the panel are uploaded; nothing was done); ask the user to pick them when the card asks");
+      }
+      return act(ctx, "browser_upload_file", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "upload", ref, files, expectOrigin }), false);
+    },
+  };
+
+  /** @type {BrowserTool} */
   const selectTool = {
     name: "browser_select_option",
     pageAccess: true,
@@ -453,7 +469,7 @@ export function actTools(records, debuggers, shots) {
     },
   };
 
-  return [clickTool, doubleClickTool, clickAtTool, hoverTool, dragTool, typeTool, selectTool, pressTool, scrollTool, waitTool, handleDialogTool];
+  return [clickTool, doubleClickTool, clickAtTool, hoverTool, dragTool, typeTool, selectTool, uploadTool, pressTool, scrollTool, waitTool, handleDialogTool];
 }
 
 /** @param {number} tabId @param {string} text @param {boolean} isError @returns {Promise<BrowserInvokeResult>} */

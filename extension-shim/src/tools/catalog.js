@@ -11,8 +11,10 @@ import { ScreenshotRecords, screenshotTool } from "./screenshot.js";
 import { navigate, navigateBack, tabCloseTool, tabNew, tabSelect, tabsList } from "./tab-tools.js";
 import { ToolTable } from "./table.js";
 
-/** @param {string} ownOrigin @returns {ToolTable} */
-export function createToolTable(ownOrigin) {
+/** @typedef {import("./uploads.js").StagedUploads} StagedUploads */
+
+/** @param {string} ownOrigin @param {StagedUploads} uploads the files users picked for uploads @returns {ToolTable} */
+export function createToolTable(ownOrigin, uploads) {
   const records = new SnapshotRecords();
   const debuggers = new DebuggerSessions();
   const shots = new ScreenshotRecords();
@@ -29,7 +31,7 @@ export function createToolTable(ownOrigin) {
     .register(navigate)
     .register(navigateBack)
     .register(screenshotTool(debuggers, shots));
-  for (const tool of [...pageTools(records), ...actTools(records, debuggers, shots)]) table.register(tool);
+  for (const tool of [...pageTools(records), ...actTools(records, debuggers, shots, uploads)]) table.register(tool);
   table.onDetach(() => void debuggers.releaseAll());
   return table;
 }

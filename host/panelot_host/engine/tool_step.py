@@ -131,6 +131,8 @@ class ToolStepper:
             "carried": list(decision.basis.carried) or None,
             "readFrom": list(decision.basis.read_from) or None,
             "delivers": _delivers(bound),
+            "userSupplies": descriptor.user_supplies,
+            "callId": call.call_id or call.id,
             "decision": msgspec.to_builtins(decision),
             "resolvedTarget": msgspec.to_builtins(target) if target else None,
         }

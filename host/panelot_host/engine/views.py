@@ -207,6 +207,8 @@ def approval_view(record: ApprovalRecord) -> entities.ApprovalRequest:
         read_from=list(request.get("readFrom") or []),
         delivers=request.get("delivers"),
         reason=request.get("reason"),
+        user_supplies=request.get("userSupplies"),
+        call_id=request.get("callId"),
     )
 
 

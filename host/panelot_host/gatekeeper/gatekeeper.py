@@ -85,7 +85,7 @@ class Gatekeeper:
     ) -> Decision:
         """The decision for ``call`` at ``target`` in ``thread_id`` given ``grants``.
 
-        Two things turn what would be allowed into a question, since no grant, rule or
+        Three things turn what would be allowed into a question, since no grant, rule or
         default can have foreseen them (a deny stays a deny):
 
         - ``carried``: text read from pages that the URL the call loads would carry away
@@ -93,13 +93,18 @@ class Gatekeeper:
         - ``read_from``: the origins whose content the turn read since the user's last
           message; when the call delivers into another origin than those
           (``provenance.foreign_sources``), a grant for its target site alone never covers
-          it.
+          it;
+        - the tool's ``user_supplies``: what the user gives on the card at each call (the
+          files of an upload), which no standing permission can give.
         """
         decision = self._decide(call, target, thread_id=thread_id, grants=grants)
         foreign = foreign_sources(call, target, read_from)
-        if decision.action == "deny" or not (carried or foreign):
+        supplied = call.tool.descriptor.user_supplies
+        if decision.action == "deny" or not (carried or foreign or supplied):
             return decision
         concerns = []
+        if supplied:
+            concerns.append(f"you pick the {supplied} for each call")
         if carried:
             shown = ", ".join(f"“{text}”" for text in carried)
             concerns.append(

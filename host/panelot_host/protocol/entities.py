@@ -140,6 +140,12 @@ class ApprovalRequest(msgspec.Struct, rename="camel", omit_defaults=True, kw_onl
     ("types into", "clicks on", "loads a page of"); the card's sentence with ``readFrom``."""
     reason: str | None = None
     """Extension: why the Gatekeeper asks, in words."""
+    user_supplies: Literal["files"] | None = None
+    """Extension: what the user gives on the card for this call only (``files``: picked
+    for ``browser_upload_file``); only a one-time allow, with them, or a deny fits."""
+    call_id: str | None = None
+    """Extension: the ``callId`` that ``browser.invoke`` will carry for this call; what the
+    user supplies reaches the shim keyed by it, never through the host."""
 
 
 class InteractionRequest(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):

@@ -19,6 +19,7 @@ from panelot_host.tools.descriptor import (
     Level,
     LevelEscalation,
     RecoveryClass,
+    UserSupplied,
 )
 from panelot_host.tools.result import ToolResult
 
@@ -55,6 +56,7 @@ class _Spec(msgspec.Struct, frozen=True, kw_only=True):
     produces_images: bool = False
     destination: str | None = None  # the argument with the URL the call loads
     delivers: str | None = None  # how it puts the model's input into its target, in words
+    user_supplies: UserSupplied | None = None  # given by the user on the card, each call
 
 
 _SPECS: tuple[_Spec, ...] = (
@@ -273,6 +275,22 @@ _SPECS: tuple[_Spec, ...] = (
         delivers="selects an option on",
     ),
     _Spec(
+        name="browser_upload_file",
+        label="Upload a file",
+        properties={
+            "ref": {**_REF, "description": "The file input, or its label or button."},
+            **_TABID,
+        },
+        required=("ref",),
+        effect="write",
+        recovery="write",
+        user_supplies="files",
+        delivers="uploads your files to",
+        description="Put files into the file input `ref` (or the file input its label, "
+        "button or form holds). You never name the files: the user is asked each time and "
+        "picks them on the approval card; the result says which files were given.",
+    ),
+    _Spec(
         name="browser_press_key",
         label="Press a key",
         properties={"key": {"type": "string", "minLength": 1}, **_TRUSTED, **_TABID},
@@ -392,6 +410,7 @@ def _descriptor(spec: _Spec) -> AgentTool:
         escalations=spec.escalations,
         produces_images=spec.produces_images,
         trust="untrusted",
+        user_supplies=spec.user_supplies,
     )
 
 

@@ -16,6 +16,7 @@ Level = vocabulary.ToolLevel
 Effect = vocabulary.Effect
 RecoveryClass = vocabulary.RecoveryClass
 Trust = Literal["trusted", "untrusted"]
+UserSupplied = Literal["files"]
 
 LEVEL_ORDER: Mapping[Level, int] = {"L0": 0, "L1": 1, "L2": 2}
 EFFECTS: frozenset[Effect] = frozenset({"read", "write", "navigate", "network", "external"})
@@ -92,6 +93,8 @@ class AgentTool(msgspec.Struct, frozen=True, kw_only=True):
     ``produces_images`` marks tools a model without vision is not offered. ``trust`` says
     whether the output may be believed (``untrusted``: page or MCP content, data only).
     ``resolve_target`` overrides how the target is found (browser tools ask the shim).
+    ``user_supplies`` names what only the user gives, at each call, on the approval card
+    (``files``: picked for an upload); such a call is always asked and no grant covers it.
     ``execute`` returns a ``ToolResult`` and may raise ``errors.ToolError``.
     """
 
@@ -110,6 +113,7 @@ class AgentTool(msgspec.Struct, frozen=True, kw_only=True):
     trust: Trust = "trusted"
     provenance: Provenance | None = None
     resolve_target: TargetResolver | None = None
+    user_supplies: UserSupplied | None = None
 
     def level_for(self, args: Mapping[str, Any]) -> Level:
         """The level of a call with ``args``: the base level or the highest escalation."""

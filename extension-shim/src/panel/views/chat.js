@@ -413,12 +413,26 @@ export function mountChat(store, controller) {
     if (!frame) frame = requestAnimationFrame(flush);
   }
 
-  /** Approvals and questions at the end of the list, in arrival order. */
+  /**
+   * Approvals and questions at the end of the list, in arrival order. A card still pending
+   * is kept as it is (files picked, an answer half typed); a new one is built.
+   */
   function renderCards() {
-    for (const old of log.querySelectorAll(":scope > li[data-card]")) old.remove();
     const s = store.state;
-    for (const approval of s.approvals.values()) log.append(approvalCard(approval));
-    for (const interaction of s.interactions.values()) log.append(questionCard(interaction));
+    /** @type {Map<string, HTMLElement>} */
+    const kept = new Map();
+    for (const old of /** @type {NodeListOf<HTMLElement>} */ (log.querySelectorAll(":scope > li[data-card]"))) {
+      kept.set(old.dataset.key ?? "", old);
+      old.remove();
+    }
+    /** @param {string} key @param {() => HTMLElement} make */
+    const card = (key, make) => {
+      const li = kept.get(key) ?? make();
+      li.dataset.key = key;
+      return li;
+    };
+    for (const approval of s.approvals.values()) log.append(card(`approval:${approval.requestId}`, () => approvalCard(approval)));
+    for (const interaction of s.interactions.values()) log.append(card(`question:${interaction.interactionId}`, () => questionCard(interaction)));
     followNewest();
   }
 
@@ -462,6 +476,10 @@ export function mountChat(store, controller) {
     }
     li.append(el("p", "muted", `${approval.tool.name} · level ${approval.tool.level} · ${(approval.tool.effects ?? []).join(", ") || "no effects"}`));
     li.append(scrollable(el("pre", "tool-args compact", argumentLines(approval.args)), "Arguments"));
+    if (approval.userSupplies === "files") {
+      li.append(uploadChoices(approval, headingId, origin ?? undefined));
+      return li;
+    }
     const choices = el("div", "choices");
     /** @type {[string, "allow" | "deny", "once" | "thread" | "origin", string][]} */
     const options = [
@@ -482,6 +500,32 @@ export function mountChat(store, controller) {
     }
     li.append(choices);
     return li;
+  }
+
+  /**
+   * An upload's card: the user picks the files here, for this call only; Allow once is
+   * enabled when files are picked (they go to the worker, never to the host or the model).
+   * @param {ApprovalRequest} approval @param {string} headingId @param {string | undefined} origin
+   */
+  function uploadChoices(approval, headingId, origin) {
+    const box = el("div", "upload-pick");
+    const picker = el("input");
+    picker.type = "file";
+    picker.multiple = true;
+    picker.setAttribute("aria-label", "Files to upload");
+    const help = el("p", "choice-help", `Pick the files to give ${origin ?? "the page"}; only they are uploaded, and only for this call.`);
+    help.id = `${headingId}-files`;
+    picker.setAttribute("aria-describedby", help.id);
+    const allow = button("Allow once", () => {
+      if (picker.files?.length) void controller.allowUpload(approval.requestId, approval.callId ?? "", [...picker.files]);
+    }, "allow");
+    allow.disabled = true;
+    picker.addEventListener("change", () => {
+      allow.disabled = !picker.files?.length;
+    });
+    const deny = button("Deny", () => controller.approve(approval.requestId, "deny", "once"), "deny");
+    box.append(help, picker, el("div", "upload-actions", allow, deny));
+    return box;
   }
 
   /** @param {InteractionRequest} interaction */
