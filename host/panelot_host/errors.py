@@ -145,7 +145,14 @@ class ProviderStreamError(ProviderError):
 
 
 class ProviderConfigError(ProviderError):
-    pass
+    """No usable model configuration. ``setup``: nothing (or no key) is set up yet, so a
+    client with a setup screen shows it; ``shell_hint``: the environment variables that
+    would do it, for people who start the host from a shell (a browser user cannot)."""
+
+    def __init__(self, message: str, *, setup: bool = False, shell_hint: str | None = None) -> None:
+        super().__init__(message)
+        self.setup = setup
+        self.shell_hint = shell_hint
 
 
 class KeyOriginError(ProviderConfigError):

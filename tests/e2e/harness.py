@@ -66,6 +66,7 @@ class Profile:
     env: dict[str, str] = field(default_factory=dict)
     host_executable: Path | None = None  # another native host (benchmarks' echo host)
     extra_args: list[str] = field(default_factory=list)
+    without_model: bool = False  # no provider variables at all: a new user's first run
 
     @property
     def user_data(self) -> Path:
@@ -107,6 +108,10 @@ class Profile:
             env["PANELOT_ALLOWED_ORIGINS"] = extension_origin(ext_id)
         for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PANELOT_TASK_MODEL"):
             env.pop(name, None)
+        if self.without_model:
+            for name in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "PANELOT_PROVIDER"):
+                env.pop(name, None)
+            env.pop("PANELOT_MODEL", None)
         context = playwright.chromium.launch_persistent_context(
             str(self.user_data),
             executable_path=str(CHROMIUM),

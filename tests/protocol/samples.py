@@ -191,6 +191,9 @@ PARAMS: dict[str, msgspec.Struct] = {
     "credentials.delete": ops.CredentialsDeleteParams(command_id="c17", ref="openai"),
     "permissions.list": ops.PermissionsListParams(thread_id="th_1"),
     "permissions.revoke": ops.PermissionsRevokeParams(command_id="c18", grant_id="gr_1"),
+    "provider.status": ops.ProviderStatusParams(),
+    "provider.discover": ops.ProviderDiscoverParams(),
+    "provider.test": ops.ProviderTestParams(),
     # host -> shim
     "browser.resolveTarget": ops.BrowserResolveTargetParams(
         tool="browser_click", args={"ref": "e"}
@@ -233,6 +236,35 @@ RESULTS: dict[str, Any] = {
     "credentials.delete": ops.CredentialsDeleteResult(ref="openai", fingerprint=None),
     "permissions.list": ops.GrantsResult(grants=[GRANT]),
     "permissions.revoke": ops.GrantsResult(grants=[]),
+    "provider.status": ops.ProviderStatusResult(
+        ready=False,
+        provider=None,
+        model=None,
+        base_url=None,
+        source=None,
+        reason="No model is set up yet.",
+    ),
+    "provider.discover": ops.ProviderDiscoverResult(
+        servers=[
+            ops.LocalModelServer(
+                base_url="http://127.0.0.1:11434/v1",
+                port=11434,
+                name="Ollama",
+                models=["llama3.1"],
+            )
+        ]
+    ),
+    "provider.test": ops.ProviderTestResult(
+        ok=False,
+        provider="openai",
+        model="llama3.1",
+        url="http://127.0.0.1:11434/v1/models",
+        latency_ms=12,
+        cause="bad_key",
+        message="The server refused this key.",
+        detail="Incorrect API key provided",
+        models=[],
+    ),
     "browser.resolveTarget": ops.BrowserTarget(
         tab_id=7, url="https://a.b/x", origin="https://a.b", title="A"
     ),

@@ -69,6 +69,7 @@ export interface ProtocolDefinitions {
   ItemDelta?: ItemDelta;
   ItemDeltaEvent?: ItemDeltaEvent;
   ItemStartedEvent?: ItemStartedEvent;
+  LocalModelServer?: LocalModelServer;
   MatchSpan?: MatchSpan;
   McpServer?: McpServer;
   ModelCapabilities?: ModelCapabilities;
@@ -76,6 +77,12 @@ export interface ProtocolDefinitions {
   NoticeItem?: NoticeItem;
   PermissionsListParams?: PermissionsListParams;
   PermissionsRevokeParams?: PermissionsRevokeParams;
+  ProviderDiscoverParams?: ProviderDiscoverParams;
+  ProviderDiscoverResult?: ProviderDiscoverResult;
+  ProviderStatusParams?: ProviderStatusParams;
+  ProviderStatusResult?: ProviderStatusResult;
+  ProviderTestParams?: ProviderTestParams;
+  ProviderTestResult?: ProviderTestResult;
   QueueEntry?: QueueEntry;
   QueueRemoveParams?: QueueRemoveParams;
   QueueResult?: QueueResult;
@@ -728,6 +735,15 @@ export interface ItemStartedEvent {
   item: UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem | CompactionItem;
 }
 /**
+ * A server on this computer that answers an OpenAI model list.
+ */
+export interface LocalModelServer {
+  baseUrl: string;
+  port: number;
+  name: string | null;
+  models: string[];
+}
+/**
  * A highlighted part of a snippet: ``text[start:end]`` (UTF-16 code units, as in JS).
  */
 export interface MatchSpan {
@@ -783,6 +799,51 @@ export interface PermissionsRevokeParams {
    */
   commandId: string;
   grantId: string;
+}
+export interface ProviderDiscoverParams {}
+export interface ProviderDiscoverResult {
+  servers: LocalModelServer[];
+}
+export interface ProviderStatusParams {}
+/**
+ * Whether a turn could start now (no request is made): the configuration loads and
+ * the key it needs resolves. ``reason``: why not, in a sentence for a person.
+ */
+export interface ProviderStatusResult {
+  ready: boolean;
+  provider: ("anthropic" | "openai" | "scripted") | null;
+  model: string | null;
+  baseUrl: string | null;
+  source: ("environment" | "settings") | null;
+  reason: string | null;
+}
+export interface ProviderTestParams {}
+/**
+ * The saved configuration tried with real requests. ``message``: one sentence for a
+ * person; ``detail``: the provider's own words (never a secret); ``cause`` when not ok.
+ */
+export interface ProviderTestResult {
+  ok: boolean;
+  provider: string | null;
+  model: string | null;
+  url: string | null;
+  latencyMs: number | null;
+  cause:
+    | (
+        | "bad_key"
+        | "http_error"
+        | "key_missing"
+        | "key_not_sent"
+        | "no_tools"
+        | "not_configured"
+        | "not_running"
+        | "unknown_model"
+        | "wrong_url"
+      )
+    | null;
+  message: string;
+  detail: string | null;
+  models: string[];
 }
 /**
  * A message waiting to start a Turn after the current one (at most 8 per thread).
@@ -1519,6 +1580,9 @@ export interface Ops {
   "credentials.delete": { params: CredentialsDeleteParams; result: CredentialsDeleteResult };
   "permissions.list": { params: PermissionsListParams; result: GrantsResult };
   "permissions.revoke": { params: PermissionsRevokeParams; result: GrantsResult };
+  "provider.status": { params: ProviderStatusParams; result: ProviderStatusResult };
+  "provider.discover": { params: ProviderDiscoverParams; result: ProviderDiscoverResult };
+  "provider.test": { params: ProviderTestParams; result: ProviderTestResult };
 }
 
 export interface ShimRequests {

@@ -25,6 +25,19 @@ export class Controller {
     this.dialogs = { confirm: async () => false, prompt: async () => null };
     /** A `thread.create` under way (see `newThread`). @type {Promise<boolean> | null} */
     this.creating = null;
+    /**
+     * Ops this panel sent from the setup card, which says itself where the key and the
+     * requests go: their `authority.widened` is not repeated as a notice here (other
+     * panels and clients still show it). @type {Set<string>}
+     */
+    this.explainedCommands = new Set();
+  }
+
+  /** A command id; `explained` when the setup card already told the user what it widens. @param {boolean} explained */
+  commandFor(explained) {
+    const id = newCommandId();
+    if (explained) this.explainedCommands.add(id);
+    return id;
   }
 
   get threadId() {
@@ -198,11 +211,20 @@ export class Controller {
 
   // ---- turns ----
 
-  /** Send: a new turn when idle, a steering message while a turn runs. @param {string} text */
+  /**
+   * Send: a new turn when idle, a steering message while a turn runs. With no usable model
+   * the message is kept (in the composer, and for the setup's "Send" button) and the setup
+   * opens: no thread is created until a turn can start.
+   * @param {string} text
+   */
   async send(text) {
+    const s = this.store.state;
+    if (s.provider && !s.provider.ready && !this.threadId) {
+      this.keepForSetup(text);
+      return false;
+    }
     const threadId = await this.targetThread();
     if (!threadId) return false;
-    const s = this.store.state;
     if (this.store.turnLive && s.turn) {
       const turnId = s.turn.id;
       const result = await this.attempt(() => this.client.request("turn.steer", { commandId: newCommandId(), threadId, expectedTurnId: turnId, text }));
@@ -217,9 +239,80 @@ export class Controller {
     } catch (error) {
       // the turn started elsewhere a moment ago: queue it rather than lose it
       if (error instanceof PanelRpcError && error.rpc.data?.kind === "turn_active") return this.enqueue(text);
+      if (error instanceof PanelRpcError && error.rpc.data?.kind === "provider") {
+        await this.providerRefused(threadId, text, error.rpc);
+        return false;
+      }
       this.store.notify("error", error instanceof Error ? error.message : String(error));
       return false;
     }
+  }
+
+  /**
+   * `turn.submit` failed for want of a usable model: a thread this left empty goes, the
+   * message is kept, and the panel points at the fix (the setup, or the setting), never at
+   * environment variables (those go under Details).
+   * @param {string} threadId @param {string} text @param {import("../types").RpcErrorObject} rpc
+   */
+  async providerRefused(threadId, text, rpc) {
+    const s = this.store.state;
+    if (s.threadId === threadId && s.items.size === 0) {
+      const deleted = await this.attempt(() => this.client.request("thread.delete", { commandId: newCommandId(), threadId }, 60_000));
+      if (deleted) {
+        s.threads = s.threads.filter((t) => t.id !== threadId);
+        this.store.clearThread();
+      }
+    }
+    const data = /** @type {{setup?: boolean, shellHint?: string} | undefined} */ (rpc.data);
+    await this.checkProvider();
+    if (data?.setup || (s.provider && !s.provider.ready)) {
+      this.keepForSetup(text);
+      return;
+    }
+    this.store.notify("error", rpc.message, { action: { label: "Open settings", run: () => this.showView("settings") }, details: data?.shellHint });
+  }
+
+  /** Keep `text` until a model is set up, and open the setup. @param {string} text */
+  keepForSetup(text) {
+    this.store.state.kept = text;
+    this.store.emit("provider");
+    this.showView("setup");
+  }
+
+  /** Whether a model is usable now (`provider.status`); opens the setup when not. */
+  async checkProvider() {
+    const status = await this.attempt(() => this.client.request("provider.status", {}));
+    if (!status) return;
+    const s = this.store.state;
+    s.provider = status;
+    this.store.emit("provider");
+    if (!status.ready && s.view === "chat" && !s.threadId) this.showView("setup");
+  }
+
+  /** Local OpenAI-compatible servers the host found (Ollama, LM Studio, ...). */
+  async discoverLocal() {
+    return (await this.attempt(() => this.client.request("provider.discover", {})))?.servers ?? [];
+  }
+
+  /** Test the saved provider settings with a real request (the same check as `panelot-host doctor`). */
+  async testProvider() {
+    const result = await this.attempt(() => this.client.request("provider.test", {}, 60_000));
+    if (result?.ok) await this.checkProvider();
+    return result;
+  }
+
+  /** Send the message kept during the setup, from the chat. */
+  async sendKept() {
+    const s = this.store.state;
+    const text = s.kept;
+    this.showView("chat");
+    if (!text) return;
+    const sent = await this.send(text);
+    if (!sent) return;
+    s.kept = null;
+    this.store.emit("provider");
+    const composer = /** @type {HTMLTextAreaElement | null} */ (globalThis.document?.getElementById("message") ?? null);
+    if (composer && composer.value === text) composer.value = "";
   }
 
   /** @param {string} text */
@@ -309,7 +402,7 @@ export class Controller {
 
   // ---- settings ----
 
-  /** @param {"chat" | "settings"} view */
+  /** @param {"chat" | "settings" | "setup"} view */
   showView(view) {
     this.store.state.view = view;
     this.store.emit("view");
@@ -319,10 +412,12 @@ export class Controller {
     return (await this.attempt(() => this.client.request("settings.get", {})))?.settings;
   }
 
-  /** @param {Record<string, unknown>} update */
-  async updateSettings(update) {
-    const params = /** @type {import("../generated/protocol").SettingsUpdateParams} */ ({ commandId: newCommandId(), ...update });
-    return (await this.attempt(() => this.client.request("settings.update", params, 65_000)))?.settings;
+  /** @param {Record<string, unknown>} update @param {boolean} [explained] sent by the setup card */
+  async updateSettings(update, explained = false) {
+    const params = /** @type {import("../generated/protocol").SettingsUpdateParams} */ ({ commandId: this.commandFor(explained), ...update });
+    const saved = (await this.attempt(() => this.client.request("settings.update", params, 65_000)))?.settings;
+    if (saved) void this.checkProvider();
+    return saved;
   }
 
   /**
@@ -331,9 +426,11 @@ export class Controller {
    * The key is bound to `origin` when given (an OpenAI-compatible server's), else to the
    * configured provider's (the host decides).
    * @param {string} ref @param {string} secret @param {boolean} pointSettings @param {string | null} [origin]
+   * @param {boolean} [explained] sent by the setup card
    */
-  async setKey(ref, secret, pointSettings, origin) {
-    const params = origin ? { commandId: newCommandId(), ref, secret, origin } : { commandId: newCommandId(), ref, secret };
+  async setKey(ref, secret, pointSettings, origin, explained = false) {
+    const commandId = this.commandFor(explained);
+    const params = origin ? { commandId, ref, secret, origin } : { commandId, ref, secret };
     const result = await this.attempt(() => this.client.request("credentials.set", params));
     if (!result) return null;
     if (pointSettings) await this.updateSettings({ apiKeyRef: ref });
@@ -360,6 +457,7 @@ export class Controller {
     if (method === "$/host.status") return this.onStatus(params);
     if (method === "thread.updated") this.onThreadUpdated(params.thread); // and it counts in seq
     if (method === "authority.widened") {
+      if (this.explainedCommands.delete(String(params?.commandId))) return;
       for (const change of params?.changes ?? []) this.store.notify("authority", String(change.summary ?? change.kind));
       return;
     }
@@ -490,6 +588,7 @@ export class Controller {
       const reconnected = this.connectedOn !== 0 && status.connection !== this.connectedOn;
       this.connectedOn = status.connection;
       if (reconnected) this.attempt(() => this.reopen());
+      void this.checkProvider();
     }
   }
 }

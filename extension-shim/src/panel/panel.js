@@ -10,6 +10,7 @@ import { mountBanner } from "./views/banner.js";
 import { mountChat } from "./views/chat.js";
 import { mountControls } from "./views/controls.js";
 import { mountSettings } from "./views/settings.js";
+import { mountSetup } from "./views/setup.js";
 import { mountThreads } from "./views/threads.js";
 
 const store = new Store();
@@ -24,9 +25,11 @@ mountThreads(store, controller);
 mountChat(store, controller);
 mountControls(store, controller);
 mountSettings(store, controller);
+mountSetup(store, controller);
 
 const chatView = /** @type {HTMLElement} */ (document.getElementById("chat-view"));
 const settingsView = /** @type {HTMLElement} */ (document.getElementById("settings-view"));
+const setupView = /** @type {HTMLElement} */ (document.getElementById("setup-view"));
 const settingsButton = /** @type {HTMLButtonElement} */ (document.getElementById("open-settings"));
 const threadsToggle = /** @type {HTMLButtonElement} */ (document.getElementById("toggle-threads"));
 const threadsPanel = /** @type {HTMLElement} */ (document.getElementById("threads-panel"));
@@ -39,11 +42,13 @@ threadsToggle.addEventListener("click", () => {
   threadsPanel.hidden = !open;
 });
 store.on("view", () => {
-  const settings = store.state.view === "settings";
-  chatView.hidden = settings;
-  settingsView.hidden = !settings;
-  settingsButton.setAttribute("aria-expanded", String(settings));
-  (settings ? document.getElementById("settings-heading") : document.getElementById("message"))?.focus();
+  const { view } = store.state;
+  chatView.hidden = view !== "chat";
+  settingsView.hidden = view !== "settings";
+  setupView.hidden = view !== "setup";
+  settingsButton.setAttribute("aria-expanded", String(view === "settings"));
+  const focus = { chat: "message", settings: "settings-heading", setup: "setup-heading" }[view];
+  document.getElementById(focus)?.focus();
 });
 
 client.connect();

@@ -15,13 +15,17 @@
 /** @typedef {ThreadSnapshot["items"][number]} Item */
 /** @typedef {{id: string, status: string, runId?: string, pauseReason?: string, error?: {kind: string, message: string}}} TurnView */
 /** @typedef {{usage: Usage | undefined, costUsd: number | null}} TurnUsage */
-/** @typedef {{id: number, kind: "error" | "authority" | "info", text: string}} Notice */
+/** @typedef {{label: string, run: () => void}} NoticeAction  a button on a notice that leads to the fix */
+/** @typedef {{id: number, kind: "error" | "authority" | "info", text: string, action?: NoticeAction, details?: string}} Notice */
+/** @typedef {import("../generated/protocol").ProviderStatusResult} ProviderStatus */
 
 /**
  * @typedef {{
  *   host: HostStatus,
  *   hostWasConnected: boolean,
- *   view: "chat" | "settings",
+ *   view: "chat" | "settings" | "setup",
+ *   provider: ProviderStatus | null,
+ *   kept: string | null,
  *   threads: Thread[],
  *   query: string,
  *   matches: Map<string, ThreadMatch>,
@@ -47,8 +51,9 @@
 /**
  * Topics: `host`, `threads`, `snapshot` (a whole thread was loaded), `thread` (title/stats),
  * `item` (detail: item id), `delta` (detail: item id), `cards` (approvals, questions),
- * `run` (turn, run, usage), `queue`, `steering`, `notices`, `view`.
- * @typedef {"host" | "threads" | "snapshot" | "thread" | "item" | "delta" | "cards" | "run" | "queue" | "steering" | "notices" | "view"} Topic
+ * `run` (turn, run, usage), `queue`, `steering`, `notices`, `view`, `provider` (whether a
+ * model is usable, and the message kept until it is).
+ * @typedef {"host" | "threads" | "snapshot" | "thread" | "item" | "delta" | "cards" | "run" | "queue" | "steering" | "notices" | "view" | "provider"} Topic
  */
 
 export class Store {
@@ -58,6 +63,8 @@ export class Store {
       host: { state: "connecting", connection: 0 },
       hostWasConnected: false,
       view: "chat",
+      provider: null,
+      kept: null,
       threads: [],
       query: "",
       matches: new Map(),
@@ -101,9 +108,9 @@ export class Store {
     return status === "running" || status === "paused";
   }
 
-  /** @param {Notice["kind"]} kind @param {string} text */
-  notify(kind, text) {
-    this.state.notices = [...this.state.notices, { id: this.nextNoticeId++, kind, text }].slice(-5);
+  /** @param {Notice["kind"]} kind @param {string} text @param {{action?: NoticeAction, details?: string}} [more] */
+  notify(kind, text, more = {}) {
+    this.state.notices = [...this.state.notices, { id: this.nextNoticeId++, kind, text, ...more }].slice(-5);
     this.emit("notices");
   }
 

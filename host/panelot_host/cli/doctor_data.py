@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import anyio
 import httpx
 
 from panelot_host.errors import KeyOriginError, ProviderConfigError
@@ -111,7 +112,7 @@ def check_provider(
     home: Path,
     credentials: Any,
     *,
-    transport: httpx.BaseTransport | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
 ) -> list[Finding]:
     """One request per distinct configured provider (environment, then each profile's
     settings); none configured is a note, not a failure: the side panel asks for a key.
@@ -193,9 +194,10 @@ def _reach(
     credentials: Any,
     source: _Source,
     environ: Mapping[str, str],
-    transport: httpx.BaseTransport | None,
+    transport: httpx.AsyncBaseTransport | None,
 ) -> Finding:
     from panelot_host.providers.config import resolve_api_key
+    from panelot_host.providers.probe import check_connection
 
     spec = config.spec
     if spec.models_url is None:
@@ -211,30 +213,29 @@ def _reach(
             _moved_key_fix(config, source.profile),
         )
     shown = f"key {key.fingerprint}" if key else "no key"
-    headers = spec.headers(key)
     label = f"{config.provider} {config.model} at {url} ({shown})"
-    try:
-        with httpx.Client(timeout=PROVIDER_TIMEOUT_S, transport=transport) as client:
-            response = client.get(url, headers=headers)
-    except httpx.HTTPError as exc:
-        return Finding(
-            "provider",
-            "problem",
-            f"{label}: unreachable ({type(exc).__name__})",
-            "check the network or that the local model server is running at that URL",
-        )
-    if response.status_code in (401, 403):
-        return Finding(
-            "provider",
-            "problem",
-            f"{label}: the key is refused (HTTP {response.status_code})",
-            "enter a valid API key in the side panel, or fix the key variable",
-        )
-    if response.status_code >= 400:
-        return Finding(
-            "provider",
-            "problem",
-            f"{label}: HTTP {response.status_code}",
-            "check the base URL (it should end before /models)",
-        )
-    return Finding("provider", "ok", f"{label}: reachable, key accepted")
+
+    async def check() -> Any:
+        async with httpx.AsyncClient(timeout=PROVIDER_TIMEOUT_S, transport=transport) as client:
+            return await check_connection(config, key, client)
+
+    result = anyio.run(check)  # the side panel's "Test connection" (provider.test)
+    if result.ok:
+        return Finding("provider", "ok", f"{label}: reachable, key accepted")
+    said = f"{label}: {_DOCTOR_PHRASES.get(result.cause, '')}{result.message}"
+    if result.cause == "bad_key":
+        said = f"{label}: the key is refused (HTTP {result.http_status}): {result.message}"
+    if result.detail:
+        said += f" (the server said: {result.detail[:200]})"
+    return Finding("provider", "problem", said, _FIXES.get(result.cause, _FIXES[None]))
+
+
+_DOCTOR_PHRASES = {"not_running": "unreachable: "}
+_FIXES = {
+    "bad_key": "enter a valid API key in the side panel, or fix the key variable",
+    "not_running": "check the network or that the local model server is running at that URL",
+    "wrong_url": "check the base URL (it should end before /models)",
+    "unknown_model": "choose one of the server's models: 'panelot-host config set model NAME'",
+    "no_tools": "choose a model that can call tools: 'panelot-host config set model NAME'",
+    None: "check the base URL, the key and the model in the side panel's settings",
+}

@@ -15,7 +15,8 @@ Module map:
   the engine loads), ``turn_ops`` (submit,
   steer, enqueue, queue edits, interrupt, approvals, interactions, resume, recovery
   answers), ``admission`` (a Turn's first transaction), ``config_ops`` (settings,
-  credentials, permissions), ``authority`` (which settings changes widen authority).
+  credentials, permissions), ``provider_ops`` (is a model usable, the model servers on
+  this computer, "Test connection"), ``authority`` (which settings changes widen authority).
 - The run: ``actor`` (serialises a thread's run), ``loop`` (model calls and tool steps
   until a final response), ``cursor`` (the stored state a run continues from), ``stream``
   (one model call into a draft), ``response`` (storing its outcome), ``tool_step`` (one

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from panelot_host.credentials.secret import Secret
 from panelot_host.engine.authority import credential_widening, widening
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.context import EngineContext
@@ -37,6 +38,7 @@ class CredentialVault(msgspec.Struct, frozen=True):
     delete: Callable[[str], bool]
     fingerprint_of: Callable[[str], str | None]
     backend_name: Callable[[], str]
+    secret_of: Callable[[str], Secret | None] | None = None  # the key itself, to send it
 
 
 class McpSettings(msgspec.Struct, frozen=True):

@@ -16,6 +16,7 @@ from panelot_host.engine.failpoints import Failpoints
 from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.policy import PolicyCache
 from panelot_host.engine.prompts import SYSTEM_PROMPT
+from panelot_host.engine.provider_ops import ProviderService
 from panelot_host.engine.publish import Publisher
 from panelot_host.engine.recovery import refresh_evidence, settle_on_start
 from panelot_host.engine.stream import MAX_ANSWER_BYTES
@@ -69,6 +70,9 @@ class Engine:
         )
         self.turns = TurnService(self.ctx)
         self.config = ConfigService(self.ctx, environ or {}, vault, mcp)
+        self.provider = ProviderService(
+            self.ctx, environ or {}, vault.secret_of if vault is not None else None
+        )
         self._spawn = spawn
         self._closing = False
         self._background_scopes: set[anyio.CancelScope] = set()

@@ -68,6 +68,9 @@ OPS: Final = table(
     command("credentials.delete", ops.CredentialsDeleteParams, ops.CredentialsDeleteResult),
     request("permissions.list", ops.PermissionsListParams, ops.PermissionsListResult),
     command("permissions.revoke", ops.PermissionsRevokeParams, ops.PermissionsRevokeResult),
+    request("provider.status", ops.ProviderStatusParams, ops.ProviderStatusResult),
+    request("provider.discover", ops.ProviderDiscoverParams, ops.ProviderDiscoverResult),
+    request("provider.test", ops.ProviderTestParams, ops.ProviderTestResult),
 )
 """Client -> host requests: each op declared once (``command``: it changes stored state and
 carries ``commandId``; ``request``: it does not). The codec, the schema and the server's

@@ -19,6 +19,8 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
 - ``base``, ``httpio``, ``sse``: the HTTP adapters' shared loop, the HTTP boundary, SSE parsing
 - ``anthropic_request``/``anthropic_stream``, ``openai_request``/``openai_stream``: request
   bodies and stream events of each API; ``toolargs``: streamed tool arguments assembled
+- ``probe``: is a model reachable (the side panel's "Test connection" and ``doctor``, one
+  check) and which model servers answer on this computer's usual ports
 - ``endpoints``: where the official APIs live, origins, the plain-http rule
 - ``loopback``: whether a host is this machine (decided on the literal host; MCP URLs use it
   too)

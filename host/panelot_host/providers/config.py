@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import msgspec
@@ -55,6 +55,12 @@ LOCAL_HINT = (
     "OPENAI_BASE_URL=http://127.0.0.1:11434/v1 PANELOT_MODEL=llama3.1 (Ollama; LM Studio: "
     "http://127.0.0.1:1234/v1, llama.cpp server: http://127.0.0.1:8080/v1)"
 )
+
+
+class SecretSource(Protocol):
+    """Where stored keys are read from (the ``CredentialStore``, or the engine's vault)."""
+
+    def get(self, ref: str) -> Secret | None: ...
 
 
 class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -145,16 +151,20 @@ def _infer_provider(env: Mapping[str, str]) -> str:
     keys = " or ".join(
         f"{spec.key_variable} ({spec.title})" for spec in PROVIDERS.values() if spec.inferred_from
     )
-    raise ProviderConfigError(f"No model provider is configured. Set {keys}, {LOCAL_HINT}.")
+    hint = f"Set {keys}, {LOCAL_HINT}."
+    raise ProviderConfigError(
+        f"No model provider is configured. {hint}", setup=True, shell_hint=hint
+    )
 
 
 def _default_model(spec: ProviderSpec, base_url: str | None) -> str:
     default = spec.at(base_url).default_model
     if default is None:
-        raise ProviderConfigError(
+        hint = (
             f"Set PANELOT_MODEL to a model your server at {base_url} serves "
             "(e.g. PANELOT_MODEL=llama3.1 for Ollama)."
         )
+        raise ProviderConfigError(hint, setup=True, shell_hint=hint)
     return default
 
 
@@ -178,7 +188,7 @@ def model_info(config: ProviderConfig, catalog: ModelCatalog | None = None) -> M
 
 def resolve_api_key(
     config: ProviderConfig,
-    credentials: CredentialStore | None,
+    credentials: SecretSource | None,
     key_origin: Callable[[str], str | None] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Secret | None:
@@ -281,7 +291,9 @@ def build_provider_with_key(
         raise ProviderConfigError(
             f"No API key for {spec.name}: set {spec.key_variable}, or store one with "
             f"'panelot-host credentials set {spec.name}' and 'panelot-host config set "
-            f"apiKeyRef {spec.name}' (or the side panel's settings), {LOCAL_HINT}."
+            f"apiKeyRef {spec.name}' (or the side panel's settings), {LOCAL_HINT}.",
+            setup=True,
+            shell_hint=f"Set {spec.key_variable}, {LOCAL_HINT}.",
         )
     options = AdapterOptions(
         client=client, transport=transport, retry=retry, sleep=sleep, catalog=catalog

@@ -91,6 +91,7 @@ def credential_vault(credentials: LazyCredentials) -> CredentialVault:
         set=lambda ref, secret: credentials.store().set(ref, secret),
         delete=lambda ref: credentials.store().delete(ref),
         fingerprint_of=fingerprint_of,
+        secret_of=lambda ref: credentials.store().get(ref),
         backend_name=lambda: (
             "keyring" if credentials.store().kind == "keyring" else "encrypted_file"
         ),

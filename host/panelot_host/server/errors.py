@@ -5,7 +5,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from panelot_host.errors import InvalidParams, JsonRpcError, PanelotError, StartupError
+from panelot_host.errors import (
+    InvalidParams,
+    JsonRpcError,
+    PanelotError,
+    ProviderConfigError,
+    StartupError,
+)
 from panelot_host.protocol import jsonrpc
 
 log = logging.getLogger(__name__)
@@ -45,6 +51,14 @@ def to_rpc_error(exc: BaseException) -> RpcError:
             return RpcError(
                 jsonrpc.code_for_kind("invalid_state"), str(exc), {"kind": "invalid_state"}
             )
+        case ProviderConfigError():
+            # a client with a setup screen shows it (setup); the variables are for shells
+            said: dict[str, Any] = {"kind": exc.kind}
+            if exc.setup:
+                said["setup"] = True
+            if exc.shell_hint:
+                said["shellHint"] = exc.shell_hint
+            return RpcError(jsonrpc.code_for_kind(exc.kind), exc.message, said)
         case PanelotError():
             return RpcError(jsonrpc.code_for_kind(exc.kind), exc.message, {"kind": exc.kind})
         case _:

@@ -27,6 +27,7 @@ from panelot_host.store.receipts import Replay, command_context
 
 if TYPE_CHECKING:
     from panelot_host.engine.config_ops import ConfigService
+    from panelot_host.engine.provider_ops import ProviderService
     from panelot_host.engine.threads import ThreadService
     from panelot_host.engine.turn_ops import TurnService
     from panelot_host.tools.context import BrowserBridge
@@ -194,6 +195,10 @@ def _config(session: Session) -> ConfigService:
     return session.profile.ensure_engine().config
 
 
+def _provider(session: Session) -> ProviderService:
+    return session.profile.ensure_engine().provider
+
+
 ROUTES: Mapping[str, Route] = bind(
     OPS,
     on(ops.InitializeParams, initialize),
@@ -250,6 +255,9 @@ ROUTES: Mapping[str, Route] = bind(
     ),
     # configuration
     on(ops.SettingsGetParams, lambda s, p, _: _config(s).get()),
+    on(ops.ProviderStatusParams, lambda s, p, _: _provider(s).status()),
+    on(ops.ProviderDiscoverParams, lambda s, p, _: _provider(s).discover()),
+    on(ops.ProviderTestParams, lambda s, p, _: _provider(s).test()),
     on(ops.SettingsUpdateParams, _settings_update),
     on(
         ops.CredentialsSetParams,

@@ -2,7 +2,7 @@
 // unreachable and what to do (from the worker's cause), and notices that are not answers
 // (a settings change that widened what the agent may do, an action that failed).
 
-import { el, iconButton } from "../dom.js";
+import { button, el, iconButton } from "../dom.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -40,8 +40,18 @@ export function mountBanner(store, controller) {
       close.addEventListener("click", () => store.dismiss(notice.id));
       const label = notice.kind === "authority" ? "Permissions widened" : notice.kind === "error" ? "Error" : "Note";
       // label and text flow as one paragraph: side by side they took half of a narrow panel
-      const item = el("div", `notice ${notice.kind}`, el("span", "notice-text", el("strong", "", `${label}: `), notice.text), close);
-      return item;
+      const text = el("span", "notice-text", el("strong", "", `${label}: `), notice.text);
+      if (notice.action) {
+        const { label: name, run } = notice.action;
+        const fix = button(name, () => {
+          store.dismiss(notice.id);
+          run();
+        });
+        fix.classList.add("notice-fix");
+        text.append(" ", fix);
+      }
+      if (notice.details) text.append(el("details", "notice-details", el("summary", "", "Details"), el("p", "", notice.details)));
+      return el("div", `notice ${notice.kind}`, text, close);
     }));
   }
 

@@ -37,6 +37,8 @@ export function mountControls(store, controller) {
   const enqueue = /** @type {HTMLButtonElement} */ (document.getElementById("enqueue"));
   const stop = /** @type {HTMLButtonElement} */ (document.getElementById("stop"));
   const hint = /** @type {HTMLElement} */ (document.getElementById("composer-hint"));
+  const runSettings = /** @type {HTMLButtonElement} */ (document.getElementById("run-settings"));
+  runSettings.addEventListener("click", () => controller.showView("settings"));
 
   resume.addEventListener("click", () => {
     const extra = Number.parseInt(budgetInput.value, 10);
@@ -89,6 +91,8 @@ export function mountControls(store, controller) {
     run.hidden = text === "";
     runState.textContent = text;
     resume.hidden = !resumable;
+    // a turn the model's configuration failed: the way to the fix is in the panel
+    runSettings.hidden = !(s.turn?.status === "failed" && s.turn.error?.kind === "provider");
     budget.hidden = state !== "budget_paused";
     run.dataset.state = state ?? "";
   }

@@ -7,7 +7,8 @@ Naming: ``<Op>Params`` / ``<Op>Result`` in PascalCase of the method
 
 Module map: ``_base`` (base classes, ``OpSpec`` and the ``command`` / ``request``
 declarations), ``session`` (``initialize``), ``threads``, ``turns``, ``config`` (settings,
-credentials, permissions), ``browser`` (host -> shim requests and ``$/cancelRequest``).
+credentials, permissions), ``provider`` (``provider.status``/``discover``/``test``: the
+first run's setup), ``browser`` (host -> shim requests and ``$/cancelRequest``).
 """
 
 from panelot_host.protocol.ops._base import EmptyResult, Params, Result
@@ -39,6 +40,15 @@ from panelot_host.protocol.ops.config import (
     SettingsResult,
     SettingsUpdateParams,
     SettingsUpdateResult,
+)
+from panelot_host.protocol.ops.provider import (
+    LocalModelServer,
+    ProviderDiscoverParams,
+    ProviderDiscoverResult,
+    ProviderStatusParams,
+    ProviderStatusResult,
+    ProviderTestParams,
+    ProviderTestResult,
 )
 from panelot_host.protocol.ops.session import (
     ClientCapabilities,
@@ -115,6 +125,7 @@ __all__ = [
     "InitializeResult",
     "InteractionResponseParams",
     "InteractionResponseResult",
+    "LocalModelServer",
     "MatchSpan",
     "McpServer",
     "ModelCapabilities",
@@ -124,6 +135,12 @@ __all__ = [
     "PermissionsRevokeParams",
     "PermissionsRevokeResult",
     "Provider",
+    "ProviderDiscoverParams",
+    "ProviderDiscoverResult",
+    "ProviderStatusParams",
+    "ProviderStatusResult",
+    "ProviderTestParams",
+    "ProviderTestResult",
     "QueueRemoveParams",
     "QueueRemoveResult",
     "QueueResult",
