@@ -84,3 +84,32 @@ export function usageWords(u) {
 export function totalTokens(u) {
   return (u?.inputTokens ?? 0) + (u?.outputTokens ?? 0) + (u?.cacheReadTokens ?? 0) + (u?.cacheWriteTokens ?? 0);
 }
+
+/**
+ * A labelled form field: `input` gets `id`, its label, and the help line as its
+ * accessible description when `help` is given.
+ * @param {string} id @param {string} label @param {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} input @param {string} [help]
+ */
+export function labelledField(id, label, input, help) {
+  input.id = id;
+  const lab = el("label", "", label);
+  lab.htmlFor = id;
+  const box = el("div", "field", lab, input);
+  if (help) {
+    const h = el("p", "help", help);
+    h.id = `${id}-help`;
+    input.setAttribute("aria-describedby", h.id);
+    box.append(h);
+  }
+  return box;
+}
+
+/** A one-line text input for names and URLs (no autocomplete, no spell check). @param {string} value */
+export function plainTextInput(value) {
+  const input = el("input");
+  input.type = "text";
+  input.value = value;
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  return input;
+}

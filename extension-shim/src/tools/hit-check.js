@@ -40,17 +40,14 @@ const IS_APPROVED = `function (path, checkFocus) {
 }`;
 
 /**
- * The guard of one trusted action: `point(at)` before each mouse event, `focus()` before
- * keys; each throws when the input would go elsewhere than the approved element.
- * @param {Send} send @param {(number | string)[]} path @param {string} label
+ * The isolated world of each frame, made once per guard: `world(frameId)` is its
+ * execution context id.
+ * @param {Send} send @returns {(frameId: string) => Promise<number>}
  */
-export async function approvedTarget(send, path, label) {
-  const { frameTree } = await send("Page.getFrameTree");
-  const top = frameTree.frame.id;
+function isolatedWorlds(send) {
   /** @type {Map<string, number>} */
   const worlds = new Map();
-  /** @param {string} frameId */
-  const world = async (frameId) => {
+  return async (frameId) => {
     let id = worlds.get(frameId);
     if (id === undefined) {
       id = /** @type {number} */ ((await send("Page.createIsolatedWorld", { frameId, worldName: WORLD })).executionContextId);
@@ -58,6 +55,17 @@ export async function approvedTarget(send, path, label) {
     }
     return id;
   };
+}
+
+/**
+ * The guard of one trusted action: `point(at)` before each mouse event, `focus()` before
+ * keys; each throws when the input would go elsewhere than the approved element.
+ * @param {Send} send @param {(number | string)[]} path @param {string} label
+ */
+export async function approvedTarget(send, path, label) {
+  const { frameTree } = await send("Page.getFrameTree");
+  const top = frameTree.frame.id;
+  const world = isolatedWorlds(send);
   /** @param {string} why @returns {never} */
   const refuse = (why) => {
     throw new ToolFailure(`${why}, not ${label}: the input was not sent (the page changed under the approved point). Take a new snapshot`);
@@ -121,17 +129,7 @@ export async function pointOfOrigin(send, origin) {
   await send("DOM.getDocument", { depth: 0 });
   const { frameTree } = await send("Page.getFrameTree");
   const top = frameTree.frame.id;
-  /** @type {Map<string, number>} */
-  const worlds = new Map();
-  /** @param {string} frameId */
-  const world = async (frameId) => {
-    let id = worlds.get(frameId);
-    if (id === undefined) {
-      id = /** @type {number} */ ((await send("Page.createIsolatedWorld", { frameId, worldName: WORLD })).executionContextId);
-      worlds.set(frameId, id);
-    }
-    return id;
-  };
+  const world = isolatedWorlds(send);
   const guard = {
     hit: "",
     /** @param {{x: number, y: number}} at */

@@ -23,6 +23,7 @@ import msgspec
 
 from panelot_host.credentials.secret import Secret
 from panelot_host.errors import KeyOriginError, ProviderConfigError
+from panelot_host.protocol.ops.provider import TestCause
 from panelot_host.providers.config import (
     ProviderConfig,
     SecretSource,
@@ -31,17 +32,7 @@ from panelot_host.providers.config import (
 )
 from panelot_host.providers.endpoints import is_official
 
-Cause = Literal[
-    "not_configured",
-    "key_missing",
-    "key_not_sent",
-    "bad_key",
-    "wrong_url",
-    "not_running",
-    "unknown_model",
-    "no_tools",
-    "http_error",
-]
+Cause = TestCause  # the causes the protocol names (``provider.test``)
 
 CHECK_TIMEOUT_S = 15.0
 DISCOVER_TIMEOUT_S = 1.0

@@ -3,7 +3,7 @@
 // "set" and its fingerprint), the default token budget, policy rules, the grant ledger with
 // revoke, and MCP servers with their status.
 
-import { el, button } from "../dom.js";
+import { el, button, labelledField, plainTextInput } from "../dom.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -48,28 +48,7 @@ export function mountSettings(store, controller) {
 
   /** @param {string} label @param {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} input @param {string} [help] */
   function field(label, input, help) {
-    const id = `setting-${label.toLowerCase().replace(/[^a-z]+/g, "-")}`;
-    input.id = id;
-    const lab = el("label", "", label);
-    lab.htmlFor = id;
-    const box = el("div", "field", lab, input);
-    if (help) {
-      const h = el("p", "help", help);
-      h.id = `${id}-help`;
-      input.setAttribute("aria-describedby", h.id);
-      box.append(h);
-    }
-    return box;
-  }
-
-  /** @param {string} value */
-  function text(value) {
-    const input = el("input");
-    input.type = "text";
-    input.value = value;
-    input.autocomplete = "off";
-    input.spellcheck = false;
-    return input;
+    return labelledField(`setting-${label.toLowerCase().replace(/[^a-z]+/g, "-")}`, label, input, help);
   }
 
   /** @param {Settings} settings */
@@ -82,10 +61,10 @@ export function mountSettings(store, controller) {
       option.selected = value === kind;
       provider.append(option);
     }
-    const baseUrl = text(settings.baseUrl ?? "");
+    const baseUrl = plainTextInput(settings.baseUrl ?? "");
     baseUrl.placeholder = "http://127.0.0.1:11434/v1";
-    const model = text(settings.model ?? "");
-    const taskModel = text(settings.taskModel ?? "");
+    const model = plainTextInput(settings.model ?? "");
+    const taskModel = plainTextInput(settings.taskModel ?? "");
     const budget = el("input");
     budget.type = "number";
     budget.min = "1";
@@ -200,9 +179,9 @@ export function mountSettings(store, controller) {
       option.value = d;
       decision.append(option);
     }
-    const tool = text("");
+    const tool = plainTextInput("");
     tool.placeholder = "browser_click or browser_*";
-    const origin = text("");
+    const origin = plainTextInput("");
     origin.placeholder = "https://example.com";
     const form = el("form", "settings-form");
     const add = el("button", "", "Add rule");

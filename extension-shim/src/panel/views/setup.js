@@ -6,7 +6,7 @@
 // concerns, with the provider's own words under "Details". A message typed before the
 // setup is kept and sent with one click afterwards.
 
-import { el, button } from "../dom.js";
+import { el, button, labelledField, plainTextInput } from "../dom.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -94,7 +94,7 @@ export function mountSetup(store, controller) {
     const fields = /** @type {{key?: HTMLInputElement, url?: HTMLInputElement, model: HTMLInputElement | HTMLSelectElement}} */ ({ model: el("input") });
     if (choice === "local") {
       const found = view.servers ?? [];
-      const url = textInput(view.given?.url || found[0]?.baseUrl || LOCAL_DEFAULT_URL);
+      const url = plainTextInput(view.given?.url || found[0]?.baseUrl || LOCAL_DEFAULT_URL);
       fields.url = url;
       const servers = found.length
         ? `Found ${found.map((s) => `${s.name ?? "a server"} at ${s.baseUrl}`).join("; ")}.`
@@ -103,7 +103,7 @@ export function mountSetup(store, controller) {
       const again = button("Look again", () => void lookForServers());
       box.append(again);
       const models = found.find((s) => s.baseUrl === url.value)?.models ?? [];
-      fields.model = models.length ? select(models, view.given?.model) : textInput(view.given?.model ?? "");
+      fields.model = models.length ? select(models, view.given?.model) : plainTextInput(view.given?.model ?? "");
       box.append(field("Model", fields.model, "model", models.length ? "The models this server has." : "The model's name on the server, e.g. llama3.1."));
       url.addEventListener("change", () => {
         const listed = found.find((s) => s.baseUrl === url.value.trim())?.models ?? [];
@@ -117,7 +117,7 @@ export function mountSetup(store, controller) {
       });
     } else {
       if (choice === "compatible") {
-        fields.url = textInput(view.given?.url ?? "");
+        fields.url = plainTextInput(view.given?.url ?? "");
         fields.url.placeholder = "https://llm.example.com/v1";
         box.append(field("Server URL", fields.url, "url", "Its OpenAI-compatible endpoint, up to /v1. Your messages and the pages Panelot reads go to it."));
       }
@@ -126,7 +126,7 @@ export function mountSetup(store, controller) {
       fields.key.autocomplete = "off";
       const where = choice === "compatible" ? "that server" : OFFICIAL[choice];
       box.append(field("API key", fields.key, "key", `Kept in this computer's credential store and sent only to ${where}.${choice === "compatible" ? " Leave it empty if the server needs none." : ""}`));
-      fields.model = textInput(view.given?.model ?? "");
+      fields.model = plainTextInput(view.given?.model ?? "");
       fields.model.placeholder = choice === "anthropic" ? "claude-sonnet-4-5" : choice === "openai" ? "gpt-4.1" : "";
       box.append(field("Model", fields.model, "model", choice === "compatible" ? "The model's name on the server." : "Empty: Panelot's default for this provider."));
     }
@@ -234,26 +234,9 @@ export function mountSetup(store, controller) {
 
   /** @param {string} label @param {HTMLInputElement | HTMLSelectElement} input @param {string} name @param {string} help */
   function field(label, input, name, help) {
-    const id = `setup-field-${name}`;
-    input.id = id;
-    const lab = el("label", "", label);
-    lab.htmlFor = id;
-    const h = el("p", "help", help);
-    h.id = `${id}-help`;
-    input.setAttribute("aria-describedby", h.id);
-    const box = el("div", "field", lab, input, h);
+    const box = labelledField(`setup-field-${name}`, label, input, help);
     box.dataset.field = name;
     return box;
-  }
-
-  /** @param {string} value */
-  function textInput(value) {
-    const input = el("input");
-    input.type = "text";
-    input.value = value;
-    input.autocomplete = "off";
-    input.spellcheck = false;
-    return input;
   }
 
   /** @param {string[]} options @param {string} [chosen] */
