@@ -948,7 +948,7 @@
     const top = { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight };
     const start = options.root ?? document.documentElement;
     collect(start, null, found, { dx: 0, dy: 0, view: top, visible: true, hoverHand: handOnHover(document) });
-    refs2.beginSnapshot();
+    refs2.beginSnapshot(options.prefix);
     const order = prioritized(found);
     let spent = 0;
     let misses = 0;
@@ -976,6 +976,7 @@
       {}
     ) };
     let kept = 0;
+    const frames = [];
     for (const item of found) {
       if (!item.kept) {
         omitted[item.where] += 1;
@@ -986,6 +987,7 @@
       kept += 1;
       let depth = 0;
       for (let up = item.parent; up; up = up.parent) if (up.kept) depth += 1;
+      if (item.away) frames.push({ ...item.away, line: lines.length });
       lines.push(`${"  ".repeat(depth)}- ${item.line}`);
     }
     rememberIdentities(found, refs2);
@@ -997,7 +999,8 @@
       omitted,
       url: location.href,
       title: document.title,
-      scroll: { y: Math.round(scroller.scrollTop), height: scroller.scrollHeight, viewport: window.innerHeight }
+      scroll: { y: Math.round(scroller.scrollTop), height: scroller.scrollHeight, viewport: window.innerHeight },
+      frames
     };
   }
   function collect(node, parent, out, frame, hand = NO_HAND) {
@@ -1103,7 +1106,8 @@
       } catch {
         origin = "unknown origin";
       }
-      item.note = `another origin (${origin}): not outlined`;
+      item.note = `another origin (${origin})`;
+      item.away = { line: -1, src: iframe.src, origin, width: iframe.clientWidth, height: iframe.clientHeight, name: iframe.name };
       return;
     }
     const dx = frame.dx + rect.left + iframe.clientLeft;
@@ -1203,7 +1207,7 @@
     }
     for (const group of groups.values()) {
       group.forEach((item, index) => {
-        const ref = refs2.idOf.get(item.el);
+        const ref = refs2.refOf(item.el);
         if (ref !== void 0) refs2.remember(ref, { tag: item.el.tagName, key: (
           /** @type {string} */
           item.key
@@ -1824,12 +1828,19 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       this.valid = /* @__PURE__ */ new Map();
       this.next = 1;
       this.snapshots = 0;
+      this.prefix = "";
     }
-    /** A new snapshot starts: the refs of the previous one stop being valid. */
-    beginSnapshot() {
+    /**
+     * A new snapshot starts: the refs of the previous one stop being valid. `prefix` names
+     * this document among the frames of its tab's outline (`f2` makes `f2e5`; the top
+     * document's refs have none).
+     * @param {string} [prefix]
+     */
+    beginSnapshot(prefix = "") {
       this.valid = /* @__PURE__ */ new Map();
       this.identities = /* @__PURE__ */ new Map();
       this.snapshots += 1;
+      this.prefix = prefix;
     }
     /** @param {string} ref @param {Identity} identity */
     remember(ref, identity) {
@@ -1837,13 +1848,19 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
     }
     /** @param {Element} element @returns {string} */
     issue(element) {
-      let ref = this.idOf.get(element);
-      if (ref === void 0) {
-        ref = `e${this.next++}`;
-        this.idOf.set(element, ref);
+      let id = this.idOf.get(element);
+      if (id === void 0) {
+        id = `e${this.next++}`;
+        this.idOf.set(element, id);
       }
+      const ref = `${this.prefix}${id}`;
       this.valid.set(ref, new WeakRef(element));
       return ref;
+    }
+    /** The ref `element` has in the latest snapshot, if it was issued one. @param {Element} element */
+    refOf(element) {
+      const id = this.idOf.get(element);
+      return id === void 0 ? void 0 : `${this.prefix}${id}`;
     }
     /** @param {string} ref @returns {Element} */
     resolve(ref) {
@@ -1864,7 +1881,7 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
         const identity = this.identities.get(ref);
         const successor = identity && this.findSuccessor ? this.findSuccessor(identity) : null;
         if (!successor) throw new StaleRef(`the element ${ref} is no longer on the page (it changed since the snapshot); ${again}`);
-        this.idOf.set(successor, ref);
+        this.idOf.set(successor, ref.slice(this.prefix.length));
         this.valid.set(ref, new WeakRef(successor));
         return { element: successor, note: `the page re-rendered ${ref} since the snapshot; this is its successor (same ${identity?.key}, same place)` };
       }
@@ -1941,7 +1958,7 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
     switch (request.op) {
       case "snapshot": {
         const root = request.ref ? refs.resolve(request.ref) : void 0;
-        return { ok: true, ...takeSnapshot(refs, { budgetChars: request.budgetChars, root }) };
+        return { ok: true, ...takeSnapshot(refs, { budgetChars: request.budgetChars, root, prefix: request.prefix }) };
       }
       case "click": {
         const { element: el, note } = refs.resolveNoting(ref);

@@ -164,21 +164,24 @@ def test_read_and_snapshot_of_an_injection_page_change_no_permission(
         assert panel.evaluate("panelot.client.request('settings.get', {})") == settings
 
 
-def test_click_that_starts_a_download_is_a_tool_error_that_says_so(browser: Browser) -> None:
+def test_click_that_starts_a_download_says_so_and_names_the_download(browser: Browser) -> None:
     with serve_tool_pages() as site:
         page, tab = open_tab(browser, f"{site}/download")
         outline = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
         result = invoke(
             browser, "browser_click", {"tabId": tab, "ref": ref_of(outline, "link", "Export CSV")}
         )
-        assert result["isError"] and "started a download" in result["content"]
-        assert f"{site}/export.csv" in result["content"] and "Tell the user" in result["content"]
-        assert result["details"]["downloads"][0]["url"] == f"{site}/export.csv"
+        assert not result["isError"] and "started a download (download " in result["content"]
+        assert f"{site}/export.csv (text/csv)" in result["content"]
+        assert "browser_downloads" in result["content"]
+        (started,) = result["details"]["downloads"]
+        assert started["url"] == f"{site}/export.csv"
         # Chrome really started it, and the tab stayed where it was
-        started = browser.worker().evaluate(
-            "async () => (await chrome.downloads.search({})).map((d) => d.finalUrl || d.url)"
+        found = browser.worker().evaluate(
+            "async (id) => (await chrome.downloads.search({id})).map((d) => d.finalUrl || d.url)",
+            started["id"],
         )
-        assert f"{site}/export.csv" in started
+        assert found == [f"{site}/export.csv"]
         expect(page).to_have_url(f"{site}/download")
 
 

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
+from tests.support.pdf import text_pdf
+
 from .pages import send_html, serve_on_loopback
 
 _RECORD = """<script>
@@ -113,7 +115,10 @@ document.getElementById("real").addEventListener("click", (e) => {
 </script>"""
 
 DOWNLOAD = """<!doctype html><title>Reports</title><main><h1>Reports</h1>
-<a href="/export.csv">Export CSV</a></main>"""
+<a href="/export.csv">Export CSV</a> <a href="/statement.pdf">Statement (PDF)</a></main>"""
+STATEMENT = text_pdf(
+    [["Statement for May", "Closing balance: 1,234.56 EUR"], ["Signed by the bank"]]
+)
 
 APP = """<!doctype html><title>App</title><style>html, body {height: 100%; margin: 0;
 overflow: hidden} #pane {height: 100%; overflow: auto}</style>
@@ -195,11 +200,16 @@ class _ToolPages(BaseHTTPRequestHandler):
                 "{items}", "".join(f"<p>Message {i}</p>" for i in range(300))
             ),
         }
-        if url.path == "/export.csv":
-            data = b"day,km\n1,3\n2,6\n"
+        files = {
+            "/export.csv": ("text/csv", b"day,km\n1,3\n2,6\n"),
+            "/statement.pdf": ("application/pdf", STATEMENT),
+        }
+        if url.path in files:
+            mime, data = files[url.path]
+            name = url.path.removeprefix("/")
             self.send_response(200)
-            self.send_header("content-type", "text/csv")
-            self.send_header("content-disposition", 'attachment; filename="export.csv"')
+            self.send_header("content-type", mime)
+            self.send_header("content-disposition", f'attachment; filename="{name}"')
             self.send_header("content-length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

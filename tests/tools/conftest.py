@@ -35,6 +35,7 @@ class Context:
     call_id: str = "call-1"
     thread_id: str = "thread-1"
     turn_id: str = "turn-1"
+    turn_started_ms: int = 1_780_000_000_000
     target: Target | None = None
     browser: BrowserBridge | None = None
     answer: Answer | None = None

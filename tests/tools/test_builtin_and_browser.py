@@ -72,6 +72,7 @@ PROTOCOL_TABLE = [
     ("browser_handle_dialog", "L1", {"write"}, "idempotent", ["accept"]),
     ("browser_scroll", "L1", {"read"}, "idempotent", []),
     ("browser_wait_for", "L1", {"read"}, "read", []),
+    ("browser_downloads", "L1", {"read"}, "read", []),
     ("browser_screenshot", "L1", {"read"}, "read", []),
 ]
 

@@ -326,13 +326,17 @@ export interface BrowserInvokeParams {
   target?: BrowserTarget | null;
 }
 /**
- * A tab as the shim reports it.
+ * A tab as the shim reports it. **extension** ``tabId`` is absent for a call that acts
+ * on no tab (``browser_downloads`` reading a file: ``url``/``origin`` are where it came
+ * from); ``frameId`` names the frame of the tab a ref lies in when it is not the top one
+ * (``origin`` is then that frame's own).
  */
 export interface BrowserTarget {
-  tabId: number;
+  tabId?: number | null;
   url: string;
   origin: string;
   title?: string;
+  frameId?: number | null;
 }
 /**
  * The tool's outcome; ``target`` reports the tab after the action.

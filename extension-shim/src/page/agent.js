@@ -24,6 +24,7 @@ import { successorOf, takeSnapshot } from "./snapshot.js";
  * @property {string} [key]
  * @property {string} [direction]
  * @property {number} [budgetChars]
+ * @property {string} [prefix]  snapshot: the frame's prefix for its refs in its tab's outline (`f1`)
  * @property {boolean} [last]  reaction: the last look (stop watching)
  * @property {"left" | "right" | "middle"} [button]  click: which button
  * @property {1 | 2} [count]  click: 2 for a double click
@@ -117,7 +118,7 @@ function act(request) {
   switch (request.op) {
     case "snapshot": {
       const root = request.ref ? refs.resolve(request.ref) : undefined;
-      return { ok: true, ...takeSnapshot(refs, { budgetChars: request.budgetChars, root }) };
+      return { ok: true, ...takeSnapshot(refs, { budgetChars: request.budgetChars, root, prefix: request.prefix }) };
     }
     case "click": {
       const { element: el, note } = refs.resolveNoting(ref);

@@ -31,13 +31,20 @@ export class RefRegistry {
     this.valid = new Map();
     this.next = 1;
     this.snapshots = 0;
+    this.prefix = "";
   }
 
-  /** A new snapshot starts: the refs of the previous one stop being valid. */
-  beginSnapshot() {
+  /**
+   * A new snapshot starts: the refs of the previous one stop being valid. `prefix` names
+   * this document among the frames of its tab's outline (`f2` makes `f2e5`; the top
+   * document's refs have none).
+   * @param {string} [prefix]
+   */
+  beginSnapshot(prefix = "") {
     this.valid = new Map();
     this.identities = new Map();
     this.snapshots += 1;
+    this.prefix = prefix;
   }
 
   /** @param {string} ref @param {Identity} identity */
@@ -47,13 +54,20 @@ export class RefRegistry {
 
   /** @param {Element} element @returns {string} */
   issue(element) {
-    let ref = this.idOf.get(element);
-    if (ref === undefined) {
-      ref = `e${this.next++}`;
-      this.idOf.set(element, ref);
+    let id = this.idOf.get(element);
+    if (id === undefined) {
+      id = `e${this.next++}`;
+      this.idOf.set(element, id);
     }
+    const ref = `${this.prefix}${id}`;
     this.valid.set(ref, new WeakRef(element));
     return ref;
+  }
+
+  /** The ref `element` has in the latest snapshot, if it was issued one. @param {Element} element */
+  refOf(element) {
+    const id = this.idOf.get(element);
+    return id === undefined ? undefined : `${this.prefix}${id}`;
   }
 
   /** @param {string} ref @returns {Element} */
@@ -76,7 +90,7 @@ export class RefRegistry {
       const identity = this.identities.get(ref);
       const successor = identity && this.findSuccessor ? this.findSuccessor(identity) : null;
       if (!successor) throw new StaleRef(`the element ${ref} is no longer on the page (it changed since the snapshot); ${again}`);
-      this.idOf.set(successor, ref);
+      this.idOf.set(successor, ref.slice(this.prefix.length));
       this.valid.set(ref, new WeakRef(successor));
       return { element: successor, note: `the page re-rendered ${ref} since the snapshot; this is its successor (same ${identity?.key}, same place)` };
     }

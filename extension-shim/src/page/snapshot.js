@@ -41,10 +41,23 @@ const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
  * @property {boolean} inView
  * @property {"above" | "below" | "beside" | "in"} where
  * @property {string} [note]  for frames that cannot be walked
+ * @property {FrameOfOtherOrigin} [away]  an iframe of another origin: what tells its frame apart
  * @property {string} [key]  role and name, as the line shows them (a ref's identity)
  * @property {boolean} [clickable]  a control by how it behaves (pointer cursor, handler attribute, draggable), not by its role
  * @property {string} [line]
  * @property {boolean} [kept]
+ */
+
+/**
+ * An iframe of another origin, as its parent sees it: the worker finds the Chrome frame
+ * in it by these (`src`, size and name), and outlines that frame after `line`.
+ * @typedef {object} FrameOfOtherOrigin
+ * @property {number} line  the index of the iframe's line in `lines`
+ * @property {string} src
+ * @property {string} origin
+ * @property {number} width
+ * @property {number} height
+ * @property {string} name
  */
 
 /**
@@ -56,11 +69,12 @@ const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
  * @property {string} url
  * @property {string} title
  * @property {{y: number, height: number, viewport: number}} scroll
+ * @property {FrameOfOtherOrigin[]} frames  the iframes of other origins the outline shows
  */
 
 /**
  * @param {RefRegistry} refs
- * @param {{budgetChars?: number, root?: Element}} options
+ * @param {{budgetChars?: number, root?: Element, prefix?: string}} options  `prefix`: this frame's in its tab's outline
  * @returns {SnapshotResult}
  */
 export function takeSnapshot(refs, options = {}) {
@@ -72,7 +86,7 @@ export function takeSnapshot(refs, options = {}) {
   const top = { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight };
   const start = options.root ?? document.documentElement;
   collect(start, null, found, { dx: 0, dy: 0, view: top, visible: true, hoverHand: handOnHover(document) });
-  refs.beginSnapshot();
+  refs.beginSnapshot(options.prefix);
 
   const order = prioritized(found);
   let spent = 0;
@@ -101,6 +115,8 @@ export function takeSnapshot(refs, options = {}) {
   const lines = [];
   const omitted = { above: 0, below: 0, beside: 0, in: 0, byKind: /** @type {Record<string, number>} */ ({}) };
   let kept = 0;
+  /** @type {FrameOfOtherOrigin[]} */
+  const frames = [];
   for (const item of found) {
     if (!item.kept) {
       omitted[item.where] += 1;
@@ -111,6 +127,7 @@ export function takeSnapshot(refs, options = {}) {
     kept += 1;
     let depth = 0;
     for (let up = item.parent; up; up = up.parent) if (up.kept) depth += 1;
+    if (item.away) frames.push({ ...item.away, line: lines.length });
     lines.push(`${"  ".repeat(depth)}- ${item.line}`);
   }
   rememberIdentities(found, refs);
@@ -123,6 +140,7 @@ export function takeSnapshot(refs, options = {}) {
     url: location.href,
     title: document.title,
     scroll: { y: Math.round(scroller.scrollTop), height: scroller.scrollHeight, viewport: window.innerHeight },
+    frames,
   };
 }
 
@@ -284,7 +302,8 @@ function walkFrame(iframe, item, out, frame, rect) {
     } catch {
       origin = "unknown origin";
     }
-    item.note = `another origin (${origin}): not outlined`;
+    item.note = `another origin (${origin})`;
+    item.away = { line: -1, src: iframe.src, origin, width: iframe.clientWidth, height: iframe.clientHeight, name: iframe.name };
     return;
   }
   const dx = frame.dx + rect.left + iframe.clientLeft;
@@ -410,7 +429,7 @@ function rememberIdentities(found, refs) {
   }
   for (const group of groups.values()) {
     group.forEach((item, index) => {
-      const ref = refs.idOf.get(item.el);
+      const ref = refs.refOf(item.el);
       if (ref !== undefined) refs.remember(ref, { tag: item.el.tagName, key: /** @type {string} */ (item.key), index, count: group.length });
     });
   }

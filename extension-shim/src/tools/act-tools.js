@@ -11,7 +11,8 @@ import { parseKey } from "../page/keys.js";
 import { ToolFailure } from "./errors.js";
 import { bounded, callPage, dialogsSeen, PAGE_CALL_BOUND_MS, watchDialogs } from "./page.js";
 import { settle, sleep, watchTab } from "./watch.js";
-import { describeTab, originOf } from "./tabs.js";
+import { describeTab, findTab, originOf } from "./tabs.js";
+import { frameOfRef } from "./frames.js";
 import { viewportOf } from "./screenshot.js";
 
 /** @typedef {import("./table.js").BrowserTool} BrowserTool */
@@ -19,6 +20,7 @@ import { viewportOf } from "./screenshot.js";
 /** @typedef {import("./page.js").SnapshotRecords} SnapshotRecords */
 /** @typedef {import("./debugger.js").DebuggerSessions} DebuggerSessions */
 /** @typedef {import("./screenshot.js").ScreenshotRecords} ScreenshotRecords */
+/** @typedef {import("./frames.js").FrameRecord} FrameRecord */
 /** @typedef {import("./uploads.js").StagedUploads} StagedUploads */
 /** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
 
@@ -40,13 +42,14 @@ const WAIT_POLL_MS = 200;
  * @param {(tabId: number, expectOrigin: string) => Promise<ActAnswer>} action
  * @param {boolean} navigationExpected  a click or a key may navigate; typing, selecting, scrolling do not
  * @param {DialogAnswer} [dialogAnswer]  how to answer this action's dialogs (browser_handle_dialog)
+ * @param {FrameRecord | null} [frame]  the frame of another origin the ref is in (its own page agent checks its origin)
  * @returns {Promise<BrowserInvokeResult>}
  */
-async function acting(ctx, verb, action, navigationExpected, dialogAnswer) {
+async function acting(ctx, verb, action, navigationExpected, dialogAnswer, frame = null) {
   const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
   const tabId = /** @type {number} */ (tab.id);
-  const expectOrigin = ctx.target?.origin ?? originOf(tab.url ?? "");
-  const now = originOf(tab.url ?? "");
+  const expectOrigin = ctx.target?.origin ?? (frame ? frame.origin : originOf(tab.url ?? ""));
+  const now = frame ? expectOrigin : originOf(tab.url ?? "");
   if (now !== expectOrigin) {
     return {
       content: `${verb}: the page moved to ${tab.url} (origin ${now}) after the decision for ${expectOrigin}; nothing was done. Take a new snapshot and decide again.`,
@@ -62,16 +65,16 @@ async function acting(ctx, verb, action, navigationExpected, dialogAnswer) {
   /** @type {string[] | null} what the page changed after a plain click or key press (null: not known) */
   let changes = null;
   try {
-    await watchDialogs(tabId, ctx.signal, dialogAnswer);
+    await watchDialogs(tabId, ctx.signal, dialogAnswer, frame?.frameId);
     try {
       answer = await action(tabId, expectOrigin);
       // the page agent notes a navigation the page started during the action (`leaving`)
       const startMs = answer.ok && answer.leaving ? LEAVING_START_MS : SETTLE_MS;
       await settle(watch, ctx.signal, startMs, NAVIGATION_BOUND_MS);
-      if (answer.ok && answer.watching && !watch.seen.loading && !watch.seen.removed) changes = await reactionOf(tabId, ctx.signal);
+      if (answer.ok && answer.watching && !watch.seen.loading && !watch.seen.removed) changes = await reactionOf(tabId, ctx.signal, frame);
     } finally {
       // always: a same-document navigation keeps the page and its hooks (gone with a new document)
-      if (!watch.seen.removed) dialogs = await dialogsSeen(tabId);
+      if (!watch.seen.removed) dialogs = await dialogsSeen(tabId, frame?.frameId);
     }
   } catch (error) {
     if (watch.seen.removed) throw new ToolFailure(`tab ${tabId} was closed during the action`);
@@ -86,7 +89,8 @@ async function acting(ctx, verb, action, navigationExpected, dialogAnswer) {
     throw new ToolFailure(`tab ${tabId} was closed during the action`);
   }
   const target = describeTab(after);
-  const where = `Tab ${tabId} is at ${target.url} (origin ${target.origin}), title ${JSON.stringify(target.title)}${after.status === "loading" ? ", still loading" : ""}.`;
+  const inFrame = frame ? ` It acted in the tab's frame of ${frame.origin}.` : "";
+  const where = `Tab ${tabId} is at ${target.url} (origin ${target.origin}), title ${JSON.stringify(target.title)}${after.status === "loading" ? ", still loading" : ""}.${inFrame}`;
   if (!answer.ok) return { content: `${verb}: ${answer.error}. ${where}`, isError: true, target, details: { refused: answer.kind } };
   const navigated = watch.seen.loading ? " The page navigated." : "";
   const leaving = answer.leaving ? { leaving: answer.leaving } : {};
@@ -108,10 +112,10 @@ async function acting(ctx, verb, action, navigationExpected, dialogAnswer) {
   if (elsewhere) details.crossOrigin = { from: expectOrigin, to: landed };
   if (watch.downloads.length) {
     details.downloads = watch.downloads;
-    const files = watch.downloads.map((d) => `${d.url}${d.mime ? ` (${d.mime})` : ""}`).join(", ");
+    const files = watch.downloads.map((d) => `download ${d.id}, ${d.url}${d.mime ? ` (${d.mime})` : ""}`).join("; ");
     return {
-      content: `${capital(answer.did ?? verb)}, and this started a download: ${files}. Chrome saves it to the user's downloads; Panelot cannot open it. Tell the user, who decides what to do with the file. ${where}`,
-      isError: true,
+      content: `${capital(answer.did ?? verb)}, and this started a download (${files}). Chrome saves it to the user's downloads folder; browser_downloads lists this turn's downloads and reads a finished one as text (its id).${navigated} ${where}`,
+      isError: false,
       target,
       details,
     };
@@ -144,12 +148,13 @@ async function acting(ctx, verb, action, navigationExpected, dialogAnswer) {
 /**
  * What the page changed after a plain click or key press: a first look, and a second one a
  * moment later when nothing had changed yet; null when the page could not say.
- * @param {number} tabId @param {AbortSignal} signal @returns {Promise<string[] | null>}
+ * @param {number} tabId @param {AbortSignal} signal @param {FrameRecord | null} frame  where the action ran
+ * @returns {Promise<string[] | null>}
  */
-async function reactionOf(tabId, signal) {
+async function reactionOf(tabId, signal, frame) {
   try {
     for (const last of [false, true]) {
-      const { answer } = await callPage(tabId, { op: "reaction", last }, signal, { boundMs: 2_000 });
+      const { answer } = await callPage(tabId, { op: "reaction", last }, signal, { boundMs: 2_000, ...(frame ? { documentId: frame.documentId } : {}) });
       const changes = answer.changes;
       if (!Array.isArray(changes)) return null;
       if (changes.length || last) return changes;
@@ -178,13 +183,34 @@ function refOf(args) {
 }
 
 /**
- * The document a ref belongs to: the tab's latest snapshot.
- * @param {SnapshotRecords} records @param {number} tabId
+ * Where a ref lies: the tab's latest snapshot, and the frame of another origin it is in
+ * (null: the page itself).
+ * @param {SnapshotRecords} records @param {number} tabId @param {string} ref
  */
-function snapshotDocument(records, tabId) {
+function placeOf(records, tabId, ref) {
   const record = records.get(tabId);
   if (!record) throw new ToolFailure(`there is no snapshot of tab ${tabId}; take one with browser_snapshot and use its refs`);
-  return record.documentId;
+  return { record, frame: frameOfRef(record.frames, tabId, ref) };
+}
+
+/**
+ * `browser.resolveTarget` of a tool that takes a ref: its tab, or for a ref in a frame of
+ * another origin that frame, decided for that frame's own origin.
+ * @param {SnapshotRecords} records @param {Record<string, any>} args
+ * @returns {Promise<import("../generated/protocol").BrowserTarget>}
+ */
+async function refTarget(records, args) {
+  const target = describeTab(await findTab(args, undefined));
+  if (typeof args.ref !== "string") return target;
+  const frame = frameOfRef(records.get(target.tabId ?? -1)?.frames, target.tabId ?? -1, args.ref);
+  return frame ? { ...target, url: frame.url, origin: frame.origin, frameId: frame.frameId } : target;
+}
+
+/** Trusted input is placed in the top frame's viewport: not for a ref inside a frame of another origin. @param {Record<string, any>} args */
+function plainInFrames(args) {
+  if (args.trusted === true && /^f\d+e/.test(String(args.ref))) {
+    throw new ToolFailure(`trusted input cannot reach ${args.ref}, inside a frame of another origin; use the plain action (without trusted)`);
+  }
 }
 
 /**
@@ -212,15 +238,21 @@ export function actTools(records, debuggers, shots, uploads) {
   const dialogAnswers = new Map();
   /**
    * `acting` with the dialog answer waiting for this tab, used up by this action.
-   * @param {ToolContext} ctx @param {string} verb @param {(tabId: number, expectOrigin: string) => Promise<ActAnswer>} action @param {boolean} navigationExpected
+   * @param {ToolContext} ctx @param {string} verb @param {(tabId: number, expectOrigin: string) => Promise<ActAnswer>} action @param {boolean} navigationExpected @param {FrameRecord | null} [frame]
    */
-  const act = (ctx, verb, action, navigationExpected) => {
+  const act = (ctx, verb, action, navigationExpected, frame = null) => {
     const tabId = /** @type {number} */ (ctx.tab?.id);
     const waiting = dialogAnswers.get(tabId);
     dialogAnswers.delete(tabId);
     const answer = waiting && waiting.until > Date.now() ? { accept: waiting.accept, promptText: waiting.promptText } : undefined;
-    return acting(ctx, verb, action, navigationExpected, answer);
+    return acting(ctx, verb, action, navigationExpected, answer, frame);
   };
+  /**
+   * `act` on the element `ref`, in the frame it lies in.
+   * @param {ToolContext} ctx @param {string} ref @param {string} verb @param {(tabId: number, expectOrigin: string) => Promise<ActAnswer>} action @param {boolean} navigationExpected
+   */
+  const actOnRef = (ctx, ref, verb, action, navigationExpected) =>
+    act(ctx, verb, action, navigationExpected, placeOf(records, /** @type {number} */ (ctx.tab?.id), ref).frame);
 
   /** @type {BrowserTool} */
   const handleDialogTool = {
@@ -241,9 +273,14 @@ export function actTools(records, debuggers, shots, uploads) {
       };
     },
   };
-  /** @param {ToolContext} ctx @param {number} tabId @param {Record<string, unknown>} request */
-  const byRef = async (ctx, tabId, request) =>
-    (await callPage(tabId, request, ctx.signal, { documentId: snapshotDocument(records, tabId) })).answer;
+  /** @param {ToolContext} ctx @param {number} tabId @param {Record<string, unknown> & {ref: string, toRef?: string}} request */
+  const byRef = async (ctx, tabId, request) => {
+    const { record, frame } = placeOf(records, tabId, request.ref);
+    if (request.toRef !== undefined && frameOfRef(record.frames, tabId, request.toRef) !== frame) {
+      throw new ToolFailure(`${request.ref} and ${request.toRef} are in different frames; drag within one page or frame`);
+    }
+    return (await callPage(tabId, request, ctx.signal, { documentId: frame ? frame.documentId : record.documentId })).answer;
+  };
 
   /**
    * A click tool: `browser_click` (any button) or `browser_double_click`.
@@ -256,7 +293,8 @@ export function actTools(records, debuggers, shots, uploads) {
       const ref = refOf(args);
       const button = args.button ?? "left";
       if (!["left", "right", "middle"].includes(button)) throw new ToolFailure("`button` is left, right or middle");
-      return act(ctx, name, async (tabId, expectOrigin) => {
+      plainInFrames(args);
+      return actOnRef(ctx, ref, name, async (tabId, expectOrigin) => {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "click", ref, button, count, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
         if (!located.ok) return located;
@@ -310,7 +348,8 @@ export function actTools(records, debuggers, shots, uploads) {
     pageAccess: true,
     run(args, ctx) {
       const ref = refOf(args);
-      return act(ctx, "browser_hover", async (tabId, expectOrigin) => {
+      plainInFrames(args);
+      return actOnRef(ctx, ref, "browser_hover", async (tabId, expectOrigin) => {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "hover", ref, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
         if (!located.ok) return located;
@@ -329,7 +368,7 @@ export function actTools(records, debuggers, shots, uploads) {
       const toRef = typeof args.toRef === "string" && args.toRef !== "" ? args.toRef : undefined;
       const point = typeof args.toX === "number" && typeof args.toY === "number" ? { x: args.toX, y: args.toY } : undefined;
       if (!toRef && !point) throw new ToolFailure("give `toRef` (an element to drop on) or `toX` and `toY` (a point of the viewport, CSS pixels)");
-      return act(ctx, "browser_drag", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "drag", ref, toRef, to: point, expectOrigin }), true);
+      return actOnRef(ctx, ref, "browser_drag", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "drag", ref, toRef, to: point, expectOrigin }), true);
     },
   };
 
@@ -341,7 +380,8 @@ export function actTools(records, debuggers, shots, uploads) {
       const ref = refOf(args);
       if (typeof args.text !== "string") throw new ToolFailure("`text` is required");
       const submit = args.submit === true;
-      return act(ctx, "browser_type", async (tabId, expectOrigin) => {
+      plainInFrames(args);
+      return actOnRef(ctx, ref, "browser_type", async (tabId, expectOrigin) => {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "type", ref, text: args.text, submit, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, text: "", expectOrigin });
         if (!located.ok) return located;
@@ -373,7 +413,7 @@ export function actTools(records, debuggers, shots, uploads) {
       if (!files) {
         throw new ToolFailure("the user picked no files for this call (only files picked on its approval card in the panel are uploaded; nothing was done); ask the user to pick them when the card asks");
       }
-      return act(ctx, "browser_upload_file", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "upload", ref, files, expectOrigin }), false);
+      return actOnRef(ctx, ref, "browser_upload_file", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "upload", ref, files, expectOrigin }), false);
     },
   };
 
@@ -387,7 +427,7 @@ export function actTools(records, debuggers, shots, uploads) {
       if (!Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== "string")) {
         throw new ToolFailure("`values` must be a non-empty list of option values or labels");
       }
-      return act(ctx, "browser_select_option", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "select", ref, values, expectOrigin }), false);
+      return actOnRef(ctx, ref, "browser_select_option", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "select", ref, values, expectOrigin }), false);
     },
   };
 
@@ -419,12 +459,11 @@ export function actTools(records, debuggers, shots, uploads) {
       if (args.ref === undefined && !["up", "down", "left", "right"].includes(direction)) {
         throw new ToolFailure("give `ref` (scroll it into view) or `direction` (up, down, left, right)");
       }
-      return act(ctx, "browser_scroll", (tabId, expectOrigin) =>
+      const scrolling = (/** @type {number} */ tabId, /** @type {string} */ expectOrigin) =>
         args.ref !== undefined
           ? byRef(ctx, tabId, { op: "scroll", ref: refOf(args), expectOrigin })
-          : callPage(tabId, { op: "scroll", direction, expectOrigin }, ctx.signal).then((r) => r.answer),
-        false,
-      );
+          : callPage(tabId, { op: "scroll", direction, expectOrigin }, ctx.signal).then((r) => r.answer);
+      return args.ref !== undefined ? actOnRef(ctx, refOf(args), "browser_scroll", scrolling, false) : act(ctx, "browser_scroll", scrolling, false);
     },
   };
 
@@ -469,7 +508,15 @@ export function actTools(records, debuggers, shots, uploads) {
     },
   };
 
-  return [clickTool, doubleClickTool, clickAtTool, hoverTool, dragTool, typeTool, selectTool, uploadTool, pressTool, scrollTool, waitTool, handleDialogTool];
+  /** A tool that takes a ref is decided for the frame the ref is in. @param {BrowserTool} tool @returns {BrowserTool} */
+  const byRefTarget = (tool) => ({ ...tool, resolve: (args) => refTarget(records, args) });
+  return [
+    ...[clickTool, doubleClickTool, hoverTool, dragTool, typeTool, selectTool, uploadTool, scrollTool].map(byRefTarget),
+    clickAtTool,
+    pressTool,
+    waitTool,
+    handleDialogTool,
+  ];
 }
 
 /** @param {number} tabId @param {string} text @param {boolean} isError @returns {Promise<BrowserInvokeResult>} */

@@ -5,6 +5,7 @@
 
 import { actTools } from "./act-tools.js";
 import { DebuggerSessions } from "./debugger.js";
+import { downloadsTool } from "./downloads.js";
 import { SnapshotRecords } from "./page.js";
 import { pageTools } from "./page-tools.js";
 import { ScreenshotRecords, screenshotTool } from "./screenshot.js";
@@ -30,7 +31,8 @@ export function createToolTable(ownOrigin, uploads) {
     .register(tabCloseTool(records))
     .register(navigate)
     .register(navigateBack)
-    .register(screenshotTool(debuggers, shots));
+    .register(screenshotTool(debuggers, shots))
+    .register(downloadsTool);
   for (const tool of [...pageTools(records), ...actTools(records, debuggers, shots, uploads)]) table.register(tool);
   table.onDetach(() => void debuggers.releaseAll());
   return table;

@@ -3,6 +3,7 @@
 // against the tab's previous snapshot (in `details`, and counted in the text).
 
 import { ToolFailure } from "./errors.js";
+import { frameOfRef, outlineFrames } from "./frames.js";
 import { callPage, READER } from "./page.js";
 import { describeTab } from "./tabs.js";
 
@@ -71,11 +72,19 @@ export function pageTools(records) {
       const region = typeof args.ref === "string" && args.ref !== "" ? args.ref : undefined;
       const previous = records.get(tabId);
       if (region !== undefined && !previous) throw new ToolFailure(`there is no snapshot of tab ${tabId} to take ${region} from; take a whole-page snapshot first`);
-      const { answer, documentId } = await callPage(tabId, { op: "snapshot", ref: region }, ctx.signal, region ? { documentId: previous?.documentId } : {});
+      // a region inside a frame of another origin is outlined by that frame's document
+      const inFrame = region !== undefined ? frameOfRef(previous?.frames, tabId, region) : null;
+      const request = { op: "snapshot", ref: region, prefix: inFrame ? region?.replace(/e\d+$/, "") : undefined };
+      const where = region ? { documentId: inFrame ? inFrame.documentId : previous?.documentId } : {};
+      const { answer, documentId: answered } = await callPage(tabId, request, ctx.signal, where);
       if (!answer.ok) return { content: `browser_snapshot: ${answer.error}`, isError: true, target: describeTab(tab) };
       /** @type {string[]} */
       const lines = answer.lines;
-      records.set(tabId, { documentId, lines, region: region ?? null });
+      const documentId = inFrame && previous ? previous.documentId : answered;
+      const inside = inFrame && previous ? { frames: previous.frames, kept: 0, candidates: 0 } : await outlineFrames(tabId, lines, answer.frames ?? [], ctx.signal);
+      answer.kept += inside.kept;
+      answer.candidates += inside.candidates;
+      records.set(tabId, { documentId, lines, region: region ?? null, frames: inside.frames });
       const samePage = previous !== undefined && previous.documentId === documentId;
       const diff = previous && previous.region === (region ?? null) ? diffLines(previous.lines, lines) : null;
       const scroll = answer.scroll;

@@ -16,6 +16,7 @@ export const READER = { file: "vendor/page-reader.js", global: "__panelotReader"
  * @property {string} documentId  the document the refs belong to
  * @property {string[]} lines
  * @property {string | null} region  the ref the snapshot was limited to, if any
+ * @property {Record<string, import("./frames.js").FrameRecord>} frames  its frames of other origins, by ref prefix (`f1`)
  */
 
 /** The latest snapshot of each tab: refs are only sent to the document they came from. */
@@ -139,12 +140,14 @@ export const DIALOG_GUARD = "src/page/dialog-guard.js";
  * nothing the page can see. A page loaded before the extension (or where content scripts
  * do not run) gets it now, once.
  * `answer` (from `browser_handle_dialog`) accepts this action's confirm and prompt.
- * @param {number} tabId @param {AbortSignal} signal @param {{accept: boolean, promptText?: string}} [answer]
+ * `frameId`: the frame the action runs in (0, the top one, unless a ref is in a frame of
+ * another origin).
+ * @param {number} tabId @param {AbortSignal} signal @param {{accept: boolean, promptText?: string}} [answer] @param {number} [frameId]
  */
-export async function watchDialogs(tabId, signal, answer) {
+export async function watchDialogs(tabId, signal, answer, frameId = 0) {
   const arm = () => bounded(
     chrome.scripting.executeScript({
-      target: { tabId, frameIds: [0] },
+      target: { tabId, frameIds: [frameId] },
       world: "MAIN",
       args: [answer ?? null],
       func: (next) => {
@@ -161,7 +164,7 @@ export async function watchDialogs(tabId, signal, answer) {
   await guarded(tabId, signal, async () => {
     const [first] = await arm();
     if (first?.result) return;
-    const target = { tabId, frameIds: [0] };
+    const target = { tabId, frameIds: [frameId] };
     const what = `the page in tab ${tabId}`;
     await bounded(chrome.scripting.executeScript({ target, world: "MAIN", files: [DIALOG_GUARD] }), signal, PAGE_CALL_BOUND_MS, what);
     const [again] = await arm();
@@ -186,12 +189,12 @@ async function guarded(tabId, signal, call) {
  * The dialogs the page opened since `watchDialogs`, each `[kind, message, answer given]`;
  * the guard stops answering them
  * (bounded: a new document that is still loading has no guard armed anyway).
- * @param {number} tabId @returns {Promise<string[][]>}
+ * @param {number} tabId @param {number} [frameId] @returns {Promise<string[][]>}
  */
-export async function dialogsSeen(tabId) {
+export async function dialogsSeen(tabId, frameId = 0) {
   try {
     const [first] = await bounded(chrome.scripting.executeScript({
-      target: { tabId, frameIds: [0] },
+      target: { tabId, frameIds: [frameId] },
       world: "MAIN",
       func: () => {
         const guard = /** @type {{disarm(): string[][]} | undefined} */ (Reflect.get(globalThis, "__panelotDialogGuard"));

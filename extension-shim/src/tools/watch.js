@@ -21,10 +21,10 @@ export function watchTab(tabId) {
   const onRemoved = (id) => {
     if (id === tabId) seen.removed = true;
   };
-  /** @type {{url: string, filename: string, mime: string}[]} downloads started meanwhile (they carry no tab id) */
+  /** @type {{id: number, url: string, mime: string}[]} downloads started meanwhile (they carry no tab id) */
   const downloads = [];
   /** @param {chrome.downloads.DownloadItem} item */
-  const onDownload = (item) => void downloads.push({ url: item.finalUrl || item.url, filename: item.filename, mime: item.mime });
+  const onDownload = (item) => void downloads.push({ id: item.id, url: item.finalUrl || item.url, mime: item.mime });
   chrome.tabs.onUpdated.addListener(onUpdated);
   chrome.tabs.onRemoved.addListener(onRemoved);
   chrome.downloads?.onCreated.addListener(onDownload);

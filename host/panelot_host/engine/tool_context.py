@@ -40,6 +40,10 @@ class EngineToolContext:
         return self._run.turn_id
 
     @property
+    def turn_started_ms(self) -> int:
+        return turns.get_turn(self._ctx.db.conn, self.turn_id).started_at
+
+    @property
     def target(self) -> Target | None:
         return self._target
 

@@ -34,7 +34,13 @@ class ConnectionBrowser:
         params = browser_ops.BrowserResolveTargetParams(tool=tool, args=dict(args))
         found = await self._ask("browser.resolveTarget", params, RESOLVE_WAIT_S)
         assert isinstance(found, browser_ops.BrowserTarget)
-        return Target(tab_id=found.tab_id, url=found.url, origin=found.origin, title=found.title)
+        return Target(
+            tab_id=found.tab_id,
+            url=found.url,
+            origin=found.origin,
+            title=found.title,
+            frame_id=found.frame_id,
+        )
 
     async def invoke(
         self, call_id: str, tool: str, args: Mapping[str, Any], target: Target | None
@@ -83,4 +89,5 @@ def _browser_target(target: Target | None) -> browser_ops.BrowserTarget | None:
         url=target.url or "",
         origin=target.origin or "",
         title=target.title or "",
+        frame_id=target.frame_id,
     )

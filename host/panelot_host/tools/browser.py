@@ -16,11 +16,14 @@ from panelot_host.tools.descriptor import (
     AgentTool,
     BrowserBinding,
     Effect,
+    ExecuteFn,
     Level,
     LevelEscalation,
     RecoveryClass,
     UserSupplied,
 )
+from panelot_host.tools.downloads import TOOL as DOWNLOADS
+from panelot_host.tools.downloads import run_downloads
 from panelot_host.tools.result import ToolResult
 
 UNTRUSTED_NOTE = (
@@ -348,6 +351,28 @@ _SPECS: tuple[_Spec, ...] = (
         "milliseconds pass; give at least one.",
     ),
     _Spec(
+        name="browser_downloads",
+        label="Downloads",
+        properties={
+            "id": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Read this download (an id from the list or from the action "
+                "that started it) as text.",
+            },
+            "offset": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Where to start, in characters, when an earlier read was truncated.",
+            },
+        },
+        effect="read",
+        recovery="read",
+        description="List the files downloaded during this turn (id, name, type, progress), "
+        "or with `id` read a finished one as text: HTML, text, CSV, JSON and PDF files, "
+        "bounded; a truncated read says the offset of the rest.",
+    ),
+    _Spec(
         name="browser_screenshot",
         label="Screenshot",
         properties={
@@ -406,12 +431,19 @@ def _descriptor(spec: _Spec) -> AgentTool:
         effects=frozenset({spec.effect}),
         recovery=spec.recovery,
         binding=BrowserBinding(spec.name, destination=spec.destination, delivers=spec.delivers),
-        execute=partial(invoke_browser_tool, spec.name),
+        execute=run_downloads
+        if spec.name == DOWNLOADS
+        else partial(invoke_browser_tool, spec.name),
         escalations=spec.escalations,
         produces_images=spec.produces_images,
         trust="untrusted",
         user_supplies=spec.user_supplies,
     )
+
+
+def _executor(name: str) -> ExecuteFn:
+    """How the tool runs: through the shim, except the downloads the host reads itself."""
+    return run_downloads if name == DOWNLOADS else partial(invoke_browser_tool, name)
 
 
 def _schema(spec: _Spec) -> dict[str, Any]:

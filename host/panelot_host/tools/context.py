@@ -50,6 +50,11 @@ class ToolContext(Protocol):
     def turn_id(self) -> str: ...
 
     @property
+    def turn_started_ms(self) -> int:
+        """When the Turn started (Unix epoch, milliseconds): what "this turn's" means."""
+        ...
+
+    @property
     def target(self) -> Target | None:
         """The target the Gatekeeper approved (revalidated right before dispatch)."""
         ...

@@ -11,7 +11,10 @@ class Target(msgspec.Struct, frozen=True, kw_only=True, rename="camel", omit_def
     L0 tools have no target. ``origin`` is what the Gatekeeper decides by; a change of
     origin between approval and dispatch makes it ask again. For a call that loads a URL
     (a navigation), ``url``/``origin`` are its destination and ``current_url``/
-    ``current_origin`` where the tab is now (``gatekeeper.destination``).
+    ``current_origin`` where the tab is now (``gatekeeper.destination``). ``frame_id``
+    names the frame a ref lies in when it is not the tab's top frame: ``origin`` is then
+    that frame's own, so a frame of another site is decided for that site. A call that
+    acts on no tab (reading a download) has no ``tab_id``.
     """
 
     tab_id: int | None = None
@@ -20,3 +23,4 @@ class Target(msgspec.Struct, frozen=True, kw_only=True, rename="camel", omit_def
     title: str | None = None
     current_url: str | None = None
     current_origin: str | None = None
+    frame_id: int | None = None

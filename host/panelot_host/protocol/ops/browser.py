@@ -10,12 +10,16 @@ from panelot_host.protocol.common import ToolContent
 
 
 class BrowserTarget(msgspec.Struct, rename="camel", kw_only=True):
-    """A tab as the shim reports it."""
+    """A tab as the shim reports it. **extension** ``tabId`` is absent for a call that acts
+    on no tab (``browser_downloads`` reading a file: ``url``/``origin`` are where it came
+    from); ``frameId`` names the frame of the tab a ref lies in when it is not the top one
+    (``origin`` is then that frame's own)."""
 
-    tab_id: int
+    tab_id: int | None = None
     url: str
     origin: str
     title: str = ""
+    frame_id: int | None = None
 
 
 class BrowserResolveTargetParams(msgspec.Struct, rename="camel", kw_only=True):
