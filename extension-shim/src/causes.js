@@ -3,8 +3,9 @@
 
 /** @typedef {import("./types").DisconnectCause} DisconnectCause */
 
-const LOGS = "the host's log: run `panelot-host logs` (it is PANELOT_HOME/logs/host.log)";
-const DOCTOR = "`panelot-host doctor` says what is wrong and how to fix it";
+const LOGS_WORDS = "The host's log says what happened";
+const LOGS_COMMAND = "panelot-host logs";
+const DOCTOR_COMMAND = "panelot-host doctor";
 
 /**
  * @param {string | undefined} chromeMessage chrome.runtime.lastError?.message at onDisconnect
@@ -14,43 +15,62 @@ const DOCTOR = "`panelot-host doctor` says what is wrong and how to fix it";
 export function causeOfDisconnect(chromeMessage, extensionId) {
   const origin = `chrome-extension://${extensionId}/`;
   const text = chromeMessage ?? "";
+  const install = `panelot-host install --extension-id ${extensionId}`;
   /** @type {Omit<DisconnectCause, "chromeMessage">} */
   let cause;
   if (text.includes("not found")) {
     cause = {
       code: "host_not_found",
-      message: "The Panelot host is not installed for this browser (Chrome found no valid com.panelot.host manifest).",
-      fix: `Install the host: bash install/install.sh (Windows: install\\install.ps1), from the README's quickstart. Then ${DOCTOR}.`,
+      headline: "The Panelot host is not installed",
+      message: "Panelot's engine runs as a program on this computer, and Chrome did not find it.",
+      fix: "Install it with the README's first command (from the folder of Panelot), then press Retry now.",
+      commands: ["bash install/install.sh", DOCTOR_COMMAND],
+      details: "Chrome found no valid com.panelot.host manifest for this browser. On Windows: install\\install.ps1.",
     };
   } else if (text.includes("forbidden")) {
     cause = {
       code: "forbidden",
-      message: `The Panelot host manifest does not allow this extension: its allowed_origins lacks ${origin}.`,
-      fix: `Reinstall the host for extension ID ${extensionId}: panelot-host install --extension-id ${extensionId}. ${DOCTOR}.`,
+      headline: "The host does not allow this extension",
+      message: "The Panelot host on this computer was installed for another copy of the extension.",
+      fix: "Run this in a terminal to allow this one, then press Retry now.",
+      commands: [install],
+      details: `The host's manifest (com.panelot.host.json) lists the extensions it answers in allowed_origins, and ${origin} is not among them. Extension ID: ${extensionId}. ${DOCTOR_COMMAND} checks the whole installation.`,
     };
   } else if (text.includes("Failed to start")) {
     cause = {
       code: "start_failed",
-      message: "Chrome could not start the Panelot host.",
-      fix: `Check that the path in com.panelot.host.json is executable by you; ${DOCTOR}.`,
+      headline: "Chrome could not start the Panelot host",
+      message: "The host is installed, but Chrome could not run it.",
+      fix: "This command says what is wrong and how to fix it.",
+      commands: [DOCTOR_COMMAND],
+      details: "Check that the path in com.panelot.host.json exists and that you may run it.",
     };
   } else if (text.includes("exited")) {
     cause = {
       code: "host_exited",
-      message: "The Panelot host stopped unexpectedly (it exited or crashed).",
-      fix: `See ${LOGS}. If it refused this extension: panelot-host install --extension-id ${extensionId}. ${DOCTOR}.`,
+      headline: "The Panelot host stopped",
+      message: "The host stopped unexpectedly. Panelot tries again on its own; nothing you saved is lost.",
+      fix: `${LOGS_WORDS}: run the first command. If the host refused this extension, the second allows it.`,
+      commands: [LOGS_COMMAND, install],
+      details: `The log is PANELOT_HOME/logs/host.log. Extension ID: ${extensionId}.`,
     };
   } else if (text.includes("communicating")) {
     cause = {
       code: "communication",
-      message: "The connection to the Panelot host broke (it wrote something that is not a message, or a message over 1 MiB).",
-      fix: `See ${LOGS}.`,
+      headline: "The connection to the Panelot host broke",
+      message: "The host sent something Chrome could not read. Panelot tries again on its own.",
+      fix: `${LOGS_WORDS}.`,
+      commands: [LOGS_COMMAND],
+      details: "Chrome drops the connection when the host writes something that is not a message, or a message over 1 MiB. The log is PANELOT_HOME/logs/host.log.",
     };
   } else {
     cause = {
       code: "unknown",
-      message: text ? `The connection to the Panelot host closed: ${text}` : "The connection to the Panelot host closed.",
-      fix: `See ${LOGS}.`,
+      headline: "Panelot lost its connection to the host",
+      message: "Panelot tries again on its own.",
+      fix: `${LOGS_WORDS}.`,
+      commands: [LOGS_COMMAND],
+      details: "The log is PANELOT_HOME/logs/host.log.",
     };
   }
   return text ? { ...cause, chromeMessage: text } : cause;
@@ -64,7 +84,10 @@ export function causeOfDisconnect(chromeMessage, extensionId) {
 export function causeOfInitializeFailure(message) {
   return {
     code: "initialize_failed",
-    message: `The Panelot host refused to start a session: ${message}`,
-    fix: `Close other browser windows of this profile that run Panelot, or see ${LOGS}.`,
+    headline: "The Panelot host refused to start",
+    message: `The host refused to start a session: ${message}`,
+    fix: `Close other windows of this browser profile that run Panelot, then press Retry now. ${LOGS_WORDS}.`,
+    commands: [LOGS_COMMAND],
+    details: "The log is PANELOT_HOME/logs/host.log.",
   };
 }

@@ -97,8 +97,11 @@ export class HostLink {
       const message = error instanceof Error ? error.message : String(error);
       const cause = {
         code: "unknown",
-        message: `Panelot could not prepare its session (reading its profile id failed: ${message}).`,
+        headline: "Panelot could not start",
+        message: "Panelot could not prepare its session in this browser profile.",
         fix: "Reload the extension in chrome://extensions; if it persists, reinstall it.",
+        commands: [],
+        details: `Reading its profile id failed: ${message}`,
       };
       this.setStatus({ state: "disconnected", connection, cause });
       throw this.unavailable();
@@ -257,7 +260,7 @@ export class HostLink {
     const cause = this.status.cause;
     return new RpcError({
       code: HOST_UNAVAILABLE,
-      message: cause ? `${cause.message} ${cause.fix}` : "The Panelot host is not connected.",
+      message: cause ? `${cause.headline}. ${cause.message} ${cause.fix}${cause.commands.length ? ` (${cause.commands.join("; ")})` : ""}` : "The Panelot host is not connected.",
       data: { kind: "host_unavailable", cause: cause?.code },
     });
   }

@@ -21,10 +21,16 @@ export interface RpcErrorObject {
 export interface DisconnectCause {
   /** host_not_found | forbidden | start_failed | host_exited | communication | initialize_failed | unknown */
   code: string;
+  /** A plain headline for the banner. */
+  headline: string;
   /** What happened, for people. */
   message: string;
-  /** What to do about it. */
+  /** What to do about it, in words (the commands are in `commands`). */
   fix: string;
+  /** Commands to run in a terminal, shown as blocks with a Copy button. */
+  commands: string[];
+  /** The technical part: ids, files, Chrome's terms; the banner keeps it under "Details". */
+  details: string;
   /** Chrome's own text (chrome.runtime.lastError.message), when there was one. */
   chromeMessage?: string;
 }

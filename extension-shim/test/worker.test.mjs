@@ -133,7 +133,8 @@ test("a closed Port fails what waits with the cause in words, and reconnects wit
   const down = statuses.at(-1);
   assert.equal(down.state, "disconnected");
   assert.match(down.cause.message, /stopped unexpectedly/);
-  assert.match(down.cause.fix, /PANELOT_HOME\/logs/);
+  assert.match(down.cause.details, /PANELOT_HOME\/logs/);
+  assert.deepEqual(down.cause.commands.slice(0, 1), ["panelot-host logs"]);
   assert.equal(down.retryInMs, 500);
   // while waiting for the retry, requests fail at once with the cause
   await assert.rejects(link.connect(), (error) => error.rpc.code === HOST_UNAVAILABLE);
@@ -156,7 +157,9 @@ test("Chrome's messages map to causes a user can act on", () => {
   assert.equal(causeOfDisconnect("Specified native messaging host not found.", id).code, "host_not_found");
   const forbidden = causeOfDisconnect("Access to the specified native messaging host is forbidden.", id);
   assert.equal(forbidden.code, "forbidden");
-  assert.match(forbidden.message, new RegExp(`chrome-extension://${id}/`));
+  assert.match(forbidden.details, new RegExp(`chrome-extension://${id}/`));
+  assert.deepEqual(forbidden.commands, [`panelot-host install --extension-id ${id}`]);
+  assert.doesNotMatch(`${forbidden.headline} ${forbidden.message} ${forbidden.fix}`, /allowed_origins|chrome-extension|`/);
   assert.equal(causeOfDisconnect("Error when communicating with the native messaging host.", id).code, "communication");
   assert.equal(causeOfDisconnect(undefined, id).code, "unknown");
 });

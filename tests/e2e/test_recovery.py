@@ -54,7 +54,9 @@ def test_host_killed_mid_turn_the_panel_shows_the_cause_and_recovers(
     killed = browser.kill_host()
     expect(panel.get_by_role("status").filter(has_text="interrupted")).to_be_visible(timeout=20_000)
     causes = panel.evaluate("panelot.causesShown")
-    assert causes[0] == "The Panelot host stopped unexpectedly (it exited or crashed)."
+    assert causes[0] == (
+        "The host stopped unexpectedly. Panelot tries again on its own; nothing you saved is lost."
+    )
     expect(panel.get_by_role("alert")).to_be_hidden()  # reconnected: the banner is gone
     expect(panel.get_by_text("Connected")).to_be_visible()
     assert killed not in browser.host_pids()
@@ -65,11 +67,13 @@ def test_forbidden_origin_is_explained_in_words(launch_profile: Callable[..., Br
     browser = launch_profile(origins=["chrome-extension://" + "a" * 32 + "/"])
     panel = browser.open_panel()
     alert = panel.get_by_role("alert")
-    expect(alert).to_contain_text(
-        "The Panelot host manifest does not allow this extension: its allowed_origins lacks "
-        f"chrome-extension://{browser.ext_id}/."
+    expect(alert).to_contain_text("The host does not allow this extension")
+    expect(alert.locator("pre")).to_have_text(
+        f"panelot-host install --extension-id {browser.ext_id}"
     )
-    expect(alert).to_contain_text(f"Reinstall the host for extension ID {browser.ext_id}")
+    expect(alert.locator("#banner-details-text")).to_contain_text(
+        f"allowed_origins, and chrome-extension://{browser.ext_id}/ is not among them"
+    )
     panel.emulate_media(color_scheme="dark")
     screenshot(panel, "forbidden-dark")
     panel.emulate_media(color_scheme="light")
@@ -87,8 +91,9 @@ def test_a_host_that_is_not_installed_is_explained_in_words(
     browser = launch_profile(host_executable=tmp_path / "no-such-host")
     panel = browser.open_panel()
     alert = panel.get_by_role("alert")
-    expect(alert).to_contain_text("The Panelot host is not installed for this browser")
-    expect(alert).to_contain_text("Install the host: bash install/install.sh")
+    expect(alert).to_contain_text("The Panelot host is not installed")
+    expect(alert).to_contain_text("Install it with the README's first command")
+    expect(alert.locator("pre").first).to_have_text("bash install/install.sh")
     # a request the panel makes meanwhile fails at once with the same cause
     error = panel.evaluate(
         "panelot.client.request('thread.list', {}).then(() => null, (e) => e.rpc)"

@@ -60,9 +60,9 @@ export function renderMarkdown(target, text) {
   target.replaceChildren(fragment);
 }
 
-/** @param {() => string} text */
-export function copyButton(text) {
-  const button = iconButton("copy", "Copy code");
+/** @param {() => string} text @param {string} [label] the button's name until it has copied */
+export function copyButton(text, label = "Copy code") {
+  const button = iconButton("copy", label);
   button.classList.add("copy");
   button.addEventListener("click", async () => {
     try {
@@ -70,7 +70,7 @@ export function copyButton(text) {
       button.setAttribute("aria-label", "Copied");
       button.dataset.copied = "true";
       setTimeout(() => {
-        button.setAttribute("aria-label", "Copy code");
+        button.setAttribute("aria-label", label);
         delete button.dataset.copied;
       }, 1500);
     } catch {

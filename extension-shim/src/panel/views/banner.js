@@ -3,6 +3,7 @@
 // (a settings change that widened what the agent may do, an action that failed).
 
 import { button, el, iconButton } from "../dom.js";
+import { copyButton } from "../markdown.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -14,6 +15,9 @@ export function mountBanner(store, controller) {
   const title = /** @type {HTMLElement} */ (document.getElementById("banner-title"));
   const cause = /** @type {HTMLElement} */ (document.getElementById("banner-cause"));
   const fix = /** @type {HTMLElement} */ (document.getElementById("banner-fix"));
+  const commands = /** @type {HTMLElement} */ (document.getElementById("banner-commands"));
+  const details = /** @type {HTMLDetailsElement} */ (document.getElementById("banner-details"));
+  const detailsText = /** @type {HTMLElement} */ (document.getElementById("banner-details-text"));
   const notices = /** @type {HTMLElement} */ (document.getElementById("notices"));
   /** @type {HTMLButtonElement} */ (document.getElementById("retry")).addEventListener("click", () => controller.reconnect());
 
@@ -25,10 +29,19 @@ export function mountBanner(store, controller) {
     else connection.textContent = "Offline";
     if (host.state === "disconnected" && host.cause) {
       banner.hidden = false;
-      title.textContent = host.cause.code === "host_not_found" ? "The Panelot host is not installed" : host.cause.code === "forbidden" ? "The host does not allow this extension" : "The host is unreachable";
-      cause.textContent = host.cause.message;
-      const retry = host.retryInMs ? ` Retrying in ${Math.ceil(host.retryInMs / 1000)} s.` : "";
-      fix.textContent = host.cause.fix + retry;
+      const why = host.cause;
+      // a plain headline and sentence; each command a block to copy; ids and files under Details
+      title.textContent = why.headline ?? "The Panelot host is unreachable";
+      cause.textContent = why.message;
+      const retry = host.retryInMs ? ` Panelot tries again in ${Math.ceil(host.retryInMs / 1000)} s.` : "";
+      fix.textContent = why.fix + retry;
+      commands.replaceChildren(...(why.commands ?? []).map((command) => {
+        const code = el("pre", "", el("code", "", command));
+        return el("div", "code command", code, copyButton(() => command, "Copy command"));
+      }));
+      const technical = [why.details, why.chromeMessage ? `Chrome said: ${why.chromeMessage}` : ""].filter(Boolean).join(" ");
+      detailsText.textContent = technical;
+      details.hidden = technical === "";
     } else if (host.state === "connected") {
       banner.hidden = true;
     }

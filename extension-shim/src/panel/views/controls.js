@@ -44,10 +44,11 @@ export function mountControls(store, controller) {
     const extra = Number.parseInt(budgetInput.value, 10);
     controller.resume(Number.isFinite(extra) && extra > 0 ? extra : undefined);
   });
+  const send = /** @type {HTMLButtonElement} */ (document.getElementById("send"));
   composer.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = message.value;
-    if (!text.trim()) return;
+    if (!text.trim() || send.disabled) return;
     controller.send(text).then((sent) => {
       if (sent && message.value === text) message.value = "";
     });
@@ -76,9 +77,15 @@ export function mountControls(store, controller) {
   function renderRun() {
     const s = store.state;
     const live = store.turnLive;
+    const offline = s.host.state === "disconnected";
     stop.hidden = !live;
     enqueue.hidden = !live;
-    hint.textContent = live ? "Send steers · Queue runs next · Esc stops" : "Enter sends, Shift+Enter adds a line.";
+    // offline, nothing can be sent: say so where the button is, and keep what was typed
+    send.disabled = offline;
+    enqueue.disabled = offline;
+    hint.textContent = offline
+      ? "Offline: what you type stays here until Panelot reconnects."
+      : live ? "Send steers · Queue runs next · Esc stops" : "Enter sends, Shift+Enter adds a line.";
     const paused = s.turn?.status === "paused"; // steering waits for the resume
     message.placeholder = !live ? "Ask Panelot…" : paused ? "Steer this turn (read when it resumes)…" : "Steer the running turn…";
     const state = s.run?.state;
@@ -128,6 +135,7 @@ export function mountControls(store, controller) {
 
   store.on("run", renderRun);
   store.on("snapshot", renderRun);
+  store.on("host", renderRun);
   store.on("queue", renderQueue);
   renderRun();
   renderQueue();
