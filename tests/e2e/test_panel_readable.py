@@ -6,6 +6,7 @@ dark; the header fits at 360 px with New thread as an icon and Settings with a g
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -15,35 +16,11 @@ from .harness import Browser
 from .panel_kit import both_schemes, connected, log, send
 
 # every visible control with a border: its border's contrast with the colour behind it
-CONTROL_EDGES = """() => {
-  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const behind = (el) => {
-    for (let up = el.parentElement; up; up = up.parentElement) {
-      const c = rgb(getComputedStyle(up).backgroundColor);
-      if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c;
-    }
-    return rgb(getComputedStyle(document.documentElement).backgroundColor);
-  };
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-  return [...document.querySelectorAll("button, input, select, textarea")]
-    .filter((el) => el.checkVisibility() && el.getBoundingClientRect().width > 0)
-    .map((el) => {
-      const style = getComputedStyle(el);
-      const edge = rgb(style.borderTopColor);
-      const shown = style.borderTopStyle !== "none" && parseFloat(style.borderTopWidth) > 0 && (edge.length === 3 || edge[3] > 0);
-      const fill = rgb(style.backgroundColor);
-      const filled = fill.length === 3 || fill[3] > 0;
-      const around = behind(el);
-      // a control shows its shape by its border, or by a fill that stands out on its own
-      const best = Math.max(shown ? ratio(edge, around) : 0, filled ? ratio(fill.slice(0, 3), around) : 0);
-      return { what: el.id || el.getAttribute("aria-label") || el.textContent.trim().slice(0, 30) || el.tagName, ratio: Math.round(best * 100) / 100, shown, filled };
-    })
-    .filter((c) => c.shown || c.filled);
-}"""
+CONTROL_EDGES = "\n".join(
+    line
+    for line in (Path(__file__).parent / "control_edges.js").read_text("utf-8").splitlines()
+    if not line.startswith("//")
+)
 
 SIZES = """() => Object.fromEntries(Object.entries({
   body: document.body,
