@@ -130,6 +130,12 @@ def test_a_card_survives_a_reload_and_ask_user_is_a_form(
         free.get_by_role("textbox", name="Your answer").fill("Ring twice")
         free.get_by_role("button", name="Answer").click()
         expect(log(panel).get_by_role("listitem").last).to_have_text("Ordered.")
+        # each answered question keeps its question and the answer given, in plain sight
+        asked = log(panel).locator("details.tool.asked > summary")
+        expect(asked).to_have_count(2)
+        expect(asked.nth(0)).to_have_text("Which size?You answered: Large")
+        expect(asked.nth(1)).to_have_text("Any note for the shop?You answered: Ring twice")
+        both_schemes(panel, "question-answered")
         results = [
             i["result"]["content"] for i in snapshot(panel)["items"] if i["kind"] == "toolCall"
         ]

@@ -252,9 +252,13 @@ export function mountChat(store, controller) {
     const status = shownStatus(item);
     card.dataset.status = status;
     const label = /** @type {{label?: string}} */ (item).label ?? item.name;
-    const summary = el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
+    const asked = questionAsked(item);
+    if (asked) card.classList.add("asked");
+    const summary = asked
+      ? el("summary", "", el("span", "tool-label", asked.question), el("span", "tool-answer", asked.answer))
+      : el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
     const took = duration(item, times);
-    if (took !== null) summary.append(el("span", "tool-time", `${(took / 1000).toFixed(1)} s`));
+    if (took !== null && !asked) summary.append(el("span", "tool-time", `${(took / 1000).toFixed(1)} s`));
     card.append(summary);
     card.append(el("p", "tool-name", item.name));
     card.append(scrollable(el("pre", "tool-args compact", argumentLines(item.args)), "Arguments"));
@@ -277,6 +281,20 @@ export function mountChat(store, controller) {
     }
     if (item.status === "running" || item.status === "awaiting_approval") card.open = false;
     return card;
+  }
+
+  /**
+   * An answered `ask_user` call, as the user lived it: the question and what they said
+   * (the question card is gone once answered; its call stays in the conversation).
+   * @param {Extract<Item, {kind: "toolCall"}>} item
+   * @returns {{question: string, answer: string} | null}
+   */
+  function questionAsked(item) {
+    if (item.name !== "ask_user" || !item.result) return null;
+    const args = /** @type {{question?: unknown}} */ (item.args ?? {});
+    const values = /** @type {{values?: {answer?: unknown}}} */ (item.result.details ?? {}).values;
+    const answer = typeof values?.answer === "string" && !item.result.isError ? `You answered: ${values.answer}` : "You did not answer";
+    return { question: typeof args.question === "string" ? args.question : "A question", answer };
   }
 
   /**
