@@ -175,7 +175,7 @@ export function mountChat(store, controller) {
         li.replaceChildren(toolCard(item, s.progress.get(item.id), s.toolTimes.get(item.id)));
         break;
       case "notice":
-        li.replaceChildren(el("span", "notice-label", noticeLabel(item.code)), el("span", "", item.text));
+        li.replaceChildren(el("span", "notice-label", noticeLabel(item.code)), el("span", "", noticeText(item.code, item.text)));
         break;
       case "compaction":
         li.replaceChildren(compactionDivider(item));
@@ -206,6 +206,18 @@ export function mountChat(store, controller) {
   /** @param {string} code */
   function noticeLabel(code) {
     return code === "tools_disabled" ? "Tools disabled" : code === "change_approach" ? "Repeated failures" : code === "provider_retry" ? "Retrying" : "Notice";
+  }
+
+  /**
+   * A notice in the user's words: the streak notices' stored text is what the engine told
+   * the model ("Do not repeat them ..."), so the panel says what happened instead.
+   * @param {string} code @param {string} text
+   */
+  function noticeText(code, text) {
+    const count = /\b(\d+)\b/.exec(text)?.[1] ?? "Several";
+    if (code === "change_approach") return `${count} actions in a row failed. Panelot asked the model to try another way instead of repeating them.`;
+    if (code === "tools_disabled") return `${count} actions in a row failed, so Panelot stopped the browser actions for this turn and asked the model to sum up what it did and what you can do next.`;
+    return text;
   }
 
   /** Fork and branch buttons of a message (icons, so they add no text to the item). @param {Item} item */
