@@ -66,26 +66,39 @@ def text_reply(pieces: Iterable[str], *, delay_s: float = 0.0) -> Reply:
     return Reply(body=body)
 
 
-def tool_use_reply(call_id: str, name: str, args: dict[str, Any]) -> Reply:
-    """An answer that calls one tool."""
+def tool_use_reply(
+    call_id: str, name: str, args: dict[str, Any], *, saying: str | None = None
+) -> Reply:
+    """An answer that calls one tool, after the text ``saying`` when given."""
     start, *_ = text_events([])
+    said: list[bytes] = []
+    if saying is not None:
+        opened = {"type": "text", "text": ""}
+        delta = {"type": "text_delta", "text": saying}
+        said = [
+            anthropic_sse({"type": "content_block_start", "index": 0, "content_block": opened}),
+            anthropic_sse({"type": "content_block_delta", "index": 0, "delta": delta}),
+            anthropic_sse({"type": "content_block_stop", "index": 0}),
+        ]
+    at = len(said) // 3
     events = [
         start,
+        *said,
         anthropic_sse(
             {
                 "type": "content_block_start",
-                "index": 0,
+                "index": at,
                 "content_block": {"type": "tool_use", "id": call_id, "name": name, "input": {}},
             }
         ),
         anthropic_sse(
             {
                 "type": "content_block_delta",
-                "index": 0,
+                "index": at,
                 "delta": {"type": "input_json_delta", "partial_json": json.dumps(args)},
             }
         ),
-        anthropic_sse({"type": "content_block_stop", "index": 0}),
+        anthropic_sse({"type": "content_block_stop", "index": at}),
         *message_end("tool_use", 9),
     ]
     return Reply(body=list(events))

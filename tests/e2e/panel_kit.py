@@ -23,6 +23,15 @@ def log(panel: Page) -> Locator:
     return panel.get_by_role("list", name="Conversation")
 
 
+def approval_cards(panel: Page) -> Locator:
+    """The approval cards of the conversation: the items that offer Deny."""
+    return (
+        log(panel)
+        .get_by_role("listitem")
+        .filter(has=panel.get_by_role("button", name="Deny", exact=True))
+    )
+
+
 def connected(panel: Page) -> None:
     expect(panel.get_by_role("status").first).to_have_text("Connected")
 

@@ -6,6 +6,7 @@ still lets the next navigation within the shop go unasked."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,7 +16,16 @@ from playwright.sync_api import Page, expect
 from .fake_model import FakeAnthropic, text_reply, tool_use_reply
 from .harness import Browser
 from .pages import serve_html
-from .panel_kit import both_schemes, connected, log, rpc, send, site_tab, snapshot
+from .panel_kit import (
+    approval_cards,
+    both_schemes,
+    connected,
+    log,
+    rpc,
+    send,
+    site_tab,
+    snapshot,
+)
 
 SECRET = "SECRET-ORDER-4243"
 
@@ -42,7 +52,7 @@ def shop(evil_url: str) -> Any:
 
 
 def _card(panel: Page) -> object:
-    return log(panel).get_by_role("listitem").filter(has_text="Allow “")
+    return approval_cards(panel)
 
 
 def test_a_site_grant_does_not_let_a_page_send_the_model_elsewhere(
@@ -70,10 +80,13 @@ def test_a_site_grant_does_not_let_a_page_send_the_model_elsewhere(
             send(panel, "Check my orders on the shop.")
             # each card told apart by its URL: the previous one may still be shown a moment
             first = _card(panel).filter(has_text=f"url: {site}/\n")
-            expect(first).to_contain_text(f"to {site}")
+            host = site.split("//")[1]
+            expect(first.locator("p").first).to_have_text(
+                re.compile(rf"^Open {re.escape(host)}/ in the tab “[^”]+”\?$")
+            )
             first.get_by_role("button", name="Allow once").click()
             second = _card(panel).filter(has_text=f"{site}/orders")
-            expect(second).to_contain_text(f"“Go to a URL” to {site}")
+            expect(second.locator("p").first).to_contain_text(f"Open {host}/orders")
             expect(
                 second.get_by_role("button", name="Allow for this site")
             ).to_have_accessible_description(
@@ -82,7 +95,7 @@ def test_a_site_grant_does_not_let_a_page_send_the_model_elsewhere(
             second.get_by_role("button", name="Allow for this site").click()
             # the page's instruction: asked, with the destination, the tab's place, the text
             card = _card(panel).filter(has_text=evil)
-            expect(card).to_contain_text(f"to {evil}")
+            expect(card.locator("p").first).to_contain_text(f"Open {evil.split('//')[1]}")
             expect(card).to_contain_text(f"The tab is now on {site}; this leaves it for {evil}.")
             carried = card.get_by_role("note", name="Text this address sends")
             expect(carried).to_contain_text(SECRET)

@@ -12,11 +12,21 @@ from playwright.sync_api import Page, expect
 from .fake_model import FakeAnthropic, text_reply, tool_use_reply
 from .harness import Browser
 from .pages import serve_pages
-from .panel_kit import both_schemes, connected, log, navigate_reply, rpc, send, site_tab, snapshot
+from .panel_kit import (
+    approval_cards,
+    both_schemes,
+    connected,
+    log,
+    navigate_reply,
+    rpc,
+    send,
+    site_tab,
+    snapshot,
+)
 
 
 def _card(panel: Page) -> Any:
-    return log(panel).get_by_role("listitem").filter(has_text="Allow “")
+    return approval_cards(panel)
 
 
 def _open_thread(panel: Page, title: str) -> None:
@@ -34,13 +44,25 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
         connected(panel)
         # thread A: "Allow for this thread" — the second call in A is not asked
         model.plan(
-            navigate_reply(site, tab, "a1"),
+            tool_use_reply(
+                "toolu_a1",
+                "browser_navigate",
+                {"url": f"{site}/a1", "tabId": tab},
+                saying="I will open your first order to check its status.",
+            ),
             navigate_reply(site, tab, "a2"),
             text_reply(["A done."]),
         )
         send(panel, "Thread A")
         card = _card(panel)
-        expect(card).to_contain_text(f"to {site}")  # a navigation names where it goes
+        # a navigation names where it goes, and in which tab
+        expect(card.locator("p").first).to_have_text(
+            f"Open {site.split('//')[1]}/a1 in the tab “Page /start”?"
+        )
+        # the model's words for why, when it gave them
+        expect(card.get_by_role("note", name="The model's reason")).to_have_text(
+            "Why: I will open your first order to check its status."
+        )
         site_choice = card.get_by_role("button", name="Allow for this site")
         expect(site_choice).to_have_accessible_description(
             "Don't ask again before going to this site, in any conversation."

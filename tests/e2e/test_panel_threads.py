@@ -10,6 +10,7 @@ from .fake_model import FakeAnthropic, text_reply
 from .harness import Browser
 from .pages import serve_pages
 from .panel_kit import (
+    approval_cards,
     both_schemes,
     connected,
     log,
@@ -133,7 +134,7 @@ def test_the_list_shows_each_threads_status_as_the_host_reports_it(
         connected(panel)
         model.plan(navigate_reply(site, tab, "s1"))
         send(panel, "Open the start page")
-        expect(log(panel).get_by_role("listitem").filter(has_text="Allow “")).to_be_visible()
+        expect(approval_cards(panel)).to_be_visible()
         waiting = panel.evaluate("panelot.threadId")
         threads = panel.get_by_role("navigation", name="Threads")
         row = threads.get_by_role("button", name="Open the start page")

@@ -29,7 +29,7 @@ from .fake_model import FakeAnthropic
 from .harness import ARTIFACTS, Browser
 from .obedient import FINAL, ObedientModel
 from .pages import serve_html
-from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
+from .panel_kit import approval_cards, both_schemes, connected, log, rpc, send, snapshot
 from .tool_driver import allow_first, by_ref, open_tab, plan_calls
 
 ACCOUNT = "ACCT-55512345"
@@ -102,7 +102,7 @@ def deny_every_card(
     that each card and the host's request name the origin the call would really reach.
     ``look`` names the screenshots of the first card (light and dark, scanned by axe)."""
     conversation = log(panel)
-    cards = conversation.get_by_role("listitem").filter(has_text="Allow “")
+    cards = approval_cards(panel)
     done = conversation.get_by_role("listitem").filter(has_text=re.compile(rf"^{FINAL}$"))
     answered: list[Card] = []
     waited = 0.0

@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 from .fake_model import FakeAnthropic
 from .harness import Browser
 from .pages import serve_html, serve_pages
+from .panel_kit import approval_cards
 from .tool_driver import by_ref, open_tab, plan_calls, start_turn, tool_results
 
 
@@ -28,7 +29,7 @@ def linking_to(other: str) -> Any:
 def _allow_each(panel: Page, final: str) -> list[str]:
     """Allow every card until ``final`` shows; the cards' headings, in order."""
     log = panel.get_by_role("list", name="Conversation")
-    cards = log.get_by_role("listitem").filter(has_text="Allow “")
+    cards = approval_cards(panel)
     headings = []
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -36,7 +37,7 @@ def _allow_each(panel: Page, final: str) -> list[str]:
             return headings
         if cards.count():
             card = cards.first
-            headings.append(card.locator(".card-title").inner_text())
+            headings.append(card.locator("p").first.inner_text())
             button = card.get_by_role("button", name="Allow once").element_handle()
             button.click()
             button.wait_for_element_state("hidden", timeout=15_000)
@@ -67,5 +68,9 @@ def test_a_click_that_leaves_the_origin_says_where_and_moves_the_decision(
         assert f"The tab left {here} for another origin, {there}" in results[1]
         assert f"decided for {there}" in results[1]
         # the next action was asked for the new origin, and the old ref did nothing
-        assert headings == [f"Allow “Click” on {here}?", f"Allow “Click” on {there}?"]
+        assert headings[0] == (
+            f"Click the link “Partner site” on {here.split('//')[1]}, in the tab “Here”?"
+        ), headings
+        assert headings[1].startswith("Click the button “Stay” on "), headings
+        assert f" on {there.split('//')[1]}, in the tab" in headings[1], headings
         assert "browser_click: the page was reloaded or navigated since the snapshot" in results[2]

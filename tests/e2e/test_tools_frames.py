@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic
 from .harness import Browser, screenshot
+from .panel_kit import approval_cards
 from .tool_driver import Args, invoke, last_snapshot, open_tab, plan_calls, start_turn, tool_results
 from .tool_pages import serve_tool_pages
 
@@ -82,23 +83,22 @@ def test_acting_in_the_frame_is_decided_by_the_frames_origin(
         )
         panel = start_turn(browser, "Apply code XYZ in the partner frame")
         log = panel.get_by_role("list", name="Conversation")
-        first = log.get_by_role("listitem").filter(has_text="Allow “Type text”")
-        expect(first).to_contain_text(site)
+        first = approval_cards(panel).filter(has_text="Type “mine” into the textbox “Code”")
+        expect(first.locator("p").first).to_have_text(
+            f"Type “mine” into the textbox “Code” on {site.split('//')[1]}, in the tab “Frames”?"
+        )
         first.get_by_role("button", name="Allow for this site").click()
         # the frame's origin is another site: asked again, and the card names it. This turn
         # read the page of the first site, so the card offers no standing permission there
         # (issue 25's provenance rule holds for a frame as for a tab)
-        framed = (
-            log.get_by_role("listitem").filter(has_text="Allow “Type text”").filter(has_text=other)
-        )
+        framed = approval_cards(panel).filter(has_text="Type “XYZ” into the textbox “Code”")
+        expect(framed).to_contain_text(f"“Code” on {other.split('//')[1]}, in the tab “Frames”")
         expect(framed).to_be_visible()
         expect(framed).to_contain_text(f"this call types into {other}.")
         expect(framed.get_by_role("button", name="Allow for this site")).to_have_count(0)
         screenshot(panel, "panel-frame-approval")
         framed.get_by_role("button", name="Allow once").click()
-        clicked = (
-            log.get_by_role("listitem").filter(has_text="Allow “Click”").filter(has_text=other)
-        )
+        clicked = approval_cards(panel).filter(has_text="Click the button “Apply”")
         clicked.get_by_role("button", name="Allow once").click()
         expect(log.get_by_role("listitem").filter(has_text="Done.")).to_be_visible()
         inner = page.frame_locator("#other")

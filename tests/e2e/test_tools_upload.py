@@ -46,7 +46,7 @@ def test_the_user_picks_the_file_on_the_card(
         )
         panel = start_turn(browser, "Attach my notes")
         log = panel.get_by_role("list", name="Conversation")
-        card = log.get_by_role("listitem").filter(has_text="Allow “Upload a file”")
+        card = log.get_by_role("listitem").filter(has_text="Upload files you pick to the button")
         expect(card).to_be_visible()
         # only a one-time allow, once files are picked; no standing permission is offered
         allow = card.get_by_role("button", name="Allow once")

@@ -32,14 +32,20 @@ async def new_thread(client: DirectTransport, command_id: str = "create-thread")
 
 
 async def run_turn(
-    client: DirectTransport, log: EventLog, thread_id: str, text: str, **extra: Any
+    client: DirectTransport,
+    log: EventLog,
+    thread_id: str,
+    text: str,
+    *,
+    within_s: float = 10.0,
+    **extra: Any,
 ) -> dict[str, Any]:
-    """Submit a turn and return its ``turn.complete`` params."""
+    """Submit a turn and return its ``turn.complete`` params (within ``within_s``)."""
     command_id = extra.pop("commandId", f"submit-{len(log.events)}-{text[:8]}")
     result = await client.send(
         "turn.submit", {"commandId": command_id, "threadId": thread_id, "text": text, **extra}
     )
-    done = await wait_for(log, "turn.complete", turnId=result["turnId"])
+    done = await wait_for(log, "turn.complete", within_s=within_s, turnId=result["turnId"])
     return done[0]
 
 

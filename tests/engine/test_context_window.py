@@ -41,6 +41,9 @@ pytestmark = pytest.mark.anyio
 
 Opener = Callable[..., Any]
 
+# a 200-step turn on a loaded 2-core machine: the bound catches a hang, it is not a timing
+LONG_TURN_S = 90.0
+
 
 class Session:
     def __init__(self, client: DirectTransport, host: Host) -> None:
@@ -92,9 +95,11 @@ async def test_a_200_step_session_fits_a_100k_window_and_keeps_every_item(home: 
     async with opener(home, model_info(), model)() as s:
         thread_id = await new_thread(s.client)
         model.steps = browsing_steps(100)
-        first = await run_turn(s.client, s.log, thread_id, "Compare the prices, part 1")
+        first = await run_turn(
+            s.client, s.log, thread_id, "Compare the prices, part 1", within_s=LONG_TURN_S
+        )
         model.steps = browsing_steps(201)  # steps 101-200 (step 100 was the first answer)
-        second = await run_turn(s.client, s.log, thread_id, "Now part 2")
+        second = await run_turn(s.client, s.log, thread_id, "Now part 2", within_s=LONG_TURN_S)
         snapshot = await s.client.send("thread.open", {"threadId": thread_id})
     assert first["status"] == second["status"] == "completed", (first, second)
     assert len(model.main_requests) == 202  # 200 tool steps and two final answers
@@ -147,7 +152,9 @@ async def test_restart_gives_a_byte_identical_next_request(home: Path, tmp_path:
     model = WindowedModel(browsing_steps(200), on_request=snapshot_store)
     async with opener(home, model_info(), model)() as s:
         thread_id = await new_thread(s.client)
-        done = await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        done = await run_turn(
+            s.client, s.log, thread_id, "Compare the prices", within_s=LONG_TURN_S
+        )
     assert done["status"] == "completed" and copied_at
     original = model.main_requests[150]
 
@@ -182,7 +189,9 @@ async def test_prompt_too_long_is_compacted_and_retried_once(home: Path) -> None
         settings = await s.client.send("settings.get", {})
         assert settings["settings"]["modelLimits"] == limits
         thread_id = await new_thread(s.client)
-        done = await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        done = await run_turn(
+            s.client, s.log, thread_id, "Compare the prices", within_s=LONG_TURN_S
+        )
         snapshot = await s.client.send("thread.open", {"threadId": thread_id})
     assert done["status"] == "completed", done
     assert model.rejected >= 1
@@ -253,7 +262,9 @@ async def test_a_failure_inside_the_compaction_commit_stores_nothing(
     model = WindowedModel(browsing_steps(60), window=40_000)
     async with opener(home, model_info(40_000), model)() as s:
         thread_id = await new_thread(s.client)
-        done = await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        done = await run_turn(
+            s.client, s.log, thread_id, "Compare the prices", within_s=LONG_TURN_S
+        )
         snapshot = await s.client.send("thread.open", {"threadId": thread_id})
     assert done["status"] == "failed" and model.summary_requests
     kinds = [row[0] for row in branch(home)]
@@ -271,7 +282,9 @@ async def test_a_failing_summary_is_noted_not_retried_at_every_call(home: Path) 
     model.summary_script = [Fail(ProviderHTTPError(400, "invalid_request_error: bad"))]
     async with opener(home, model_info(40_000), model)() as s:
         thread_id = await new_thread(s.client)
-        done = await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        done = await run_turn(
+            s.client, s.log, thread_id, "Compare the prices", within_s=LONG_TURN_S
+        )
         snapshot = await s.client.send("thread.open", {"threadId": thread_id})
     notices = [i for i in snapshot["items"] if i["kind"] == "notice"]
     assert notices and all(n["code"] == "compaction_failed" for n in notices)
@@ -289,7 +302,7 @@ async def test_a_fork_of_a_compacted_thread_sends_the_same_context(home: Path) -
     model = WindowedModel(browsing_steps(60), window=40_000)
     async with opener(home, model_info(40_000), model)() as s:
         thread_id = await new_thread(s.client)
-        await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        await run_turn(s.client, s.log, thread_id, "Compare the prices", within_s=LONG_TURN_S)
         snapshot = await s.client.send("thread.open", {"threadId": thread_id})
         assert "compaction" in [i["kind"] for i in snapshot["items"]]
         forked = await s.client.send(
@@ -308,7 +321,7 @@ async def test_a_branch_selected_before_a_compaction_does_not_use_it(home: Path)
     model = WindowedModel(browsing_steps(60), window=40_000)
     async with opener(home, model_info(40_000), model)() as s:
         thread_id = await new_thread(s.client)
-        await run_turn(s.client, s.log, thread_id, "Compare the prices")
+        await run_turn(s.client, s.log, thread_id, "Compare the prices", within_s=LONG_TURN_S)
         snapshot = await s.client.send("thread.open", {"threadId": thread_id})
         compaction = next(i for i in snapshot["items"] if i["kind"] == "compaction")
         ids = [i["id"] for i in snapshot["items"]]

@@ -171,6 +171,8 @@ export interface Target {
   url?: string | null;
   currentUrl?: string | null;
   currentOrigin?: string | null;
+  title?: string | null;
+  element?: string | null;
 }
 /**
  * ``approval.request``: a tool call waits for ``approval.response``.
@@ -207,6 +209,8 @@ export interface Target1 {
   url?: string | null;
   currentUrl?: string | null;
   currentOrigin?: string | null;
+  title?: string | null;
+  element?: string | null;
 }
 /**
  * ``approval.resolved``: the request's fields plus the decision (by any client).
@@ -246,6 +250,8 @@ export interface Target2 {
   url?: string | null;
   currentUrl?: string | null;
   currentOrigin?: string | null;
+  title?: string | null;
+  element?: string | null;
 }
 export interface ApprovalResponseParams {
   /**
@@ -329,7 +335,8 @@ export interface BrowserInvokeParams {
  * A tab as the shim reports it. **extension** ``tabId`` is absent for a call that acts
  * on no tab (``browser_downloads`` reading a file: ``url``/``origin`` are where it came
  * from); ``frameId`` names the frame of the tab a ref lies in when it is not the top one
- * (``origin`` is then that frame's own).
+ * (``origin`` is then that frame's own); ``element`` is the element a call's ref names,
+ * as the tab's latest snapshot showed it (``textbox "Email"``), for the approval card.
  */
 export interface BrowserTarget {
   tabId?: number | null;
@@ -337,6 +344,7 @@ export interface BrowserTarget {
   origin: string;
   title?: string;
   frameId?: number | null;
+  element?: string | null;
 }
 /**
  * The tool's outcome; ``target`` reports the tab after the action.
@@ -1027,6 +1035,8 @@ export interface Target3 {
   url?: string | null;
   currentUrl?: string | null;
   currentOrigin?: string | null;
+  title?: string | null;
+  element?: string | null;
 }
 /**
  * A conversation. ``parentThreadId``/``forkedFromItemId`` are null unless forked.

@@ -200,9 +200,12 @@ function placeOf(records, tabId, ref) {
  * @returns {Promise<import("../generated/protocol").BrowserTarget>}
  */
 async function refTarget(records, args) {
-  const target = describeTab(await findTab(args, undefined));
-  if (typeof args.ref !== "string") return target;
-  const frame = frameOfRef(records.get(target.tabId ?? -1)?.frames, target.tabId ?? -1, args.ref);
+  const tab = describeTab(await findTab(args, undefined));
+  if (typeof args.ref !== "string") return tab;
+  const tabId = tab.tabId ?? -1;
+  const element = records.elementOf(tabId, args.ref);
+  const target = element ? { ...tab, element } : tab;
+  const frame = frameOfRef(records.get(tabId)?.frames, tabId, args.ref);
   return frame ? { ...target, url: frame.url, origin: frame.origin, frameId: frame.frameId } : target;
 }
 

@@ -40,6 +40,21 @@ export class SnapshotRecords {
   forget(tabId) {
     this.byTab.delete(tabId);
   }
+
+  /**
+   * The element `ref` names, as the tab's latest snapshot showed it (`textbox "Email"`),
+   * for the approval card; undefined when that snapshot has no line for it.
+   * @param {number} tabId @param {string} ref
+   */
+  elementOf(tabId, ref) {
+    const marker = `[${ref}`;
+    for (const line of this.byTab.get(tabId)?.lines ?? []) {
+      const at = line.indexOf(marker);
+      const next = line.charAt(at + marker.length);
+      if (at > 0 && (next === " " || next === "]")) return line.slice(0, at).replace(/^\s*- /, "").trim().slice(0, 160);
+    }
+    return undefined;
+  }
 }
 
 /**

@@ -281,7 +281,12 @@ def _approval_target(target: Target | None) -> dict[str, Any]:
     and for a navigation the URL it loads and where the tab is now."""
     if target is None:
         return {}
-    shown = {"origin": target.origin, "tabId": target.tab_id}
+    shown = {
+        "origin": target.origin,
+        "tabId": target.tab_id,
+        "title": target.title or None,
+        "element": target.element,
+    }
     if target.current_origin is not None:
         shown |= {
             "url": target.url,

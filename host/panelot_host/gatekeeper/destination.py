@@ -82,7 +82,7 @@ def destination_target(tab: Target, args: Mapping[str, Any], argument: str) -> T
         tab_id=tab.tab_id,
         url=url,
         origin=destination_origin(url),
-        title=None,
+        title=tab.title,
         current_url=tab.url,
         current_origin=tab.origin,
     )

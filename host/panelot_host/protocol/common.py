@@ -158,6 +158,11 @@ class Target(msgspec.Struct, rename="camel", omit_defaults=True, frozen=True):
     """Extension: where the tab is now, for a navigation."""
     current_origin: str | None = None
     """Extension: the origin the tab is on now, for a navigation (it is left)."""
+    title: str | None = None
+    """Extension: the tab's title, so the card can say which tab."""
+    element: str | None = None
+    """Extension: the element the call's ref names, as the tab's latest snapshot showed it
+    (``button "Pay"``)."""
 
 
 class ToolInfo(msgspec.Struct, rename="camel", frozen=True):

@@ -40,6 +40,7 @@ class ConnectionBrowser:
             origin=found.origin,
             title=found.title,
             frame_id=found.frame_id,
+            element=found.element,
         )
 
     async def invoke(

@@ -24,3 +24,4 @@ class Target(msgspec.Struct, frozen=True, kw_only=True, rename="camel", omit_def
     current_url: str | None = None
     current_origin: str | None = None
     frame_id: int | None = None
+    element: str | None = None  # the element a ref names, as the snapshot showed it

@@ -6,6 +6,7 @@
 
 import { el, button, iconButton, dollars, totalTokens, usageWords } from "../dom.js";
 import { renderMarkdown } from "../markdown.js";
+import { approvalSentence, reasonFor } from "./approval-words.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../store.js").Item} Item */
@@ -472,18 +473,21 @@ export function mountChat(store, controller) {
     li.dataset.card = "approval";
     li.dataset.kind = "approval";
     const origin = approval.target?.origin;
-    // a navigation is decided by where it goes: the card names the destination first
     const leaving = approval.target?.currentOrigin;
-    const where = origin ? (leaving ? ` to ${origin}` : ` on ${origin}`) : "";
     const headingId = `approval-${approval.requestId}`;
-    const heading = el("p", "card-title", `Allow “${approval.tool.label}”${where}?`);
+    // one sentence: what will happen, where, in which tab; the raw call under Technical details
+    const heading = el("p", "card-title", `${approvalSentence(approval)}?`);
     heading.id = headingId;
     li.setAttribute("aria-labelledby", headingId);
     li.append(heading);
-    if (leaving) {
-      const now = leaving === origin ? `The tab stays on ${leaving}.` : `The tab is now on ${leaving}; this leaves it for ${origin}.`;
-      li.append(el("p", "navigation-place", now));
+    const reason = reasonFor(store.state.items, approval.toolCallId);
+    if (reason) {
+      const why = el("p", "approval-reason", el("span", "muted", "Why: "), reason);
+      why.setAttribute("role", "note");
+      why.setAttribute("aria-label", "The model's reason");
+      li.append(why);
     }
+    if (leaving && leaving !== origin) li.append(el("p", "navigation-place", `The tab is now on ${leaving}; this leaves it for ${origin}.`));
     const carried = approval.carried ?? [];
     if (carried.length) {
       const box = el("div", "carried");
@@ -504,31 +508,39 @@ export function mountChat(store, controller) {
       flow.setAttribute("aria-label", "Where this turn's content came from");
       li.append(flow);
     }
-    li.append(el("p", "muted", `${approval.tool.name} · level ${approval.tool.level} · ${(approval.tool.effects ?? []).join(", ") || "no effects"}`));
-    li.append(scrollable(el("pre", "tool-args compact", argumentLines(approval.args)), "Arguments"));
+    const technical = el("details", "technical", el("summary", "", "Technical details"));
+    technical.append(el("p", "muted", `${approval.tool.name} · level ${approval.tool.level} · ${(approval.tool.effects ?? []).join(", ") || "no effects"}${origin ? ` · ${origin}` : ""}`));
+    technical.append(scrollable(el("pre", "tool-args compact", argumentLines(approval.args)), "Arguments"));
     if (approval.userSupplies === "files") {
-      li.append(uploadChoices(approval, headingId, origin ?? undefined));
+      li.append(uploadChoices(approval, headingId, origin ?? undefined), technical);
       return li;
     }
-    const choices = el("div", "choices");
     /** @type {[string, "allow" | "deny", "once" | "thread" | "origin", string][]} */
     const options = [
       ["Allow once", "allow", "once", "Just this call; ask again next time."],
+      ["Deny", "deny", "once", "Don't run it; the model is told you said no."],
       ["Allow for this thread", "allow", "thread", "Don't ask again in this conversation."],
       ["Allow for this site", "allow", "origin", leaving ? "Don't ask again before going to this site, in any conversation." : "Don't ask again on this site, in any conversation."],
-      ["Deny", "deny", "once", "Don't run it; the model is told you said no."],
     ];
+    // Allow once (the primary) and Deny side by side, always in view; standing grants below
+    const main = el("div", "choices-main");
+    const more = el("div", "choices");
     for (const [name, decision, scope, meaning] of options) {
       if (scope === "origin" && !origin) continue;
       if ((carried.length || readFrom.length) && scope !== "once") continue; // no standing permission covers sending page text, or one site's content to another
       const id = `${headingId}-${scope}-${decision}`;
-      const choice = button(name, () => controller.approve(approval.requestId, decision, scope), decision === "deny" ? "deny" : "allow");
+      const standing = scope !== "once";
+      const kind = decision === "deny" ? "deny" : standing ? "allow secondary" : "allow primary";
+      const choice = button(name, () => controller.approve(approval.requestId, decision, scope), kind);
       choice.setAttribute("aria-describedby", id);
-      const help = el("span", "choice-help", meaning);
+      const help = el("span", standing ? "choice-help" : "choice-help visually-hidden", meaning);
       help.id = id;
-      choices.append(el("div", "choice", choice, help));
+      if (standing) more.append(el("div", "choice", choice, help));
+      else main.append(choice, help);
     }
-    li.append(choices);
+    li.append(main);
+    if (more.childElementCount) li.append(more);
+    li.append(technical);
     return li;
   }
 

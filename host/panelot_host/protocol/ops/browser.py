@@ -13,13 +13,15 @@ class BrowserTarget(msgspec.Struct, rename="camel", kw_only=True):
     """A tab as the shim reports it. **extension** ``tabId`` is absent for a call that acts
     on no tab (``browser_downloads`` reading a file: ``url``/``origin`` are where it came
     from); ``frameId`` names the frame of the tab a ref lies in when it is not the top one
-    (``origin`` is then that frame's own)."""
+    (``origin`` is then that frame's own); ``element`` is the element a call's ref names,
+    as the tab's latest snapshot showed it (``textbox "Email"``), for the approval card."""
 
     tab_id: int | None = None
     url: str
     origin: str
     title: str = ""
     frame_id: int | None = None
+    element: str | None = None
 
 
 class BrowserResolveTargetParams(msgspec.Struct, rename="camel", kw_only=True):
