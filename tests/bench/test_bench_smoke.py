@@ -48,6 +48,11 @@ ROWS = {
 QUICK = {"bench_codec.py"}  # of ROWS: the others are short enough to run whole
 
 
+# the browser benchmarks start Chromium and load a 10,000-element page: on a loaded 2-core
+# machine a quick run took over 120 s (pytest's default bound); the bound catches hangs
+RUN_BOUND_S = 300
+
+
 def _run(script: str, *args: str) -> list[str]:
     """The script's stdout lines; it must exit 0."""
     env = {k: v for k, v in os.environ.items() if k not in ("PANELOT_HOME", "PYTHONPATH")}
@@ -55,7 +60,7 @@ def _run(script: str, *args: str) -> list[str]:
         [sys.executable, str(BENCH / script), *args],
         capture_output=True,
         text=True,
-        timeout=180,  # the browser benchmarks start Chromium
+        timeout=RUN_BOUND_S,
         env=env,
         check=False,
     )
@@ -64,6 +69,7 @@ def _run(script: str, *args: str) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(RUN_BOUND_S + 30)
 @pytest.mark.parametrize("script", sorted(SCRIPTS))
 def test_quick_run_prints_its_figures(script: str) -> None:
     lines = _run(script, "--quick")

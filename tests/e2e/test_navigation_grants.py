@@ -80,13 +80,12 @@ def test_a_site_grant_does_not_let_a_page_send_the_model_elsewhere(
             send(panel, "Check my orders on the shop.")
             # each card told apart by its URL: the previous one may still be shown a moment
             first = _card(panel).filter(has_text=f"url: {site}/\n")
-            host = site.split("//")[1]
             expect(first.locator("p").first).to_have_text(
-                re.compile(rf"^Open {re.escape(host)}/ in the tab “[^”]+”\?$")
+                re.compile(rf"^Open {re.escape(site)}/ in the tab “[^”]+”\?$")
             )
             first.get_by_role("button", name="Allow once").click()
             second = _card(panel).filter(has_text=f"{site}/orders")
-            expect(second.locator("p").first).to_contain_text(f"Open {host}/orders")
+            expect(second.locator("p").first).to_contain_text(f"Open {site}/orders")
             expect(
                 second.get_by_role("button", name="Allow for this site")
             ).to_have_accessible_description(
@@ -95,7 +94,7 @@ def test_a_site_grant_does_not_let_a_page_send_the_model_elsewhere(
             second.get_by_role("button", name="Allow for this site").click()
             # the page's instruction: asked, with the destination, the tab's place, the text
             card = _card(panel).filter(has_text=evil)
-            expect(card.locator("p").first).to_contain_text(f"Open {evil.split('//')[1]}")
+            expect(card.locator("p").first).to_contain_text(f"Open {evil}")
             expect(card).to_contain_text(f"The tab is now on {site}; this leaves it for {evil}.")
             carried = card.get_by_role("note", name="Text this address sends")
             expect(carried).to_contain_text(SECRET)

@@ -56,9 +56,7 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
         send(panel, "Thread A")
         card = _card(panel)
         # a navigation names where it goes, and in which tab
-        expect(card.locator("p").first).to_have_text(
-            f"Open {site.split('//')[1]}/a1 in the tab “Page /start”?"
-        )
+        expect(card.locator("p").first).to_have_text(f"Open {site}/a1 in the tab “Page /start”?")
         # the model's words for why, when it gave them
         expect(card.get_by_role("note", name="The model's reason")).to_have_text(
             "Why: I will open your first order to check its status."

@@ -85,14 +85,14 @@ def test_acting_in_the_frame_is_decided_by_the_frames_origin(
         log = panel.get_by_role("list", name="Conversation")
         first = approval_cards(panel).filter(has_text="Type “mine” into the textbox “Code”")
         expect(first.locator("p").first).to_have_text(
-            f"Type “mine” into the textbox “Code” on {site.split('//')[1]}, in the tab “Frames”?"
+            f"Type “mine” into the textbox “Code” on {site}, in the tab “Frames”?"
         )
         first.get_by_role("button", name="Allow for this site").click()
         # the frame's origin is another site: asked again, and the card names it. This turn
         # read the page of the first site, so the card offers no standing permission there
         # (issue 25's provenance rule holds for a frame as for a tab)
         framed = approval_cards(panel).filter(has_text="Type “XYZ” into the textbox “Code”")
-        expect(framed).to_contain_text(f"“Code” on {other.split('//')[1]}, in the tab “Frames”")
+        expect(framed).to_contain_text(f"“Code” on {other}, in the tab “Frames”")
         expect(framed).to_be_visible()
         expect(framed).to_contain_text(f"this call types into {other}.")
         expect(framed.get_by_role("button", name="Allow for this site")).to_have_count(0)

@@ -14,14 +14,18 @@ function quoted(text, max = 80) {
   return `“${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}”`;
 }
 
-/** `https://shop.example:8443` -> `shop.example:8443`. @param {string} origin */
+/**
+ * `https://shop.example:8443` -> `shop.example:8443`, as the address bar shows it; an
+ * `http://` origin keeps its scheme (it is another site than the https one, and not secure).
+ * @param {string} origin
+ */
 export function siteOf(origin) {
-  return origin.replace(/^https?:\/\//, "");
+  return origin.replace(/^https:\/\//, "");
 }
 
 /** A URL as a person reads it: no `https://`, at most 70 characters. @param {unknown} url */
 function address(url) {
-  const text = typeof url === "string" ? url.replace(/^https?:\/\//, "") : "a page";
+  const text = typeof url === "string" ? url.replace(/^https:\/\//, "") : "a page";
   return text.length > 70 ? `${text.slice(0, 69)}…` : text;
 }
 
