@@ -21,6 +21,9 @@ def test_steer_queue_edit_remove_and_escape_stops(browser: Browser, model: FakeA
     send(panel, "Start working")
     stop = panel.get_by_role("button", name="Stop")
     expect(stop).to_be_visible()
+    # while the turn runs an empty box offers only Stop; typed text offers Send and Queue
+    expect(panel.get_by_role("button", name="Send", exact=True)).to_be_hidden()
+    expect(panel.get_by_role("button", name="Queue", exact=True)).to_be_hidden()
     # steer: shown as pending, then read by the model's next call
     send(panel, "Use metric units")
     # queue two messages, edit the first, remove the second
@@ -31,9 +34,13 @@ def test_steer_queue_edit_remove_and_escape_stops(browser: Browser, model: FakeA
     panel.get_by_role("button", name="Queue", exact=True).click()
     queue = panel.get_by_role("region", name="Queued messages")
     expect(queue.get_by_role("listitem")).to_have_count(2)
+    expect(queue).to_contain_text("2 queued (max 8)")
     both_schemes(panel, "running")
     queue.get_by_role("button", name="Edit queued message 1").click()
-    queue.get_by_role("textbox", name="Queued message 1").fill("queued one, edited")
+    editing = queue.get_by_role("textbox", name="Queued message 1")
+    editing.press("Escape")  # Esc outside the composer does not stop the turn
+    expect(stop).to_be_visible()
+    editing.fill("queued one, edited")
     queue.get_by_role("button", name="Save").click()
     queue.get_by_role("button", name="Remove queued message 2").click()
     expect(queue.get_by_role("listitem")).to_have_count(1)

@@ -116,6 +116,9 @@ def test_fork_from_a_message_and_switch_branches(browser: Browser, model: FakeAn
     assert fork["thread"]["id"] != source and fork["thread"]["parentThreadId"] == source
     assert [i["text"] for i in fork["items"]] == ["first", "Echo: first"]
     assert _texts(panel) == ["first", "Echo: first"]
+    # named as a copy, so the list tells the two apart
+    expect(panel.get_by_role("heading", level=2)).to_have_text(f"{fork['thread']['title']}")
+    assert fork["thread"]["title"].endswith(" (copy)"), fork["thread"]["title"]
     assert len(snapshot(panel, source)["items"]) == 4
 
 

@@ -171,6 +171,24 @@ async def test_fork_empty_and_at_item(host: Host, client: DirectTransport) -> No
     assert [i["text"] for i in original["items"]] == ["q1", "a1", "q2", "a2"]
 
 
+async def test_forks_are_named_as_copies_told_apart(host: Host, client: DirectTransport) -> None:
+    source = (await client.send("thread.create", {"commandId": "c", "title": "first"}))["thread"]
+    other = (await client.send("thread.create", {"commandId": "o", "title": "firsthand"}))["thread"]
+
+    async def fork(of: str, command: str) -> str:
+        made = await client.send("thread.fork", {"commandId": command, "threadId": of})
+        title: str = made["thread"]["title"]
+        return title
+
+    assert await fork(source["id"], "f1") == "first (copy)"
+    assert await fork(source["id"], "f2") == "first (copy 2)"
+    # a copy's copy counts on from the same name; another title that starts alike is its own
+    copies = (await client.send("thread.list", {}))["threads"]
+    copy = next(t for t in copies if t["title"] == "first (copy)")
+    assert await fork(copy["id"], "f3") == "first (copy 3)"
+    assert await fork(other["id"], "f4") == "firsthand (copy)"
+
+
 async def test_select_branch_moves_the_head(host: Host, client: DirectTransport) -> None:
     thread = (await client.send("thread.create", {"commandId": "c"}))["thread"]
     ids = _add_items(host, thread["id"], ["q1", "a1", "q2", "a2"])

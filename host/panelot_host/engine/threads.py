@@ -13,7 +13,7 @@ from typing import cast
 
 import msgspec
 
-from panelot_host.engine import views
+from panelot_host.engine import titles, views
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.events import PENDING_SEQ, EventSink
 from panelot_host.engine.thread_list import list_threads
@@ -95,9 +95,11 @@ class ThreadService:
             if at_item_id is not None:
                 items.find_in_thread(unit.conn, source.id, at_item_id)
                 path = items.branch(unit.conn, at_item_id)
+            base = titles.copy_base(source.title)
+            taken = threads.titles_starting_with(unit.conn, base)
             fork = threads.create(
                 unit.conn,
-                title=source.title,
+                title=titles.copy_title(source.title, taken),
                 title_source=source.title_source,
                 parent_thread_id=source.id,
                 forked_from_item_id=at_item_id,

@@ -1,10 +1,12 @@
 """Thread titles (`docs/engine.md`, "Agent loop"): the first-line fallback is written at
 admission; then a best-effort task-model call may replace it. A failure keeps the fallback.
-The call's answer is read only as far as a title needs (``TITLE_READ``)."""
+The call's answer is read only as far as a title needs (``TITLE_READ``). A fork's title
+is its source's marked as a copy (``copy_title``)."""
 
 from __future__ import annotations
 
 import logging
+import re
 from contextlib import aclosing
 
 import anyio
@@ -18,6 +20,7 @@ log = logging.getLogger(__name__)
 
 TITLE_TIMEOUT_S = 30.0
 MAX_TITLE = 80
+_COPY = re.compile(r" \(copy(?: \d+)?\)$")  # what copy_title adds
 TITLE_READ = 4096  # characters of the answer read at most: a title is its first line
 
 
@@ -51,6 +54,21 @@ async def generate_title(ctx: EngineContext, thread_id: str, first_message: str)
         log.info("title generation failed, keeping the fallback: %s", exc)
         return
     _store(ctx, thread_id, _clean(text))
+
+
+def copy_title(title: str, taken: set[str]) -> str:
+    """A fork's title: its source's, marked as a copy and told apart from the other copies
+    (``first`` -> ``first (copy)``, then ``first (copy 2)``; a copy's copy counts on)."""
+    base = _COPY.sub("", title)[: MAX_TITLE - len(" (copy 99)")]
+    candidate, n = f"{base} (copy)", 2
+    while candidate in taken:
+        candidate, n = f"{base} (copy {n})", n + 1
+    return candidate
+
+
+def copy_base(title: str) -> str:
+    """The title a copy was made from (``first (copy 2)`` -> ``first``)."""
+    return _COPY.sub("", title)
 
 
 def _clean(text: str) -> str:

@@ -77,6 +77,14 @@ def create(
     return get(conn, tid)
 
 
+def titles_starting_with(conn: sqlite3.Connection, prefix: str) -> set[str]:
+    """The titles of the threads whose title starts with ``prefix`` (exactly, case and all)."""
+    rows = conn.execute(
+        "SELECT title FROM thread WHERE substr(title, 1, ?) = ?", (len(prefix), prefix)
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
 def get(conn: sqlite3.Connection, thread_id: str) -> ThreadRecord:
     """The live thread; raises ``NotFound`` for an unknown or deleted one."""
     row = conn.execute(

@@ -633,7 +633,9 @@ export function mountChat(store, controller) {
       const last = [...log.querySelectorAll(`:scope > li[data-turn="${CSS.escape(turnId)}"]`)].filter((li) => !(/** @type {HTMLElement} */ (li).hidden)).pop();
       if (!last) continue;
       // a turn that made no model call (it failed first) used nothing: say so, not "$0.0000"
-      /** @type {HTMLElement} */ (last).dataset.usage = totalTokens(usage.usage) ? `This turn: ${usageWords(usage.usage)} · ${dollars(usage.costUsd)}` : "This turn: no tokens used";
+      // in money, as people count; a turn that made no model call (it failed first) cost nothing
+      /** @type {HTMLElement} */ (last).dataset.usage = totalTokens(usage.usage) ? `This turn: ${dollars(usage.costUsd)}` : "This turn: no model call";
+      /** @type {HTMLElement} */ (last).dataset.tokens = usageWords(usage.usage);
     }
   }
 

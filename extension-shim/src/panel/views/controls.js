@@ -31,7 +31,7 @@ export function mountControls(store, controller) {
   const budgetInput = /** @type {HTMLInputElement} */ (document.getElementById("extra-tokens"));
   const queue = /** @type {HTMLElement} */ (document.getElementById("queue"));
   const queueList = /** @type {HTMLOListElement} */ (document.getElementById("queue-list"));
-  const queueTitle = /** @type {HTMLElement} */ (document.getElementById("queue-title"));
+  const queueCount = /** @type {HTMLElement} */ (document.getElementById("queue-count"));
   const composer = /** @type {HTMLFormElement} */ (document.getElementById("composer"));
   const message = /** @type {HTMLTextAreaElement} */ (document.getElementById("message"));
   const enqueue = /** @type {HTMLButtonElement} */ (document.getElementById("enqueue"));
@@ -51,6 +51,7 @@ export function mountControls(store, controller) {
     if (!text.trim() || send.disabled) return;
     controller.send(text).then((sent) => {
       if (sent && message.value === text) message.value = "";
+      renderRun();
     });
   });
   message.addEventListener("keydown", (event) => {
@@ -64,28 +65,40 @@ export function mountControls(store, controller) {
     if (!text.trim()) return;
     controller.enqueue(text).then((sent) => {
       if (sent && message.value === text) message.value = "";
+      renderRun();
     });
   });
   stop.addEventListener("click", () => controller.stop());
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && store.turnLive && !document.querySelector("dialog[open]")) {
+  // Esc stops the turn only from the composer: elsewhere (editing a queued message, a
+  // card, a dialog) it keeps its own meaning
+  composer.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && store.turnLive) {
       event.preventDefault();
       controller.stop();
     }
   });
+  message.addEventListener("input", () => renderRun());
 
   function renderRun() {
     const s = store.state;
     const live = store.turnLive;
     const offline = s.host.state === "disconnected";
+    const typed = message.value.trim() !== "";
     stop.hidden = !live;
-    enqueue.hidden = !live;
+    // while a turn runs, an empty box offers only Stop; with text, Send (the agent reads
+    // it at its next step) or Queue (it runs after this turn)
+    enqueue.hidden = !live || !typed;
+    send.hidden = live && !typed;
     // offline, nothing can be sent: say so where the button is, and keep what was typed
     send.disabled = offline;
     enqueue.disabled = offline;
     hint.textContent = offline
       ? "Offline: what you type stays here until Panelot reconnects."
-      : live ? "Send steers · Queue runs next · Esc stops" : "Enter sends, Shift+Enter adds a line.";
+      : !live
+        ? "Enter sends, Shift+Enter adds a line."
+        : typed
+          ? "Send: the agent reads it at its next step. Queue: it runs after this turn."
+          : "Working… Type to add to this turn, or stop it (Esc).";
     const paused = s.turn?.status === "paused"; // steering waits for the resume
     message.placeholder = !live ? "Ask Panelot…" : paused ? "Steer this turn (read when it resumes)…" : "Steer the running turn…";
     const state = s.run?.state;
@@ -107,7 +120,7 @@ export function mountControls(store, controller) {
   function renderQueue() {
     const entries = store.state.queue;
     queue.hidden = entries.length === 0;
-    queueTitle.textContent = `Queued messages (${entries.length} of ${QUEUE_LIMIT})`;
+    queueCount.textContent = `${entries.length} queued (max ${QUEUE_LIMIT})`;
     queueList.replaceChildren(...entries.map((entry, n) => {
       const li = el("li");
       const text = el("span", "queue-text", entry.text);

@@ -64,10 +64,10 @@ export function mountThreads(store, controller) {
     open.type = "button";
     open.setAttribute("aria-current", String(current));
     const status = thread.status ?? (current && store.turnLive ? (s.turn?.status === "paused" ? "budget_paused" : "running") : "idle");
+    // people count in money, not tokens: the tokens are in the header's tooltip
     const meta = [
       `${thread.stats?.turns ?? 0} ${thread.stats?.turns === 1 ? "turn" : "turns"}`,
-      `${tokens(totalTokens(thread.stats))} tokens`,
-      dollars(thread.stats?.costUsd),
+      spent(thread),
     ].filter(Boolean).join(" · ");
     const badge = el("span", "thread-status", STATUS_WORDS[status] ?? "running");
     badge.dataset.status = status;
@@ -80,6 +80,11 @@ export function mountThreads(store, controller) {
     return li;
   }
 
+  /** What a thread cost, in money; before its first model call, that nothing was spent. @param {Thread} thread */
+  function spent(thread) {
+    return totalTokens(thread.stats) ? dollars(thread.stats?.costUsd) : "nothing spent yet";
+  }
+
   function renderHead() {
     const s = store.state;
     const thread = s.thread;
@@ -88,9 +93,11 @@ export function mountThreads(store, controller) {
     back.hidden = !s.previousHead;
     if (!thread) {
       usage.textContent = "";
+      usage.title = "";
       return;
     }
-    usage.textContent = `This thread: ${usageWords(thread.stats)} · ${dollars(thread.stats?.costUsd)}`;
+    usage.textContent = `This thread: ${spent(thread)}`;
+    usage.title = `${tokens(totalTokens(thread.stats))} tokens: ${usageWords(thread.stats)}`;
   }
 
   store.on("threads", () => {
