@@ -560,13 +560,13 @@ export function mountChat(store, controller) {
     picker.setAttribute("aria-describedby", help.id);
     const allow = button("Allow once", () => {
       if (picker.files?.length) void controller.allowUpload(approval.requestId, approval.callId ?? "", [...picker.files]);
-    }, "allow");
+    }, "allow primary");
     allow.disabled = true;
     picker.addEventListener("change", () => {
       allow.disabled = !picker.files?.length;
     });
     const deny = button("Deny", () => controller.approve(approval.requestId, "deny", "once"), "deny");
-    box.append(help, picker, el("div", "upload-actions", allow, deny));
+    box.append(help, picker, el("div", "choices-main upload-actions", allow, deny));
     return box;
   }
 

@@ -84,6 +84,8 @@ export function mountControls(store, controller) {
     const live = store.turnLive;
     const offline = s.host.state === "disconnected";
     const typed = message.value.trim() !== "";
+    // a card that waits for the user says so itself: the status line and the hint stay quiet
+    const waitsOnCard = s.run?.state === "awaiting_approval" || s.run?.state === "awaiting_interaction";
     stop.hidden = !live;
     // while a turn runs, an empty box offers only Stop; with text, Send (the agent reads
     // it at its next step) or Queue (it runs after this turn)
@@ -96,7 +98,9 @@ export function mountControls(store, controller) {
       ? "Offline: what you type stays here until Panelot reconnects."
       : !live
         ? "Enter sends, Shift+Enter adds a line."
-        : typed
+        : waitsOnCard && !typed
+          ? "Answer the card above to go on, or stop the turn (Esc)."
+          : typed
           ? "Send: the agent reads it at its next step. Queue: it runs after this turn."
           : "Working… Type to add to this turn, or stop it (Esc).";
     const paused = s.turn?.status === "paused"; // steering waits for the resume
@@ -108,7 +112,7 @@ export function mountControls(store, controller) {
     if (s.turn?.status === "failed" && s.turn.error) text = `This turn failed: ${s.turn.error.message}`;
     if (s.turn?.status === "completed") text = "";
     const resumable = !!state && RESUMABLE.has(state) && s.turn?.status !== "completed" && s.turn?.status !== "failed";
-    run.hidden = text === "";
+    run.hidden = text === "" || waitsOnCard;
     runState.textContent = text;
     resume.hidden = !resumable;
     // a turn the model's configuration failed: the way to the fix is in the panel
