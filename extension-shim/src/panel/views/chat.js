@@ -267,9 +267,13 @@ export function mountChat(store, controller) {
     const label = /** @type {{label?: string}} */ (item).label ?? item.name;
     const asked = questionAsked(item);
     if (asked) card.classList.add("asked");
+    const done = doneWords(item);
     const summary = asked
       ? el("summary", "", el("span", "tool-label", asked.question), el("span", "tool-answer", asked.answer))
-      : el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
+      : done
+        ? el("summary", "", el("span", "tool-label done", done)) // it says what was done: success needs no chip
+        : el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
+    if (done) summary.firstElementChild?.setAttribute("title", done);
     const took = duration(item, times);
     if (took !== null && !asked) summary.append(el("span", "tool-time", `${(took / 1000).toFixed(1)} s`));
     card.append(summary);
@@ -294,6 +298,23 @@ export function mountChat(store, controller) {
     }
     if (item.status === "running" || item.status === "awaiting_approval") card.open = false;
     return card;
+  }
+
+  /**
+   * What a browser action did, in the past tense and naming its target, from the shim's
+   * account of it (`details.action`: "clicked e12 (button "Sign in")" becomes "Clicked the
+   * button “Sign in”"); null when the call has no such account (reads, errors, pending).
+   * @param {Extract<Item, {kind: "toolCall"}>} item
+   * @returns {string | null}
+   */
+  function doneWords(item) {
+    const action = /** @type {{action?: unknown}} */ (item.result?.details ?? {}).action;
+    if (typeof action !== "string" || !action || item.result?.isError) return null;
+    const words = action
+      .replace(/\b(?:f\d+)?e\d+ \(([a-z]+(?:\[\d+\])?)(?: "((?:[^"\\]|\\.)*)")?\)/g, (_, role, name) =>
+        name ? `the ${role.replace(/\[\d+\]$/, "")} “${name.replace(/\\"/g, '"')}”` : `the ${role.replace(/\[\d+\]$/, "")}`)
+      .replace(/ with trusted input \(the debugger, detached again\)/, " (real input)");
+    return words.charAt(0).toUpperCase() + words.slice(1);
   }
 
   /**
