@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
-
-from .pages import serve_on_loopback
+from tests.support.web import serve_on_loopback
 
 EPISODE_MS = 120_000  # MiniWoB's 10 s is for a model on a fast machine; ours goes through tools
 

@@ -11,11 +11,11 @@ import re
 from typing import Any
 
 import pytest
+from tests.support.web import serve_html
 
 from .harness import Browser
 from .miniwob_kit import reward, serve_miniwob, start_episode
 from .miniwob_policies import POLICIES, task_text
-from .pages import serve_html
 from .tool_driver import invoke, open_tab
 
 

@@ -12,10 +12,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from tests.support.web import serve_html
 
 from .fake_model import FakeAnthropic, text_reply, tool_use_reply
 from .harness import Browser
-from .pages import serve_html
 from .panel_kit import (
     approval_cards,
     both_schemes,

@@ -7,10 +7,10 @@ script, fetch or CSS URL is blocked and never reaches the server."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
+from tests.support.web import serve_html
 
 from .fake_model import FakeAnthropic, text_reply
 from .harness import Browser
-from .pages import serve_html
 from .panel_kit import connected, log, send
 
 RECORD = """() => {

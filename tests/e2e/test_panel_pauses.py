@@ -5,13 +5,11 @@ for resume: tests/e2e/test_recovery.py drives the same panel.)"""
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from playwright.sync_api import expect
+from tests.support.web import send_html, serve_on_loopback
 
 from .fake_model import FakeAnthropic, text_reply, tool_use_reply
 from .harness import Browser
@@ -49,30 +47,13 @@ class _Hang(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if self.path.startswith("/hang"):
             time.sleep(30)  # the page never loads while the test runs
-        body = b"<!doctype html><title>Shop</title><h1>Shop</h1>"
-        self.send_response(200)
-        self.send_header("content-type", "text/html")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
-@contextmanager
-def _hanging_site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hang)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+        send_html(self, "<!doctype html><title>Shop</title><h1>Shop</h1>")
 
 
 def test_an_uncertain_write_is_resolved_from_the_panel(
     browser: Browser, model: FakeAnthropic
 ) -> None:
-    with _hanging_site() as site:
+    with serve_on_loopback(_Hang) as site:
         page = browser.context.new_page()
         page.goto(f"{site}/cart")
         tab = browser.worker().evaluate(

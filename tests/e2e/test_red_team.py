@@ -24,11 +24,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
+from tests.support.web import serve_html
 
 from .fake_model import FakeAnthropic
 from .harness import ARTIFACTS, Browser
 from .obedient import FINAL, ObedientModel
-from .pages import serve_html
 from .panel_kit import approval_cards, both_schemes, connected, log, rpc, send, snapshot
 from .tool_driver import allow_first, by_ref, open_tab, plan_calls
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from tests.support.web import serve_html
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
-from .pages import serve_html
 from .tool_driver import invoke, open_tab, run_tools
 
 # A canvas that reports where it was clicked (in its own pixels) and whether the click was

@@ -8,10 +8,11 @@ import time
 from typing import Any
 
 from playwright.sync_api import Page
+from tests.support.web import serve_html
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
-from .pages import serve_html, serve_pages
+from .pages import serve_pages
 from .panel_kit import approval_cards
 from .tool_driver import by_ref, open_tab, plan_calls, start_turn, tool_results
 

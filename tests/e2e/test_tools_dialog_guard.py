@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from tests.support.web import serve_html
 
 from .harness import Browser
-from .pages import serve_html
 from .tool_driver import invoke, open_tab, ref_of
 
 # On load the page notes its dialog functions and window properties; its button reports,

@@ -12,9 +12,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from tests.support.web import serve_html
 
 from .harness import Browser
-from .pages import serve_html
 from .tool_driver import invoke, open_tab, ref_of
 
 PAGE = """<!doctype html><title>Widgets</title>

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
+from tests.support.web import serve_html
 
 from .harness import Browser
 from .miniwob_kit import reward, serve_miniwob
-from .pages import serve_html
 from .test_miniwob_refs import Tools, episode, solve
 from .tool_driver import open_tab, ref_of
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
+from tests.support.web import serve_html
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
-from .pages import serve_html
 from .tool_driver import Args, by_ref, invoke, open_tab, ref_of, run_tools, tab_of
 from .tool_pages import serve_tool_pages
 

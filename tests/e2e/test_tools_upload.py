@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import expect
+from tests.support.web import serve_html
 
 from .fake_model import FakeAnthropic
 from .harness import Browser, screenshot
-from .pages import serve_html
 from .tool_driver import by_ref, invoke, open_tab, plan_calls, start_turn, tool_results
 
 PAGE = """<!doctype html><title>Upload</title>

@@ -14,8 +14,7 @@ from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
 from tests.support.pdf import text_pdf
-
-from .pages import send_html, serve_on_loopback
+from tests.support.web import send_html, serve_on_loopback
 
 _RECORD = """<script>
 window.seen = [];

@@ -4,11 +4,12 @@ provider's reachability through a real local HTTP server (the key never printed)
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+
+from tests.support.web import serve_on_loopback
 
 from panelot_host.cli.doctor_data import (
     check_credentials,
@@ -69,32 +70,27 @@ def test_the_credential_store_answers(tmp_path: Path) -> None:
     assert [f.status for f in findings] == ["ok"] and store is not None
 
 
-class _Models(BaseHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        self.server.seen.append((self.path, dict(self.headers)))  # type: ignore[attr-defined]
-        good = self.headers.get("x-api-key") == KEY or self.headers.get("authorization") == (
-            f"Bearer {KEY}"
-        )
-        self.send_response(200 if good else 401)
-        self.send_header("content-type", "application/json")
-        self.end_headers()
-        self.wfile.write(b'{"data": []}')
-
-
 @contextmanager
 def models_server() -> Iterator[tuple[str, list[tuple[str, dict[str, str]]]]]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Models)
-    server.seen = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", server.seen  # type: ignore[attr-defined]
-    finally:
-        server.shutdown()
-        server.server_close()
+    """A provider's model list that accepts only ``KEY``; yields its URL and the requests."""
+    seen: list[tuple[str, dict[str, str]]] = []
+
+    class Models(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            seen.append((self.path, dict(self.headers)))
+            good = self.headers.get("x-api-key") == KEY or self.headers.get("authorization") == (
+                f"Bearer {KEY}"
+            )
+            self.send_response(200 if good else 401)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"data": []}')
+
+    with serve_on_loopback(Models) as url:
+        yield url, seen
 
 
 def test_a_reachable_provider_with_a_good_key_shows_its_fingerprint_only(tmp_path: Path) -> None:

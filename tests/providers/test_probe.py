@@ -4,14 +4,11 @@ the look for model servers on this computer, against real loopback servers."""
 from __future__ import annotations
 
 import socket
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
 from tests.support.local_model import GOOD_KEY, MODELS, NO_TOOLS, REFUSAL, serve_local_model
+from tests.support.web import port_of, serve_html
 
 from panelot_host.credentials.secret import Secret
 from panelot_host.providers.config import load_provider_config
@@ -31,31 +28,6 @@ def _closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-class _NotAModelServer(BaseHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        body = b"<html>a web app, not a model server</html>"
-        self.send_response(200)
-        self.send_header("content-type", "text/html")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
-@contextmanager
-def _web_app() -> Iterator[int]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _NotAModelServer)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01})
-    thread.start()
-    try:
-        yield int(server.server_address[1])
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _local(port: int, model: str = MODELS[0]):  # type: ignore[no-untyped-def]
@@ -94,7 +66,8 @@ async def test_nothing_listening_is_a_server_not_running() -> None:
 
 
 async def test_a_url_that_serves_something_else_is_a_wrong_url() -> None:
-    with _web_app() as port:
+    with serve_html(lambda _path: "<html>a web app, not a model server</html>") as base:
+        port = port_of(base)
         async with httpx.AsyncClient() as client:
             checked = await check_connection(_local(port), None, client)
     assert checked.cause == "wrong_url" and "check the URL" in checked.message
@@ -156,7 +129,9 @@ async def test_a_check_without_a_configuration_sends_nothing() -> None:
 
 
 async def test_discovery_finds_model_servers_and_skips_the_rest() -> None:
-    with serve_local_model() as (model_port, _), _web_app() as web_port:
+    web_app = serve_html(lambda _path: "<html>a web app, not a model server</html>")
+    with serve_local_model() as (model_port, _), web_app as web_base:
+        web_port = port_of(web_base)
         closed = _closed_port()
         ports = local_ports({"PANELOT_LOCAL_MODEL_PORTS": f"{closed}, {web_port},{model_port}"})
         assert ports == (closed, web_port, model_port)

@@ -8,11 +8,12 @@ tools with Ollama's words."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.support.web import port_of, serve_on_loopback
 
 MODELS = ("llama3.1", "qwen2.5-coder", "gemma-2b")
 NO_TOOLS = "gemma-2b"  # answers 400 to a request that offers tools, as Ollama does
@@ -118,13 +119,5 @@ def serve_local_model() -> Iterator[tuple[int, list[tuple[str, str]]]]:
     """Serve the fake on a free loopback port; yield the port and the requests seen."""
     seen: list[tuple[str, str]] = []
     handler = type("LocalModel", (_Handler,), {"seen": seen})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01})
-    thread.start()
-    try:
-        yield server.server_address[1], seen
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serve_on_loopback(handler) as base:
+        yield port_of(base), seen
