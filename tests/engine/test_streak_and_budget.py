@@ -37,8 +37,15 @@ async def test_after_three_consecutive_failures_the_model_is_asked_to_change_app
     nudges = [_nudge(r) for r in provider.requests]
     assert nudges[:3] == ["go", None, None]
     assert nudges[3] == prompts.CHANGE_APPROACH.format(n=3)
-    notices = [p["item"]["code"] for p in log.of("item.completed") if p["item"]["kind"] == "notice"]
-    assert notices == ["change_approach"]
+    notices = [p["item"] for p in log.of("item.completed") if p["item"]["kind"] == "notice"]
+    assert [n["code"] for n in notices] == ["change_approach"]
+    # the user is told what happened in their words; the model's instruction stays the model's
+    assert notices[0]["userText"] == prompts.CHANGE_APPROACH_SHOWN.format(n=3)
+    assert "3 actions in a row failed" in notices[0]["userText"]
+    assert "Do not repeat" not in notices[0]["userText"]
+    stored = await client.send("thread.open", {"threadId": thread_id})
+    [kept] = [i for i in stored["items"] if i["kind"] == "notice"]
+    assert kept["userText"] == notices[0]["userText"] and kept["text"] == nudges[3]
 
 
 async def test_after_five_failures_tools_are_disabled_and_one_final_response_is_asked(

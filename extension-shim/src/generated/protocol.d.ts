@@ -711,6 +711,7 @@ export interface NoticeItem {
   parentId?: string | null;
   code: string;
   text: string;
+  userText?: string | null;
 }
 /**
  * Exactly one of: ``text`` / ``thinking`` (appended to the assistant item's field) or

@@ -299,17 +299,20 @@ class RunDriver:
             self.ctx.publish.item_completed(item, self.run.turn_id)
         return cursor
 
-    def _due_notice(self, cursor: RunCursor) -> tuple[str, str] | None:
-        """The failure-streak notice this model call owes the user (once per Turn each)."""
+    def _due_notice(self, cursor: RunCursor) -> tuple[str, str, str] | None:
+        """The failure-streak notice this model call owes (once per Turn each): its code,
+        what the model is told, and what the user is shown."""
         streak = cursor.failure_streak
         if streak >= DISABLE_TOOLS_AFTER:
             code, text = "tools_disabled", prompts.TOOLS_DISABLED.format(n=streak)
+            shown = prompts.TOOLS_DISABLED_SHOWN.format(n=streak)
         elif streak == CHANGE_APPROACH_AFTER:
             code, text = "change_approach", prompts.CHANGE_APPROACH.format(n=streak)
+            shown = prompts.CHANGE_APPROACH_SHOWN.format(n=streak)
         else:
             return None
         given = items.has_notice(self.ctx.db.conn, self.run.thread_id, self.run.turn_id, code)
-        return None if given else (code, text)
+        return None if given else (code, text, shown)
 
     def _next_call_cursor(self, cursor: RunCursor, cutoff: int) -> RunCursor:
         disable = cursor.failure_streak >= DISABLE_TOOLS_AFTER
@@ -324,11 +327,17 @@ class RunDriver:
         due = self._due_notice(cursor)
         if due is None:
             return []
-        notice = self._notice_record(*due, head)
+        code, text, shown = due
+        notice = self._notice_record(code, text, head, user_text=shown)
         items.insert(self.ctx.db.conn, notice)
         return [notice]
 
-    def _notice_record(self, code: str, text: str, parent: str | None) -> ItemRecord:
+    def _notice_record(
+        self, code: str, text: str, parent: str | None, *, user_text: str | None = None
+    ) -> ItemRecord:
+        extra: dict[str, str] = {"code": code}
+        if user_text is not None:
+            extra["userText"] = user_text
         return ItemRecord(
             id=new_id("itm"),
             thread_id=self.run.thread_id,
@@ -337,7 +346,7 @@ class RunDriver:
             kind="notice",
             created_at=now_ms(),
             text=text,
-            extra={"code": code},
+            extra=extra,
         )
 
     def _add_notice(self, code: str, text: str) -> None:

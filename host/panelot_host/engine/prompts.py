@@ -28,6 +28,18 @@ TOOLS_DISABLED = (
     "say what you did, what went wrong, and what the user can do next."
 )
 
+CHANGE_APPROACH_SHOWN = (
+    "{n} actions in a row failed. Panelot asked the model to try another way instead of "
+    "repeating them."
+)
+"""The same notice in the user's words (the panel shows it; the model reads the one above)."""
+
+TOOLS_DISABLED_SHOWN = (
+    "{n} actions in a row failed, so Panelot stopped the browser actions for this turn and "
+    "asked the model to sum up what it did and what you can do next."
+)
+"""The same notice in the user's words (the panel shows it; the model reads the one above)."""
+
 TITLE_REQUEST = (
     "Write a short title (at most six words, no quotes, no final period) for a conversation "
     "that starts with this message:\n\n{text}"

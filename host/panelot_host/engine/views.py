@@ -142,8 +142,12 @@ def item_view(record: ItemRecord) -> items.Item:
                 model=str(extra.get("model", "")),
             )
         case _:
+            shown = extra.get("userText")
             return items.NoticeItem(
-                **base, code=str(extra.get("code", "notice")), text=record.text or ""
+                **base,
+                code=str(extra.get("code", "notice")),
+                text=record.text or "",
+                user_text=shown if isinstance(shown, str) else None,
             )
 
 

@@ -96,6 +96,9 @@ class NoticeItem(_ItemBase, tag="notice", kw_only=True):
 
     code: str
     text: str
+    user_text: str | None = None
+    """Extension: the notice in the user's words, when ``text`` is what the engine told the
+    model (the failure-streak notices); clients show it instead of ``text``."""
 
 
 class CompactionItem(_ItemBase, tag="compaction", kw_only=True):

@@ -176,7 +176,8 @@ export function mountChat(store, controller) {
         li.replaceChildren(toolCard(item, s.progress.get(item.id), s.toolTimes.get(item.id)));
         break;
       case "notice":
-        li.replaceChildren(el("span", "notice-label", noticeLabel(item.code)), el("span", "", noticeText(item.code, item.text)));
+        // the user's words when the engine stored them apart from what it told the model
+        li.replaceChildren(el("span", "notice-label", noticeLabel(item.code)), el("span", "", item.userText ?? item.text));
         break;
       case "compaction":
         li.replaceChildren(compactionDivider(item));
@@ -207,18 +208,6 @@ export function mountChat(store, controller) {
   /** @param {string} code */
   function noticeLabel(code) {
     return code === "tools_disabled" ? "Tools disabled" : code === "change_approach" ? "Repeated failures" : code === "provider_retry" ? "Retrying" : "Notice";
-  }
-
-  /**
-   * A notice in the user's words: the streak notices' stored text is what the engine told
-   * the model ("Do not repeat them ..."), so the panel says what happened instead.
-   * @param {string} code @param {string} text
-   */
-  function noticeText(code, text) {
-    const count = /\b(\d+)\b/.exec(text)?.[1] ?? "Several";
-    if (code === "change_approach") return `${count} actions in a row failed. Panelot asked the model to try another way instead of repeating them.`;
-    if (code === "tools_disabled") return `${count} actions in a row failed, so Panelot stopped the browser actions for this turn and asked the model to sum up what it did and what you can do next.`;
-    return text;
   }
 
   /** Fork and branch buttons of a message (icons, so they add no text to the item). @param {Item} item */
