@@ -72,8 +72,16 @@ TOOL_CALL = ToolCallItem(
     label="Click",
     level="L1",
     effects=["write"],
+    target=Target(origin="https://shop.example", tab_id=3, title="Cart", element='button "Pay"'),
 )
-NOTICE = NoticeItem(id="it_5", turn_id="tu_1", created_at=T0, code="failure_streak", text="!")
+NOTICE = NoticeItem(
+    id="it_5",
+    turn_id="tu_1",
+    created_at=T0,
+    code="change_approach",
+    text="The last 3 tool calls failed. Do not repeat them.",
+    user_text="3 actions in a row failed.",
+)
 ITEMS = [USER, STEER, ASSISTANT, TOOL_CALL, NOTICE]
 
 TURN = Turn(
@@ -284,6 +292,7 @@ EVENTS: dict[str, msgspec.Struct] = {
     "turn.started": ev.TurnStartedEvent(**_TS, turn_id="tu_1", run_id="ru_1", user_item_id="it_1"),
     "item.started": ev.ItemStartedEvent(**_TS, turn_id="tu_1", item=ASSISTANT),
     "item.completed": ev.ItemCompletedEvent(**_TS, turn_id="tu_1", item=TOOL_CALL),
+    "item.updated": ev.ItemUpdatedEvent(**_TS, turn_id="tu_1", item=TOOL_CALL),
     "item.delta": ev.ItemDeltaEvent(
         **_TS, turn_id="tu_1", item_id="it_3", delta=ev.ItemDelta(text="Hel")
     ),

@@ -72,7 +72,7 @@ DOC_EVENTS = [
     "$/chunk",
     "$/error",
 ]
-EXTENSION_EVENTS = ["authority.widened"]
+EXTENSION_EVENTS = ["authority.widened", "item.updated"]
 DOC_SHIM = ["browser.resolveTarget", "browser.invoke"]
 DOC_ITEM_KINDS = ["user", "steering", "assistant", "toolCall", "notice", "compaction"]
 DOC_TOOL_STATUSES = [

@@ -69,6 +69,7 @@ export interface ProtocolDefinitions {
   ItemDelta?: ItemDelta;
   ItemDeltaEvent?: ItemDeltaEvent;
   ItemStartedEvent?: ItemStartedEvent;
+  ItemUpdatedEvent?: ItemUpdatedEvent;
   LocalModelServer?: LocalModelServer;
   MatchSpan?: MatchSpan;
   McpServer?: McpServer;
@@ -686,6 +687,7 @@ export interface ToolCallItem {
   level?: ("L0" | "L1" | "L2") | null;
   effects?: ("external" | "navigate" | "network" | "read" | "write")[];
   evidence?: {} | null;
+  target?: Target3 | null;
   startedAt?: string | null;
   endedAt?: string | null;
 }
@@ -696,6 +698,21 @@ export interface ToolResult {
   content: string | (TextBlock | ImageBlock)[];
   isError: boolean;
   details?: unknown;
+}
+/**
+ * What a tool call acts on (approval requests): a tab and its origin, when known.
+ *
+ * For a call that loads a URL (``browser_navigate``, ``browser_tab_new`` with a URL),
+ * ``origin`` is the destination's, the one the decision is about.
+ */
+export interface Target3 {
+  origin?: string | null;
+  tabId?: number | null;
+  url?: string | null;
+  currentUrl?: string | null;
+  currentOrigin?: string | null;
+  title?: string | null;
+  element?: string | null;
 }
 /**
  * A message from the engine (failure-streak nudge, budget pause, provider retry...).
@@ -739,6 +756,20 @@ export interface ItemDeltaEvent {
  * ``item.started``: an item appeared (possibly still growing by ``item.delta``).
  */
 export interface ItemStartedEvent {
+  threadId: string;
+  /**
+   * Per-thread event sequence number, strictly increasing
+   */
+  seq: number;
+  turnId: string;
+  item: UserItem | SteeringItem | AssistantItem | ToolCallItem | NoticeItem | CompactionItem;
+}
+/**
+ * ``item.updated`` (extension): an item changed before completing. Sent when a tool
+ * call starts running: ``status`` ``running``, ``startedAt`` and ``target`` set, so a
+ * client can say what is being done, and where, while it runs.
+ */
+export interface ItemUpdatedEvent {
   threadId: string;
   /**
    * Per-thread event sequence number, strictly increasing
@@ -1023,21 +1054,6 @@ export interface SettingsUpdateParams {
   modelLimits?: {
     [k: string]: ModelLimit;
   } | null;
-}
-/**
- * What a tool call acts on (approval requests): a tab and its origin, when known.
- *
- * For a call that loads a URL (``browser_navigate``, ``browser_tab_new`` with a URL),
- * ``origin`` is the destination's, the one the decision is about.
- */
-export interface Target3 {
-  origin?: string | null;
-  tabId?: number | null;
-  url?: string | null;
-  currentUrl?: string | null;
-  currentOrigin?: string | null;
-  title?: string | null;
-  element?: string | null;
 }
 /**
  * A conversation. ``parentThreadId``/``forkedFromItemId`` are null unless forked.
@@ -1610,6 +1626,7 @@ export interface Events {
   "turn.started": { params: TurnStartedEvent };
   "item.started": { params: ItemStartedEvent };
   "item.completed": { params: ItemCompletedEvent };
+  "item.updated": { params: ItemUpdatedEvent };
   "item.delta": { params: ItemDeltaEvent };
   "approval.request": { params: ApprovalRequestEvent };
   "approval.resolved": { params: ApprovalResolvedEvent };

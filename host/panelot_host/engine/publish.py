@@ -87,6 +87,12 @@ class Publisher:
         )
         self._sink.publish(item.thread_id, "item.completed", event)
 
+    def item_updated(self, item: ItemRecord, turn_id: str) -> None:
+        event = events.ItemUpdatedEvent(
+            thread_id=item.thread_id, seq=PENDING_SEQ, turn_id=turn_id, item=views.item_view(item)
+        )
+        self._sink.publish(item.thread_id, "item.updated", event)
+
     def delta(self, thread_id: str, turn_id: str, item_id: str, field: str, text: str) -> None:
         delta = (
             events.ItemDelta(text=text)

@@ -203,7 +203,9 @@ class ToolStepper:
             )
             items.start_call(conn, call.id, started)
             turns.update_run(conn, self.run.run_id, state="executing_tool")
+            running = items.get(conn, call.id)
         self.ctx.publish.run_updated(self.run, "executing_tool")
+        self.ctx.publish.item_updated(running, self.run.turn_id)
         context = EngineToolContext(self.ctx, self.run, call, target)
         try:
             result = await bound.execute(context)

@@ -128,6 +128,7 @@ def item_view(record: ItemRecord) -> items.Item:
                 level=call_extra.level,
                 effects=call_extra.effects,
                 evidence=_evidence(call_extra) if record.status == "uncertain" else None,
+                target=_target(call_extra),
                 started_at=_iso_or_none(call_extra.started_at),
                 ended_at=_iso_or_none(call_extra.ended_at),
             )
@@ -149,6 +150,17 @@ def item_view(record: ItemRecord) -> items.Item:
                 text=record.text or "",
                 user_text=shown if isinstance(shown, str) else None,
             )
+
+
+def _target(call_extra: ToolCallExtra) -> common.Target | None:
+    """The target a call started on; one stored by an older release in another shape is
+    left out rather than failing the whole view."""
+    if call_extra.target is None:
+        return None
+    try:
+        return msgspec.convert(call_extra.target, common.Target)
+    except msgspec.ValidationError:
+        return None
 
 
 def _evidence(call_extra: ToolCallExtra) -> dict[str, Any] | None:

@@ -70,6 +70,15 @@ class ItemCompletedEvent(ThreadEvent, kw_only=True):
     item: Item
 
 
+class ItemUpdatedEvent(ThreadEvent, kw_only=True):
+    """``item.updated`` (extension): an item changed before completing. Sent when a tool
+    call starts running: ``status`` ``running``, ``startedAt`` and ``target`` set, so a
+    client can say what is being done, and where, while it runs."""
+
+    turn_id: Id
+    item: Item
+
+
 class ItemDelta(msgspec.Struct, rename="camel", omit_defaults=True):
     """Exactly one of: ``text`` / ``thinking`` (appended to the assistant item's field) or
     ``progress`` (a tool's progress report, replacing the previous one)."""

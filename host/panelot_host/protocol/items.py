@@ -15,6 +15,7 @@ from panelot_host.protocol.common import (
     Effect,
     Id,
     ImageMediaType,
+    Target,
     Timestamp,
     ToolCallStatus,
     ToolLevel,
@@ -85,6 +86,9 @@ class ToolCallItem(_ItemBase, tag="toolCall", kw_only=True):
     """Extension, on ``uncertain`` calls: what was attempted (``attempted {tool, args}``),
     on which ``target``, and the tab's ``lastKnown {url, title, origin}`` as the shim
     reported it after reconnecting, so the user can decide succeeded / failed / retry."""
+    target: Target | None = None
+    """Extension: what the call acts on (the tab, its origin and title, the element its ref
+    names), as resolved when it started running; null until then and for calls on no tab."""
     started_at: Timestamp | None = None
     """Extension: when the call started running (null until it ran)."""
     ended_at: Timestamp | None = None

@@ -101,6 +101,7 @@ EVENTS: Final[MappingProxyType[str, type[msgspec.Struct]]] = MappingProxyType(
         "turn.started": ev.TurnStartedEvent,
         "item.started": ev.ItemStartedEvent,
         "item.completed": ev.ItemCompletedEvent,
+        "item.updated": ev.ItemUpdatedEvent,
         "item.delta": ev.ItemDeltaEvent,
         "approval.request": ev.ApprovalRequestEvent,
         "approval.resolved": ev.ApprovalResolvedEvent,
