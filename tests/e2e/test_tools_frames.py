@@ -101,7 +101,9 @@ def test_acting_in_the_frame_is_decided_by_the_frames_origin(
         clicked = approval_cards(panel).filter(has_text="Click the button “Apply”")
         clicked.get_by_role("button", name="Allow once").click()
         expect(log.get_by_role("listitem").filter(has_text="Done.")).to_be_visible()
-        # each step's card says what it did, naming its target, in the past tense
+        # each step's card says what it did, naming its target, in the past tense (the
+        # steps fold under the turn's line: unfold them)
+        log.get_by_role("button", name="4 steps").click()
         steps = log.get_by_role("group")
         expect(steps.filter(has_text="Typed 4 characters into the textbox “Code”")).to_be_visible()
         expect(steps.filter(has_text="Clicked the button “Apply”")).to_be_visible()

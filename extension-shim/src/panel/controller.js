@@ -497,6 +497,7 @@ export class Controller {
         store.emit("run");
         break;
       case "item.started":
+      case "item.updated": // a tool call started running: its target and start time
       case "item.completed": {
         /** @type {Item} */
         const item = params.item;

@@ -6,7 +6,9 @@
 
 import { el, button, iconButton, dollars, totalTokens, usageWords } from "../dom.js";
 import { renderMarkdown } from "../markdown.js";
-import { approvalSentence, reasonFor } from "./approval-words.js";
+import { approvalSentence, reasonFor } from "./action-words.js";
+import { doingWords, doneWords, isStep, mountSteps } from "./steps.js";
+import { resultForPeople } from "./result-words.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../store.js").Item} Item */
@@ -45,6 +47,7 @@ export function mountChat(store, controller) {
   const viewer = /** @type {HTMLDialogElement} */ (document.getElementById("image-viewer"));
   /** @type {Map<string, HTMLLIElement>} */
   const rows = new Map();
+  const steps = mountSteps(store, log);
   /** @type {Set<string>} */
   const dirty = new Set();
   let frame = 0;
@@ -89,6 +92,7 @@ export function mountChat(store, controller) {
     shownFrom = Math.max(0, items.length - WINDOW);
     shownGeneration += 1;
     log.replaceChildren(...items.slice(shownFrom).map(row));
+    steps.regroupAll();
     updateEarlier();
     renderCards();
     renderSteering();
@@ -129,6 +133,7 @@ export function mountChat(store, controller) {
       }
       const before = scroller.scrollHeight;
       log.prepend(...batch);
+      steps.regroupAll();
       scroller.scrollTop += scroller.scrollHeight - before;
       updateEarlier();
       if (wanted > 0 && shownFrom > 0) {
@@ -174,6 +179,10 @@ export function mountChat(store, controller) {
       }
       case "toolCall":
         li.replaceChildren(toolCard(item, s.progress.get(item.id), s.toolTimes.get(item.id)));
+        if (isStep(item)) li.dataset.step = "true";
+        // a question and an action whose outcome is unknown stay in view when steps fold
+        if (!isStep(item) || item.status === "uncertain") li.dataset.keep = "true";
+        else delete li.dataset.keep;
         break;
       case "notice":
         // the user's words when the engine stored them apart from what it told the model
@@ -256,31 +265,30 @@ export function mountChat(store, controller) {
     const label = /** @type {{label?: string}} */ (item).label ?? item.name;
     const asked = questionAsked(item);
     if (asked) card.classList.add("asked");
-    const done = doneWords(item);
+    // a browser step says what it does or did, naming its target; a success needs no chip
+    const browser = item.name.startsWith("browser_");
+    const running = !item.result && status === "running";
+    const words = browser ? (running ? doingWords(item) : item.result || status === "denied" ? doneWords(item) : null) : null;
+    const marked = status !== "succeeded" && !running;
     const summary = asked
       ? el("summary", "", el("span", "tool-label", asked.question), el("span", "tool-answer", asked.answer))
-      : done
-        ? el("summary", "", el("span", "tool-label done", done)) // it says what was done: success needs no chip
+      : words
+        ? el("summary", "", el("span", "tool-label done", words), ...(marked ? [el("span", "tool-status", STATUS_WORDS[status] ?? status)] : []))
         : el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
-    if (done) summary.firstElementChild?.setAttribute("title", done);
+    if (words) summary.firstElementChild?.setAttribute("title", words);
     const took = duration(item, times);
     if (took !== null && !asked) summary.append(el("span", "tool-time", `${(took / 1000).toFixed(1)} s`));
     card.append(summary);
-    card.append(el("p", "tool-name", item.name));
-    card.append(scrollable(el("pre", "tool-args compact", argumentLines(item.args)), "Arguments"));
     if (progress !== undefined && !item.result) {
       card.append(el("p", "tool-progress", typeof progress === "string" ? progress : JSON.stringify(progress)));
     }
+    const forPeople = resultForPeople(item);
+    if (forPeople) card.append(forPeople);
     if (item.result) {
-      const content = item.result.content;
-      const text = typeof content === "string" ? content : content.filter((b) => b.type === "text").map((b) => /** @type {{text: string}} */ (b).text).join("\n");
-      const result = el("pre", item.result.isError ? "tool-result error" : "tool-result", text);
-      result.tabIndex = 0; // it may scroll: keyboard users must reach it
-      result.setAttribute("aria-label", "Result");
-      card.append(result);
-      const images = findImages([content, item.result.details]);
+      const images = findImages([item.result.content, item.result.details]);
       if (images.length) card.append(el("div", "thumbs", ...images.map((image, n) => thumbnail(image, `${label}: image ${n + 1}`))));
     }
+    card.append(technicalDetails(item));
     if (item.status === "uncertain") {
       card.open = true;
       card.append(uncertainCard(item));
@@ -290,20 +298,20 @@ export function mountChat(store, controller) {
   }
 
   /**
-   * What a browser action did, in the past tense and naming its target, from the shim's
-   * account of it (`details.action`: "clicked e12 (button "Sign in")" becomes "Clicked the
-   * button “Sign in”"); null when the call has no such account (reads, errors, pending).
+   * The call as the model made it and its result as the model read it: the tool's name,
+   * its arguments and the raw text (with its untrusted-content tags), folded.
    * @param {Extract<Item, {kind: "toolCall"}>} item
-   * @returns {string | null}
    */
-  function doneWords(item) {
-    const action = /** @type {{action?: unknown}} */ (item.result?.details ?? {}).action;
-    if (typeof action !== "string" || !action || item.result?.isError) return null;
-    const words = action
-      .replace(/\b(?:f\d+)?e\d+ \(([a-z]+(?:\[\d+\])?)(?: "((?:[^"\\]|\\.)*)")?\)/g, (_, role, name) =>
-        name ? `the ${role.replace(/\[\d+\]$/, "")} “${name.replace(/\\"/g, '"')}”` : `the ${role.replace(/\[\d+\]$/, "")}`)
-      .replace(/ with trusted input \(the debugger, detached again\)/, " (real input)");
-    return words.charAt(0).toUpperCase() + words.slice(1);
+  function technicalDetails(item) {
+    const box = el("details", "technical", el("summary", "", "Technical details"));
+    box.append(el("p", "tool-name", item.name));
+    box.append(scrollable(el("pre", "tool-args compact", argumentLines(item.args)), "Arguments"));
+    if (item.result) {
+      const content = item.result.content;
+      const text = typeof content === "string" ? content : content.filter((b) => b.type === "text").map((b) => /** @type {{text: string}} */ (b).text).join("\n");
+      box.append(scrollable(el("pre", item.result.isError ? "tool-result error" : "tool-result", text), "Result"));
+    }
+    return box;
   }
 
   /**
@@ -393,6 +401,7 @@ export function mountChat(store, controller) {
       const firstCard = log.querySelector(":scope > li[data-card]");
       log.insertBefore(li, firstCard);
     }
+    steps.regroup(item.turnId);
     if (store.state.pendingSteering.has(id)) renderSteering();
     followNewest();
   }
@@ -655,11 +664,13 @@ export function mountChat(store, controller) {
   store.on("cards", () => {
     renderCards();
     refreshUnsettled();
+    steps.regroupAll();
   });
   store.on("steering", renderSteering);
   store.on("run", () => {
     renderUsage();
     refreshUnsettled();
+    steps.regroupAll();
   });
 }
 
