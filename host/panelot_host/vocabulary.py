@@ -56,6 +56,8 @@ ApprovalScope = Literal["once", "thread", "origin"]
 GrantScope = Literal["thread", "origin", "global"]
 RecoveryOutcome = Literal["succeeded", "failed", "retry"]
 PauseReason = Literal["budget", "uncertain"]
+BudgetKind = Literal["tokens", "cost"]
+"""Which budget paused a Turn: its token budget or its budget in money."""
 TitleSource = Literal["fallback", "model", "user"]
 InteractionAction = Literal["accept", "decline", "cancel"]
 """How the user answered an ``interaction.request`` (MCP elicitation's actions)."""

@@ -978,6 +978,7 @@ export interface RunResumeParams {
   threadId: string;
   runId: string;
   tokenBudget?: number | null;
+  costBudgetUsd?: number | null;
 }
 /**
  * ``run.updated``: the run changed state.
@@ -1022,6 +1023,7 @@ export interface Settings {
     [k: string]: ModelLimit;
   };
   mcpStatus?: {}[];
+  defaultCostBudgetUsd?: number | null;
 }
 export interface SettingsGetParams {}
 /**
@@ -1054,6 +1056,7 @@ export interface SettingsUpdateParams {
   modelLimits?: {
     [k: string]: ModelLimit;
   } | null;
+  defaultCostBudgetUsd?: number | null;
 }
 /**
  * A conversation. ``parentThreadId``/``forkedFromItemId`` are null unless forked.
@@ -1207,6 +1210,8 @@ export interface Turn {
   endedAt?: string | null;
   model?: string | null;
   tokenBudget?: number | null;
+  costBudgetUsd?: number | null;
+  budgetReached?: ("cost" | "tokens") | null;
   pauseReason?: ("budget" | "uncertain") | null;
 }
 /**
@@ -1295,7 +1300,7 @@ export interface TurnInterruptParams {
   turnId?: string | null;
 }
 /**
- * ``turn.paused``: token budget reached, or a tool outcome is uncertain.
+ * ``turn.paused``: a budget reached, or a tool outcome is uncertain.
  */
 export interface TurnPausedEvent {
   threadId: string;
@@ -1306,6 +1311,7 @@ export interface TurnPausedEvent {
   turnId: string;
   reason: "budget" | "uncertain";
   runId?: string | null;
+  budgetReached?: ("cost" | "tokens") | null;
 }
 /**
  * ``turn.started``: the first event of a Turn.
@@ -1579,6 +1585,7 @@ export interface TurnSubmitParams {
       ];
   model?: string | null;
   tokenBudget?: number | null;
+  costBudgetUsd?: number | null;
 }
 export interface TurnSubmitResult {
   turnId: string;

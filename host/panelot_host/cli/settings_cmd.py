@@ -24,8 +24,17 @@ from panelot_host.server.config import HostConfig
 from panelot_host.server.transport import DirectTransport
 
 # The settings these commands edit (wire names); others are edited in the side panel.
-KEYS = ("provider", "model", "baseUrl", "apiKeyRef", "taskModel", "defaultTokenBudget")
+KEYS = (
+    "provider",
+    "model",
+    "baseUrl",
+    "apiKeyRef",
+    "taskModel",
+    "defaultTokenBudget",
+    "defaultCostBudgetUsd",
+)
 _INTEGERS = frozenset({"defaultTokenBudget"})
+_AMOUNTS = frozenset({"defaultCostBudgetUsd"})
 
 
 def run_config(options: argparse.Namespace) -> int:
@@ -67,13 +76,15 @@ def run_config(options: argparse.Namespace) -> int:
 
 
 def typed_value(key: str, text: str) -> Any:
-    """The value as the protocol types it: an integer where one is expected (else the
-    text, which the protocol then refuses with the field's path)."""
-    if key in _INTEGERS:
-        try:
+    """The value as the protocol types it: an integer or an amount where one is expected
+    (else the text, which the protocol then refuses with the field's path)."""
+    try:
+        if key in _INTEGERS:
             return int(text)
-        except ValueError:
-            return text
+        if key in _AMOUNTS:
+            return float(text.removeprefix("$"))
+    except ValueError:
+        return text
     return text
 
 

@@ -4,6 +4,7 @@ context, the user message and the streaming run state, with the command's receip
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -13,7 +14,7 @@ from panelot_host.engine.cursor import RunCursor, dump_cursor
 from panelot_host.engine.environment import snapshot
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.prompts import fallback_title
-from panelot_host.errors import TurnActive
+from panelot_host.errors import CapabilityError, TurnActive
 from panelot_host.store import items, threads, turns
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ItemRecord, ThreadRecord
@@ -36,6 +37,7 @@ class TurnRequest(msgspec.Struct, frozen=True):
     attachments: list[dict[str, Any]] = []
     model: str | None = None
     token_budget: int | None = None
+    cost_budget_usd: float | None = None
 
 
 def active_turn_id(conn: sqlite3.Connection, thread_id: str) -> str | None:
@@ -50,15 +52,18 @@ def admit(
 ) -> Admission:
     """Store a new turn in the caller's transaction; raises ``TurnActive`` if one runs.
 
-    Raises ``ProviderConfigError`` (kind ``provider``) when no model is configured, before
-    anything is written.
+    Raises ``ProviderConfigError`` (kind ``provider``) when no model is configured, and
+    ``CapabilityError`` when a budget in money is asked of a model whose price is unknown,
+    before anything is written.
     """
     thread = threads.get(conn, thread_id)
     if active_turn_id(conn, thread_id) is not None:
         raise TurnActive("a Turn is running on this thread: steer it, or use turn.enqueue")
     model = ctx.models.resolve(request.model)
     catalog = new_run_catalog(ctx.registry.current, model.capabilities, ctx.browser_tools)
-    budget = request.token_budget or ctx.policy.settings().get("defaultTokenBudget")
+    settings = ctx.policy.settings()
+    budget = request.token_budget or settings.get("defaultTokenBudget")
+    money = money_budget(model, request.cost_budget_usd, settings)
     turn_id, run_id = new_id("trn"), new_id("run")
     user_item = _user_item(thread, turn_id, request)
     items.insert(conn, user_item)
@@ -67,11 +72,12 @@ def admit(
         turn_id=turn_id,
         thread_id=thread_id,
         user_item_id=user_item.id,
-        context=_turn_context(model, budget, catalog),
+        context=_turn_context(model, budget, money, catalog),
     )
     cursor = RunCursor(
         model=model.model,
         budget=budget,
+        cost_budget=money.usd,
         catalog=catalog.digests(),
         browser_tools=sorted(ctx.browser_tools),
     )
@@ -107,8 +113,42 @@ def _user_item(thread: ThreadRecord, turn_id: str, request: TurnRequest) -> Item
     )
 
 
-def _turn_context(model: ResolvedModel, budget: int | None, catalog: RunCatalog) -> dict[str, Any]:
+class MoneyBudget(msgspec.Struct, frozen=True):
+    """The Turn's budget in USD (``usd``), or the default one its model's unknown price
+    left unapplied (``unpriced``: the run says so in a notice)."""
+
+    usd: float | None = None
+    unpriced: float | None = None
+
+
+def money_budget(
+    model: ResolvedModel, asked: float | None, settings: Mapping[str, Any]
+) -> MoneyBudget:
+    """A budget in money needs a price to judge it: asked for explicitly with an unknown
+    price it is refused (``CapabilityError``); the default setting is then set aside (the
+    token budget, if any, still holds)."""
+    priced = model.info.price is not None
+    if asked is not None:
+        if not priced:
+            raise CapabilityError(
+                f"the price of {model.model} is unknown, so a budget in money cannot be "
+                "judged: give a tokenBudget instead"
+            )
+        return MoneyBudget(usd=asked)
+    default = settings.get("defaultCostBudgetUsd")
+    if default is None:
+        return MoneyBudget()
+    return MoneyBudget(usd=default) if priced else MoneyBudget(unpriced=default)
+
+
+def _turn_context(
+    model: ResolvedModel, budget: int | None, money: MoneyBudget, catalog: RunCatalog
+) -> dict[str, Any]:
     context: dict[str, Any] = {"model": model.model, "catalogDigest": catalog.digest}
     if budget is not None:
         context["tokenBudget"] = budget
+    if money.usd is not None:
+        context["costBudgetUsd"] = money.usd
+    if money.unpriced is not None:
+        context["costBudgetUnpriced"] = money.unpriced
     return context

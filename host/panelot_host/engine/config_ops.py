@@ -114,6 +114,7 @@ class ConfigService:
             else None,
             task_model=task_model,
             default_token_budget=stored.get("defaultTokenBudget"),
+            default_cost_budget_usd=stored.get("defaultCostBudgetUsd"),
             policy_rules=list(stored.get("policyRules", [])),
             mcp_servers=self._mcp_servers(),
             base_url=stored.get("baseUrl") or None,

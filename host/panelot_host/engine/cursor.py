@@ -19,6 +19,7 @@ class RunCursor(msgspec.Struct, rename="camel", kw_only=True):
     steering_cutoff: int = 0  # admission cutoff captured before the latest model call
     model: str = ""
     budget: int | None = None  # tokens for the Turn; None: no budget
+    cost_budget: float | None = None  # USD the Turn may reach (its cost so far + budget)
     catalog: dict[str, str] = {}  # tool name -> descriptor digest (the run's catalog)
     browser_tools: list[str] = []
     recovered: bool = False  # settled by recovery; owns its thread until a continuation claim

@@ -9,7 +9,7 @@ from typing import Any
 from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.store import approvals, items, threads, turns
 from panelot_host.store.records import ApprovalRecord, InteractionRecord, ItemRecord
-from panelot_host.vocabulary import PauseReason, RunState, StopReason, ToolCallStatus
+from panelot_host.vocabulary import BudgetKind, PauseReason, RunState, StopReason, ToolCallStatus
 
 INTERRUPTED_RESULT = "Interrupted by the user before it finished; its outcome is unknown."
 NOT_RUN_RESULT = "Not run: the user interrupted the turn before this call was executed."
@@ -56,19 +56,22 @@ class TurnFinisher:
         self._detach_l2()
         self._ended("interrupted")
 
-    def pause(self, reason: PauseReason) -> None:
-        """Pause the Turn (``budget``; ``uncertain``): it waits for ``run.resume``."""
+    def pause(self, reason: PauseReason, budget: BudgetKind | None = None) -> None:
+        """Pause the Turn (``budget``, with the ``budget`` reached; ``uncertain``): it waits
+        for ``run.resume``."""
         state: RunState = "budget_paused" if reason == "budget" else "paused_uncertain"
         with self.ctx.db.transaction() as conn:
             turn = turns.get_turn(conn, self.run.turn_id)
-            turns.update_turn_context(
-                conn, self.run.turn_id, {**turn.context, "pauseReason": reason}
-            )
+            context = {**turn.context, "pauseReason": reason}
+            context.pop("budgetReached", None)
+            if budget is not None:
+                context["budgetReached"] = budget
+            turns.update_turn_context(conn, self.run.turn_id, context)
             turns.set_turn_status(conn, self.run.turn_id, "paused")
             turns.update_run(conn, self.run.run_id, state=state)
         self.ctx.actor(self.run.thread_id).release()
         self.ctx.publish.run_updated(self.run, state)
-        self.ctx.publish.turn_paused(self.run, reason)
+        self.ctx.publish.turn_paused(self.run, reason, budget)
 
     def suspend(self) -> None:
         """The host is stopping: leave the run resumable; recovery settles it on start."""

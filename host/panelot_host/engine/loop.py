@@ -17,6 +17,7 @@ import msgspec
 
 from panelot_host.engine import prompts, tool_warmup
 from panelot_host.engine.actor import StopCause
+from panelot_host.engine.budget import budget_reached
 from panelot_host.engine.compaction import (
     COMPACT_AT,
     FORCED_TAIL,
@@ -132,6 +133,7 @@ class RunDriver:
             cell.value = await tool_warmup.ready_cursor(
                 self.ctx, self.run.run_id, cell.value, model, self._add_notice
             )
+            self._say_unpriced_budget()
         while True:
             cursor = cell.value
             if calls:
@@ -139,8 +141,9 @@ class RunDriver:
                     await stepper.step(call, self._run_catalog(cursor), cursor.tools_disabled)
                 calls = []
                 continue
-            if self._budget_reached(cursor):
-                self.finish.pause("budget")
+            reached = budget_reached(cursor, turns.get_turn(self.ctx.db.conn, self.run.turn_id))
+            if reached is not None:
+                self.finish.pause("budget", reached)
                 return
             draft = await self._model_call(cursor)
             if draft is None:
@@ -190,10 +193,19 @@ class RunDriver:
             self.ctx.db.conn, self.run.thread_id, self.run.turn_id, statuses=UNSETTLED
         )
 
-    def _budget_reached(self, cursor: RunCursor) -> bool:
-        if cursor.budget is None:
-            return False
-        return turns.get_turn(self.ctx.db.conn, self.run.turn_id).usage.total >= cursor.budget
+    def _say_unpriced_budget(self) -> None:
+        """A default budget in money the model's unknown price left unapplied: the Turn
+        says so once, at its start, instead of silently running without it."""
+        turn = turns.get_turn(self.ctx.db.conn, self.run.turn_id)
+        usd = turn.context.get("costBudgetUnpriced")
+        if usd is None:
+            return
+        tokens = turn.context.get("tokenBudget")
+        held = f"its token budget ({tokens:,} tokens) still holds" if tokens else "no budget holds"
+        text = prompts.UNPRICED_BUDGET.format(
+            model=turn.context.get("model", "this model"), usd=usd, held=held
+        )
+        self._add_notice("budget_unpriced", text)
 
     def _pending_steering(self) -> bool:
         return bool(steering.pending_steering(self.ctx.db.conn, self.run.turn_id))

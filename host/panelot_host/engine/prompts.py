@@ -93,6 +93,11 @@ yours:
 
 """
 
+UNPRICED_BUDGET = (
+    "The budget of ${usd:.2f} per turn does not apply: the price of {model} is unknown, "
+    "so what this turn costs cannot be counted; {held}."
+)
+
 CONTEXT_OVERFLOW = (
     "This conversation no longer fits the context window of {model} ({window} tokens), even "
     "after summarizing its older turns{reason}. Start a new thread (or fork this one from an "

@@ -21,6 +21,7 @@ from panelot_host.store.records import (
     TurnRecord,
 )
 from panelot_host.vocabulary import (
+    BudgetKind,
     InteractionAction,
     PauseReason,
     RunState,
@@ -119,13 +120,16 @@ class Publisher:
         if self._load_thread and status and self._sent_status.get(run.thread_id) != status:
             self.thread_updated(self._load_thread(run.thread_id))
 
-    def turn_paused(self, run: RunRef, reason: PauseReason) -> None:
+    def turn_paused(
+        self, run: RunRef, reason: PauseReason, budget: BudgetKind | None = None
+    ) -> None:
         event = events.TurnPausedEvent(
             thread_id=run.thread_id,
             seq=PENDING_SEQ,
             turn_id=run.turn_id,
             reason=reason,
             run_id=run.run_id,
+            budget_reached=budget,
         )
         self._sink.publish(run.thread_id, "turn.paused", event)
 

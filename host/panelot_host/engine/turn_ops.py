@@ -10,11 +10,10 @@ import logging
 import sqlite3
 from typing import Any
 
-import msgspec
-
 from panelot_host.engine import environment, views
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.admission import Admission, TurnRequest, active_turn_id, admit
+from panelot_host.engine.budget import with_more_budget
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import dump_cursor, load_cursor
@@ -54,10 +53,12 @@ class TurnService:
         attachments: list[dict[str, Any]] | None = None,
         model: str | None = None,
         token_budget: int | None = None,
+        cost_budget_usd: float | None = None,
     ) -> ops.TurnSubmitResult:
         """Start a Turn with the user's message (``attachments``: image attachments as
-        plain dicts), on ``model`` and within ``token_budget`` when given."""
-        request = TurnRequest(text, attachments or [], model, token_budget)
+        plain dicts), on ``model`` and within ``token_budget`` and ``cost_budget_usd``
+        when given."""
+        request = TurnRequest(text, attachments or [], model, token_budget, cost_budget_usd)
         with command_unit(self.ctx.db, cmd) as unit:
             admission = admit(self.ctx, unit.conn, thread_id, request)
             result = unit.respond(ops.TurnSubmitResult(turn_id=admission.turn_id))
@@ -228,9 +229,15 @@ class TurnService:
         return result
 
     def resume(
-        self, cmd: Receipt, thread_id: str, run_id: str, token_budget: int | None = None
+        self,
+        cmd: Receipt,
+        thread_id: str,
+        run_id: str,
+        token_budget: int | None = None,
+        cost_budget_usd: float | None = None,
     ) -> EmptyResult:
-        """Continue a budget-paused or recovered run, optionally with more budget."""
+        """Continue a budget-paused or recovered run, optionally with more budget (tokens,
+        USD); ``CapabilityError`` for USD when the Turn's cost is unknown."""
         with command_unit(self.ctx.db, cmd) as unit:
             run = turns.get_run(unit.conn, run_id)
             if run.thread_id != thread_id:
@@ -245,8 +252,7 @@ class TurnService:
             environment.validate(self.ctx, run, cursor)
             cursor.recovered = False  # this is the continuation claim
             if run.state == "budget_paused":
-                extra = token_budget or cursor.budget or 0
-                cursor = msgspec.structs.replace(cursor, budget=turn.usage.total + extra)
+                cursor = with_more_budget(cursor, turn, token_budget, cost_budget_usd)
             turns.update_run(unit.conn, run.id, state="streaming", cursor=dump_cursor(cursor))
             turns.set_turn_status(unit.conn, turn.id, "running")
             result = unit.respond(EmptyResult())

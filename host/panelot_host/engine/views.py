@@ -195,6 +195,8 @@ def turn_view(record: TurnRecord) -> entities.Turn:
         model=context.get("model"),
         token_budget=context.get("tokenBudget"),
         pause_reason=context.get("pauseReason") if record.status == "paused" else None,
+        cost_budget_usd=context.get("costBudgetUsd"),
+        budget_reached=context.get("budgetReached") if record.status == "paused" else None,
     )
 
 

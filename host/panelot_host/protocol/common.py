@@ -48,6 +48,15 @@ Title = Annotated[str, Meta(min_length=1, max_length=200)]
 
 TokenBudget = Annotated[int, Meta(gt=0, description="Tokens (input+output+cache) per Turn")]
 
+CostBudgetUsd = Annotated[
+    float,
+    Meta(
+        gt=0,
+        le=100_000,
+        description="US dollars a Turn may spend on model calls (needs a model with a known price)",
+    ),
+]
+
 Seq = Annotated[
     int, Meta(ge=1, description="Per-thread event sequence number, strictly increasing")
 ]
@@ -86,6 +95,7 @@ Effect = vocabulary.Effect
 GrantScope = vocabulary.GrantScope
 InteractionAction = vocabulary.InteractionAction
 PauseReason = vocabulary.PauseReason
+BudgetKind = vocabulary.BudgetKind
 RecoveryClass = vocabulary.RecoveryClass
 RecoveryOutcome = vocabulary.RecoveryOutcome
 RunState = vocabulary.RunState

@@ -12,6 +12,8 @@ from typing import Any, Literal
 import msgspec
 
 from panelot_host.protocol.common import (
+    BudgetKind,
+    CostBudgetUsd,
     CostUsd,
     Decision,
     GrantScope,
@@ -95,6 +97,10 @@ class Turn(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
     """Extension: the model the Turn runs on."""
     token_budget: TokenBudget | None = None
     """Extension: the Turn's token budget, if any."""
+    cost_budget_usd: CostBudgetUsd | None = None
+    """Extension: the Turn's budget in US dollars, if any (per start or resume)."""
+    budget_reached: BudgetKind | None = None
+    """Extension: while paused for its budget, which one was reached."""
     pause_reason: PauseReason | None = None
     """Extension: set while ``status`` is ``paused``."""
 

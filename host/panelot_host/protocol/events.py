@@ -14,6 +14,7 @@ from msgspec import Meta
 
 from panelot_host.protocol.common import (
     ApprovalScope,
+    BudgetKind,
     CostUsd,
     Decision,
     Id,
@@ -143,12 +144,14 @@ class RunUpdatedEvent(ThreadEvent, kw_only=True):
 
 
 class TurnPausedEvent(ThreadEvent, kw_only=True):
-    """``turn.paused``: token budget reached, or a tool outcome is uncertain."""
+    """``turn.paused``: a budget reached, or a tool outcome is uncertain."""
 
     turn_id: Id
     reason: PauseReason
     run_id: Id | None = None
     """Extension: the run to pass to ``run.resume``."""
+    budget_reached: BudgetKind | None = None
+    """Extension: with ``reason`` budget, which budget was reached (tokens or cost)."""
 
 
 class TurnCompleteEvent(ThreadEvent, kw_only=True):

@@ -154,7 +154,9 @@ def _subscribed(session: Session, result: ops.ThreadResult) -> ops.ThreadResult:
 def _submit(session: Session, p: ops.TurnSubmitParams, receipt: Receipt) -> Any:
     attachments = [msgspec.to_builtins(a) for a in p.attachments]
     turns = _turns(session)
-    return turns.submit(receipt, p.thread_id, p.text, attachments, p.model, p.token_budget)
+    return turns.submit(
+        receipt, p.thread_id, p.text, attachments, p.model, p.token_budget, p.cost_budget_usd
+    )
 
 
 async def _settings_update(
@@ -247,7 +249,9 @@ ROUTES: Mapping[str, Route] = bind(
     ),
     on(
         ops.RunResumeParams,
-        lambda s, p, r: _turns(s).resume(r, p.thread_id, p.run_id, p.token_budget),
+        lambda s, p, r: _turns(s).resume(
+            r, p.thread_id, p.run_id, p.token_budget, p.cost_budget_usd
+        ),
     ),
     on(
         ops.RecoveryResolveParams,

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Meta, UnsetType
 
-from panelot_host.protocol.common import CommandId, Id, TokenBudget
+from panelot_host.protocol.common import CommandId, CostBudgetUsd, Id, TokenBudget
 from panelot_host.protocol.entities import Grant
 from panelot_host.protocol.ops._base import Params, Result
 
@@ -120,6 +120,9 @@ class Settings(Result, kw_only=True):
     mcp_status: list[dict[str, Any]] = []
     """Extension: per MCP server ``{name, transport, state, toolCount, reason?, ...}``
     (``state``: connecting, connected, reconnecting, failed, disabled)."""
+    default_cost_budget_usd: float | None = None
+    """Extension: US dollars a Turn may spend by default (only with a model whose price is
+    known; other models are held by ``defaultTokenBudget`` alone)."""
 
 
 class SettingsGetParams(Params, kw_only=True):
@@ -155,6 +158,8 @@ class SettingsUpdateParams(Params, omit_defaults=True, kw_only=True):
     api_key_ref: CredentialName | _Opt | None = UNSET
     model_limits: dict[ModelName, ModelLimit] | _Opt | None = UNSET
     """Extension: replaces the whole map of per-model limits."""
+    default_cost_budget_usd: CostBudgetUsd | _Opt | None = UNSET
+    """Extension: US dollars a Turn may spend by default; null: no budget in money."""
 
 
 Secret = Annotated[str, Meta(min_length=1, max_length=65_536)]

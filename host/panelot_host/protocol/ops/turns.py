@@ -11,6 +11,7 @@ from msgspec import Meta
 from panelot_host.protocol.common import (
     ApprovalScope,
     CommandId,
+    CostBudgetUsd,
     Decision,
     Id,
     InteractionAction,
@@ -35,6 +36,9 @@ class TurnSubmitParams(Params, kw_only=True):
     attachments: Annotated[list[ImageAttachment], Meta(max_length=MAX_ATTACHMENTS)] = []
     model: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
     token_budget: TokenBudget | None = None
+    cost_budget_usd: CostBudgetUsd | None = None
+    """Extension: US dollars the Turn may spend; ``capability`` when the model's price is
+    unknown. Default: the ``defaultCostBudgetUsd`` setting."""
 
     def __post_init__(self) -> None:
         if not self.text and not self.attachments:
@@ -139,6 +143,8 @@ class RunResumeParams(Params, kw_only=True):
     thread_id: Id
     run_id: Id
     token_budget: TokenBudget | None = None
+    cost_budget_usd: CostBudgetUsd | None = None
+    """Extension: US dollars the Turn may spend beyond what it has spent."""
 
 
 RunResumeResult = EmptyResult
