@@ -64,6 +64,7 @@ async def test_a_money_budget_pauses_the_turn_and_resume_with_more_money_continu
     turn_id = await _submit(client, thread_id, costBudgetUsd=0.10)
     paused = await wait_for(log, "turn.paused", turnId=turn_id)
     assert (paused[0]["reason"], paused[0]["budgetReached"]) == ("budget", "cost")
+    assert paused[0]["costBudgetUsd"] == 0.10 and paused[0]["costUsd"] == pytest.approx(0.14)
     assert len(provider.requests) == 2  # $0.07 < $0.10 after one call, $0.14 after two
     snapshot = await client.send("thread.open", {"threadId": thread_id})
     assert snapshot["run"]["state"] == "budget_paused"

@@ -1312,6 +1312,8 @@ export interface TurnPausedEvent {
   reason: "budget" | "uncertain";
   runId?: string | null;
   budgetReached?: ("cost" | "tokens") | null;
+  costBudgetUsd?: number | null;
+  costUsd?: number | null;
 }
 /**
  * ``turn.started``: the first event of a Turn.

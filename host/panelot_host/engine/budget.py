@@ -1,6 +1,6 @@
 """A Turn's budgets (`docs/protocol.md`, "Semantics clients rely on": token budget, budget
-in money): tokens, and US dollars while the Turn's cost is known. Checked at each model-call boundary; a
-budget-paused run gets more of each on ``run.resume``."""
+in money): tokens, and US dollars while the Turn's cost is known. Checked at each
+model-call boundary; a budget-paused run gets more of each on ``run.resume``."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ class TurnFinisher:
             turns.update_run(conn, self.run.run_id, state=state)
         self.ctx.actor(self.run.thread_id).release()
         self.ctx.publish.run_updated(self.run, state)
-        self.ctx.publish.turn_paused(self.run, reason, budget)
+        self.ctx.publish.turn_paused(self.run, turns.get_turn(self.ctx.db.conn, turn.id), budget)
 
     def suspend(self) -> None:
         """The host is stopping: leave the run resumable; recovery settles it on start."""

@@ -120,9 +120,9 @@ class Publisher:
         if self._load_thread and status and self._sent_status.get(run.thread_id) != status:
             self.thread_updated(self._load_thread(run.thread_id))
 
-    def turn_paused(
-        self, run: RunRef, reason: PauseReason, budget: BudgetKind | None = None
-    ) -> None:
+    def turn_paused(self, run: RunRef, turn: TurnRecord, budget: BudgetKind | None = None) -> None:
+        """``turn.paused`` for ``turn`` as stored with its pause (its reason, its budgets)."""
+        reason: PauseReason = turn.context.get("pauseReason", "budget")
         event = events.TurnPausedEvent(
             thread_id=run.thread_id,
             seq=PENDING_SEQ,
@@ -130,6 +130,8 @@ class Publisher:
             reason=reason,
             run_id=run.run_id,
             budget_reached=budget,
+            cost_budget_usd=turn.context.get("costBudgetUsd"),
+            cost_usd=turn.usage.cost_usd if reason == "budget" else None,
         )
         self._sink.publish(run.thread_id, "turn.paused", event)
 

@@ -15,6 +15,7 @@ from msgspec import Meta
 from panelot_host.protocol.common import (
     ApprovalScope,
     BudgetKind,
+    CostBudgetUsd,
     CostUsd,
     Decision,
     Id,
@@ -152,6 +153,10 @@ class TurnPausedEvent(ThreadEvent, kw_only=True):
     """Extension: the run to pass to ``run.resume``."""
     budget_reached: BudgetKind | None = None
     """Extension: with ``reason`` budget, which budget was reached (tokens or cost)."""
+    cost_budget_usd: CostBudgetUsd | None = None
+    """Extension: the Turn's budget in US dollars, if any (what a plain resume gives again)."""
+    cost_usd: CostUsd | None = None
+    """Extension: with ``reason`` budget, the Turn's cost so far (null: unknown)."""
 
 
 class TurnCompleteEvent(ThreadEvent, kw_only=True):
