@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler
 from playwright.sync_api import expect
 from tests.support.web import send_html, serve_on_loopback
 
-from .fake_model import FakeAnthropic, text_reply, tool_use_reply
+from .fake_model import FakeAnthropic, Reply, text_reply, tool_use_reply
 from .harness import Browser
 from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
 
@@ -20,9 +20,10 @@ def test_budget_pause_then_resume_with_extra_tokens(browser: Browser, model: Fak
     panel = browser.open_panel()
     connected(panel)
     panel.get_by_role("button", name="Settings").click()
+    panel.get_by_text("Advanced", exact=True).click()
     panel.get_by_role("spinbutton", name="Default token budget").fill("10")
-    panel.get_by_role("button", name="Save model settings").click()
-    expect(panel.get_by_role("status").filter(has_text="Model settings saved.")).to_be_visible()
+    panel.get_by_role("button", name="Save limits").click()
+    expect(panel.get_by_role("status").filter(has_text="Limits saved.")).to_be_visible()
     assert rpc(panel, "settings.get", {})["settings"]["defaultTokenBudget"] == 10
     panel.get_by_role("button", name="Back to chat").click()
     model.plan(tool_use_reply("toolu_1", "browser_tabs_list", {}), text_reply(["All tabs read."]))
@@ -37,6 +38,61 @@ def test_budget_pause_then_resume_with_extra_tokens(browser: Browser, model: Fak
     expect(log(panel).get_by_role("listitem").last).to_have_text("All tabs read.")
     stored = snapshot(panel)
     assert stored["turn"]["status"] == "completed" and len(model.bodies) == 2
+    expect(panel.get_by_role("button", name="Resume")).to_be_hidden()
+
+
+def _costly(reply: Reply, input_tokens: int) -> Reply:
+    """``reply`` reporting ``input_tokens`` read (claude-sonnet-4-5: $3 per million)."""
+    first = reply.body[0]
+    assert isinstance(first, bytes) and b'"input_tokens": 10,' in first
+    reply.body[0] = first.replace(
+        b'"input_tokens": 10,', f'"input_tokens": {input_tokens},'.encode()
+    )
+    return reply
+
+
+def test_a_budget_in_money_pauses_the_turn_and_continue_gives_it_more(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    panel.get_by_role("button", name="Settings").click()
+    panel.get_by_role("combobox", name="Budget per turn").select_option(label="$0.10")
+    panel.get_by_role("button", name="Save model settings").click()
+    expect(panel.get_by_role("status").filter(has_text="Model settings saved.")).to_be_visible()
+    panel.get_by_role("button", name="Back to chat").click()
+    # the first call reads 40,000 tokens: $0.12, past the $0.10 budget
+    model.plan(
+        _costly(tool_use_reply("toolu_1", "browser_tabs_list", {}), 40_000),
+        text_reply(["All tabs read."]),
+    )
+    send(panel, "Read my tabs")
+    expect(
+        panel.get_by_role("status").filter(has_text="has spent $0.12 of its $0.10 budget")
+    ).to_be_visible()
+    stored = snapshot(panel)
+    assert stored["run"]["state"] == "budget_paused" and stored["turn"]["budgetReached"] == "cost"
+    assert len(model.bodies) == 1
+    group = panel.get_by_role("group", name="Continue with more money")
+    presets = group.get_by_role("button")
+    expect(presets).to_have_text(["Continue (+$0.05)", "Continue (+$0.25)", "Continue (+$1.00)"])
+    expect(panel.get_by_role("button", name="Resume")).to_be_visible()
+    expect(panel.get_by_role("spinbutton", name="Extra tokens (optional)")).to_be_hidden()
+    both_schemes(panel, "budget-paused-money")
+    sent = panel.evaluate(
+        """() => { window.__resumed = [];
+        const request = panelot.client.request.bind(panelot.client);
+        panelot.client.request = (method, params, ...rest) => {
+          if (method === "run.resume") window.__resumed.push(params);
+          return request(method, params, ...rest); }; }"""
+    )
+    assert sent is None
+    group.get_by_role("button", name="Continue (+$0.25)").click()
+    expect(log(panel).get_by_role("listitem").last).to_have_text("All tabs read.")
+    assert [p["costBudgetUsd"] for p in panel.evaluate("window.__resumed")] == [0.25]
+    stored = snapshot(panel)
+    assert stored["turn"]["status"] == "completed" and len(model.bodies) == 2
+    expect(group).to_be_hidden()
     expect(panel.get_by_role("button", name="Resume")).to_be_hidden()
 
 

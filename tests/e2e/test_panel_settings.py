@@ -1,7 +1,8 @@
 """Settings (issue 13, item 7): provider, base URL and models stored by the host; the API
 key goes to credentials.set and never appears in the page, its DOM or chrome.storage (only
 "set" and a fingerprint); policy rules added and removed; MCP servers listed; item 8: the
-connection state."""
+connection state. Issue 32: Basic (provider, model, key, the budget per turn in money) and
+Advanced, collapsed (limits, rules picked from lists of actions and sites, grants, MCP)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from .fake_model import FakeAnthropic, last_user_text
 from .harness import Browser
@@ -38,6 +39,13 @@ def _stored_credential_origins(browser: Browser) -> dict[str, str]:
         return dict(db.execute("SELECT ref, provider FROM credential").fetchall())
 
 
+def _open_advanced(settings: Locator) -> None:
+    """Advanced starts collapsed: its limits are not shown until it is opened."""
+    expect(settings.get_by_role("spinbutton", name="Context window")).to_be_hidden()
+    settings.get_by_text("Advanced", exact=True).click()
+    expect(settings.get_by_role("spinbutton", name="Context window")).to_be_visible()
+
+
 def test_settings_are_stored_and_the_key_is_never_shown(browser: Browser) -> None:
     panel = browser.open_panel()
     connected(panel)
@@ -48,9 +56,12 @@ def test_settings_are_stored_and_the_key_is_never_shown(browser: Browser) -> Non
     settings.get_by_role("combobox", name="Provider").select_option("compatible")
     settings.get_by_role("textbox", name="Base URL").fill("http://127.0.0.1:11434/v1")
     settings.get_by_role("textbox", name="Model", exact=True).fill("llama3.1")
-    settings.get_by_role("textbox", name="Task model").fill("llama3.2:1b")
     settings.get_by_role("button", name="Save model settings").click()
     expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
+    _open_advanced(settings)
+    settings.get_by_role("textbox", name="Task model").fill("llama3.2:1b")
+    settings.get_by_role("button", name="Save limits").click()
+    expect(settings.get_by_role("status")).to_have_text("Limits saved.")
     stored = rpc(panel, "settings.get", {})["settings"]
     assert (stored["provider"], stored["baseUrl"], stored["model"], stored["taskModel"]) == (
         "openai",
@@ -80,18 +91,20 @@ def test_settings_are_stored_and_the_key_is_never_shown(browser: Browser) -> Non
     assert SECRET not in storage
     stored = rpc(panel, "settings.get", {})["settings"]
     assert stored["apiKeyRef"] == "openai-api-key" and SECRET not in str(stored)
-    # policy rules: add one, then remove it
-    settings.get_by_role("combobox", name="Decision").select_option("deny")
-    settings.get_by_role("textbox", name="Tool").fill("browser_click")
-    settings.get_by_role("textbox", name="Site").fill("https://bank.example")
+    # policy rules, picked from lists (Advanced stays open after a save): add one, then
+    # remove it
+    settings.get_by_role("combobox", name="Action").select_option(label="Click on pages")
+    settings.get_by_role("combobox", name="Site", exact=True).select_option(label="Another site…")
+    settings.get_by_role("textbox", name="Site address").fill("bank.example")
+    settings.get_by_role("combobox", name="Decision").select_option(label="Deny")
     settings.get_by_role("button", name="Add rule").click()
     remove = settings.get_by_role(
-        "button", name="Remove rule: deny browser_click on https://bank.example"
+        "button", name="Remove rule: Deny: Click on pages, on bank.example"
     )
     expect(remove).to_be_visible()
     rules = rpc(panel, "settings.get", {})["settings"]["policyRules"]
     assert [(r["decision"], r.get("tool"), r.get("origin")) for r in rules] == [
-        ("deny", "browser_click", "https://bank.example")
+        ("deny", "browser_*click*", "https://bank.example")
     ]
     # MCP servers: listed with their status, editable as mcp.json
     expect(settings.get_by_role("heading", name="MCP servers")).to_be_visible()
@@ -114,10 +127,13 @@ def test_a_models_context_window_and_output_limit_are_overridden_in_settings(
     panel.get_by_role("button", name="Settings").click()
     settings = panel.get_by_role("region", name="Settings")
     settings.get_by_role("textbox", name="Model", exact=True).fill("claude-sonnet-4-5")
-    settings.get_by_role("spinbutton", name="Context window").fill("50000")
-    settings.get_by_role("spinbutton", name="Output limit").fill("1234")
     settings.get_by_role("button", name="Save model settings").click()
     expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
+    _open_advanced(settings)
+    settings.get_by_role("spinbutton", name="Context window").fill("50000")
+    settings.get_by_role("spinbutton", name="Output limit").fill("1234")
+    settings.get_by_role("button", name="Save limits").click()
+    expect(settings.get_by_role("status")).to_have_text("Limits saved.")
     stored = rpc(panel, "settings.get", {})["settings"]
     assert stored["modelLimits"] == {
         "claude-sonnet-4-5": {"contextWindow": 50000, "maxOutputTokens": 1234}
@@ -126,6 +142,7 @@ def test_a_models_context_window_and_output_limit_are_overridden_in_settings(
     panel.reload()
     connected(panel)
     panel.get_by_role("button", name="Settings").click()
+    _open_advanced(settings)
     expect(settings.get_by_role("spinbutton", name="Output limit")).to_have_value("1234")
     expect(settings.get_by_role("spinbutton", name="Context window")).to_have_value("50000")
     panel.get_by_role("button", name="Back to chat").click()
@@ -134,10 +151,92 @@ def test_a_models_context_window_and_output_limit_are_overridden_in_settings(
     # the turn's own request (a title request for the new thread may come after it)
     asked = [b for b in model.bodies if last_user_text(b) == "How long may you answer?"]
     assert [b["max_tokens"] for b in asked] == [1234]
-    # emptied: the override is removed
+    # emptied: the override is removed (Advanced is still open: the panel remembers)
     panel.get_by_role("button", name="Settings").click()
     settings.get_by_role("spinbutton", name="Output limit").fill("")
     settings.get_by_role("spinbutton", name="Context window").fill("")
+    settings.get_by_role("button", name="Save limits").click()
+    expect(settings.get_by_role("status")).to_have_text("Limits saved.")
+    assert rpc(panel, "settings.get", {})["settings"]["modelLimits"] == {}
+
+
+def test_basic_holds_the_model_the_key_and_a_budget_in_money_and_advanced_opens(
+    browser: Browser,
+) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    panel.get_by_role("button", name="Settings").click()
+    settings = panel.get_by_role("region", name="Settings")
+    for role, name in [
+        ("combobox", "Provider"),
+        ("textbox", "Model"),
+        ("textbox", "API key"),
+        ("combobox", "Budget per turn"),
+    ]:
+        expect(settings.get_by_role(role, name=name, exact=True)).to_be_visible()
+    budget = settings.get_by_role("combobox", name="Budget per turn")
+    expect(budget).to_have_accessible_description(re.compile("need a model whose price"))
+    assert budget.locator("option").all_inner_texts() == [
+        "No limit",
+        "$0.10",
+        "$0.50",
+        "$2.00",
+        "Custom…",
+    ]
+    expect(budget).to_have_value("")  # no limit until one is chosen
+    # what Basic does not show: limits, rules, grants, MCP are under Advanced, collapsed
+    for hidden in ("Task model", "Default token budget", "Site address"):
+        expect(settings.get_by_label(hidden)).to_be_hidden()
+    expect(settings.get_by_role("heading", name="Rules")).to_be_hidden()
+    both_schemes(panel, "settings-basic")
+    # a preset, stored as dollars
+    budget.select_option(label="$0.50")
     settings.get_by_role("button", name="Save model settings").click()
     expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
-    assert rpc(panel, "settings.get", {})["settings"]["modelLimits"] == {}
+    assert rpc(panel, "settings.get", {})["settings"]["defaultCostBudgetUsd"] == 0.5
+    expect(budget).to_have_value("0.5")
+    # a custom amount; one that is not an amount is refused in words, nothing is stored
+    budget.select_option(label="Custom…")
+    custom = settings.get_by_role("spinbutton", name="Custom budget (US$)")
+    expect(custom).to_be_focused()
+    custom.fill("0.75")
+    settings.get_by_role("button", name="Save model settings").click()
+    expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
+    assert rpc(panel, "settings.get", {})["settings"]["defaultCostBudgetUsd"] == 0.75
+    expect(budget).to_have_value("custom")
+    expect(custom).to_have_value("0.75")
+    custom.fill("")
+    settings.get_by_role("button", name="Save model settings").click()
+    expect(settings.get_by_role("status")).to_have_text(
+        "The budget per turn must be an amount in dollars, like 0.75."
+    )
+    assert rpc(panel, "settings.get", {})["settings"]["defaultCostBudgetUsd"] == 0.75
+    budget.select_option(label="No limit")
+    settings.get_by_role("button", name="Save model settings").click()
+    expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
+    assert rpc(panel, "settings.get", {})["settings"]["defaultCostBudgetUsd"] is None
+    # Advanced opens on the limits, the rules, the grants and MCP
+    _open_advanced(settings)
+    for heading in ("Limits", "Rules", "Grants", "MCP servers"):
+        expect(settings.get_by_role("heading", name=heading)).to_be_visible()
+    # the actions are the host's browser tools in words, never a tool's name
+    actions = settings.get_by_role("combobox", name="Action").locator("option").all_inner_texts()
+    assert {"Click on pages", "Type into pages", "Open pages"} <= set(actions)
+    assert not [a for a in actions if "browser_" in a]
+    # a site that is not one is refused in words
+    settings.get_by_role("combobox", name="Site", exact=True).select_option(label="Another site…")
+    settings.get_by_role("textbox", name="Site address").fill("not a site")
+    settings.get_by_role("button", name="Add rule").click()
+    expect(settings.get_by_role("status")).to_contain_text("“not a site” is not a site address")
+    assert rpc(panel, "settings.get", {})["settings"]["policyRules"] == []
+    # every site, "Ask first" before typing: saved and shown in words
+    settings.get_by_role("combobox", name="Action").select_option(label="Type into pages")
+    settings.get_by_role("combobox", name="Site", exact=True).select_option(label="Every site")
+    expect(settings.get_by_role("textbox", name="Site address")).to_be_hidden()
+    settings.get_by_role("combobox", name="Decision").select_option(label="Ask first")
+    settings.get_by_role("button", name="Add rule").click()
+    expect(settings.get_by_text("Ask first: Type into pages, on every site")).to_be_visible()
+    rules = rpc(panel, "settings.get", {})["settings"]["policyRules"]
+    assert rules == [{"decision": "ask", "tool": "browser_type"}]
+    settings.get_by_role("heading", name="Rules").evaluate("h => h.scrollIntoView()")
+    both_schemes(panel, "settings-advanced")

@@ -352,13 +352,21 @@ export class Controller {
     await this.attempt(() => this.client.request("turn.interrupt", turnId ? { threadId, turnId } : { threadId }, 65_000));
   }
 
-  /** @param {number} [extraTokens] */
-  async resume(extraTokens) {
+  /**
+   * Continue a paused turn, with more budget when given: `tokens`, or `usd` (a number is
+   * tokens, as before).
+   * @param {number | {tokens?: number, usd?: number}} [more]
+   */
+  async resume(more) {
     const s = this.store.state;
     const threadId = s.threadId;
     const runId = s.run?.id ?? s.turn?.runId;
     if (!threadId || !runId) return;
-    const params = extraTokens ? { commandId: newCommandId(), threadId, runId, tokenBudget: extraTokens } : { commandId: newCommandId(), threadId, runId };
+    const extra = typeof more === "number" ? { tokens: more } : more ?? {};
+    /** @type {import("../generated/protocol").RunResumeParams} */
+    const params = { commandId: newCommandId(), threadId, runId };
+    if (extra.tokens) params.tokenBudget = extra.tokens;
+    if (extra.usd) params.costBudgetUsd = extra.usd;
     const done = await this.attempt(() => this.client.request("run.resume", params));
     if (done && s.run) {
       s.run = { ...s.run, state: "streaming" };
@@ -406,6 +414,13 @@ export class Controller {
   showView(view) {
     this.store.state.view = view;
     this.store.emit("view");
+  }
+
+  /** The browser tools the host offers models (its `initialize` answer), or null. */
+  async browserTools() {
+    const answer = await this.client.request("initialize", { protocolVersion: 1, client: { name: "panelot-panel", version: "0" } }, 10_000).catch(() => null);
+    const tools = answer?.capabilities?.browserTools;
+    return Array.isArray(tools) ? /** @type {string[]} */ (tools) : null;
   }
 
   async getSettings() {
@@ -544,7 +559,10 @@ export class Controller {
         store.emit("run");
         break;
       case "turn.paused":
-        if (s.turn) s.turn = { ...s.turn, status: "paused", pauseReason: params.reason, runId: params.runId ?? s.turn.runId };
+        if (s.turn) {
+          const budget = params.reason === "budget" ? { budgetReached: params.budgetReached ?? undefined, costBudgetUsd: params.costBudgetUsd ?? undefined, costUsd: params.costUsd ?? null } : {};
+          s.turn = { ...s.turn, status: "paused", pauseReason: params.reason, runId: params.runId ?? s.turn.runId, ...budget };
+        }
         if (params.runId) s.run = { id: params.runId, state: params.reason === "budget" ? "budget_paused" : "paused_uncertain" };
         store.emit("run");
         break;

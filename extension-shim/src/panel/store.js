@@ -13,7 +13,7 @@
 /** @typedef {import("../generated/protocol").BranchPoint} BranchPoint */
 /** @typedef {import("../types").HostStatus} HostStatus */
 /** @typedef {ThreadSnapshot["items"][number]} Item */
-/** @typedef {{id: string, status: string, runId?: string, pauseReason?: string, error?: {kind: string, message: string}}} TurnView */
+/** @typedef {{id: string, status: string, runId?: string, pauseReason?: string, budgetReached?: string, costBudgetUsd?: number, costUsd?: number | null, error?: {kind: string, message: string}}} TurnView */
 /** @typedef {{usage: Usage | undefined, costUsd: number | null}} TurnUsage */
 /** @typedef {{label: string, run: () => void}} NoticeAction  a button on a notice that leads to the fix */
 /** @typedef {{id: number, kind: "error" | "authority" | "info", text: string, action?: NoticeAction, details?: string}} Notice */
@@ -130,7 +130,7 @@ export class Store {
     s.progress = new Map();
     s.toolTimes = new Map();
     const turn = snapshot.turn;
-    s.turn = turn ? { id: turn.id, status: turn.status, runId: snapshot.run?.id, pauseReason: turn.pauseReason ?? undefined, error: turn.error ?? undefined } : null;
+    s.turn = turn ? { id: turn.id, status: turn.status, runId: snapshot.run?.id, pauseReason: turn.pauseReason ?? undefined, budgetReached: turn.budgetReached ?? undefined, costBudgetUsd: turn.costBudgetUsd ?? undefined, costUsd: turn.costUsd, error: turn.error ?? undefined } : null;
     s.run = snapshot.run ? { id: snapshot.run.id, state: snapshot.run.state } : null;
     // every ended turn's usage (a host without `turns` sends only the last one)
     const ended = [...(snapshot.turns ?? []), ...(turn ? [turn] : [])].filter((t) => t.status !== "running" && t.status !== "paused");

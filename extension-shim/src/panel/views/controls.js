@@ -1,8 +1,10 @@
 // Control while a turn runs: the run line (state in words, Resume with an optional extra
-// budget), the queue (edit, remove; up to 8) and the composer (Enter sends — a steering
+// budget: "Continue (+$0.25)" when the turn spent its budget in money, extra tokens when
+// it used its token budget), the queue (edit, remove; up to 8) and the composer (Enter sends — a steering
 // message while a turn runs —, Shift+Enter is a new line, Queue, Stop; Esc stops).
 
-import { el, button, iconButton } from "../dom.js";
+import { el, button, iconButton, dollars } from "../dom.js";
+import { amount, continuePresets } from "../money.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -22,6 +24,17 @@ const RUN_WORDS = /** @type {Record<string, string>} */ ({
 });
 const RESUMABLE = new Set(["interrupted", "budget_paused"]);
 
+/**
+ * A pause for money in words: what the turn spent of which budget, and the ways on.
+ * @param {number | null | undefined} spent @param {number | null | undefined} budget
+ */
+function moneyPauseWords(spent, budget) {
+  const of = budget ? ` of its ${amount(budget)} budget` : " its budget";
+  const what = typeof spent === "number" ? `has spent ${dollars(spent)}${of}` : `has spent${of}`;
+  const again = budget ? `give it ${amount(budget)} again` : "give it the same again";
+  return `Paused: this turn ${what}. Continue with more, or Resume to ${again}.`;
+}
+
 /** @param {Store} store @param {Controller} controller */
 export function mountControls(store, controller) {
   const run = /** @type {HTMLElement} */ (document.getElementById("run"));
@@ -29,6 +42,7 @@ export function mountControls(store, controller) {
   const resume = /** @type {HTMLButtonElement} */ (document.getElementById("resume"));
   const budget = /** @type {HTMLElement} */ (document.getElementById("extra-budget"));
   const budgetInput = /** @type {HTMLInputElement} */ (document.getElementById("extra-tokens"));
+  const moreMoney = /** @type {HTMLElement} */ (document.getElementById("more-money"));
   const queue = /** @type {HTMLElement} */ (document.getElementById("queue"));
   const queueList = /** @type {HTMLOListElement} */ (document.getElementById("queue-list"));
   const queueCount = /** @type {HTMLElement} */ (document.getElementById("queue-count"));
@@ -112,13 +126,27 @@ export function mountControls(store, controller) {
     if (s.turn?.status === "failed" && s.turn.error) text = `This turn failed: ${s.turn.error.message}`;
     if (s.turn?.status === "completed") text = "";
     const resumable = !!state && RESUMABLE.has(state) && s.turn?.status !== "completed" && s.turn?.status !== "failed";
+    const moneyPause = state === "budget_paused" && s.turn?.budgetReached === "cost";
+    if (moneyPause && text) text = moneyPauseWords(s.turn?.costUsd, s.turn?.costBudgetUsd);
     run.hidden = text === "" || waitsOnCard;
     runState.textContent = text;
     resume.hidden = !resumable;
+    renderMoreMoney(moneyPause && resumable ? s.turn?.costBudgetUsd : null);
     // a turn the model's configuration failed: the way to the fix is in the panel
     runSettings.hidden = !(s.turn?.status === "failed" && s.turn.error?.kind === "provider");
-    budget.hidden = state !== "budget_paused";
+    budget.hidden = state !== "budget_paused" || moneyPause;
     run.dataset.state = state ?? "";
+  }
+
+  /** The "Continue (+$…)" buttons, scaled from the turn's budget; none when `budget` is null. @param {number | null | undefined} budget */
+  function renderMoreMoney(budget) {
+    moreMoney.hidden = budget === null;
+    const shown = moreMoney.dataset.budget ?? "";
+    const wanted = budget === null ? "" : String(budget ?? "unknown");
+    if (shown === wanted) return; // keep focus on a button across re-renders
+    moreMoney.dataset.budget = wanted;
+    moreMoney.replaceChildren(...(budget === null ? [] : continuePresets(budget).map((usd) =>
+      button(`Continue (+${amount(usd)})`, () => controller.resume({ usd }), "more-money"))));
   }
 
   function renderQueue() {

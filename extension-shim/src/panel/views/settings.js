@@ -1,28 +1,36 @@
-// The settings view: provider (Anthropic, OpenAI, an OpenAI-compatible server by base URL),
-// model and task model, the API key (sent with credentials.set, never shown back: only
-// "set" and its fingerprint), the default token budget, policy rules, the grant ledger with
-// revoke, and MCP servers with their status.
+// The settings view, Basic then Advanced. Basic: provider (Anthropic, OpenAI, an
+// OpenAI-compatible server by base URL), model, the API key (sent with credentials.set,
+// never shown back: only "set" and its fingerprint) and the budget per turn in money.
+// Advanced, collapsed: limits (task model, context window, output limit, token budget),
+// rules picked from lists (an action in words, a site, Allow / Ask first / Deny), the grant
+// ledger with revoke, and MCP servers with their status.
 
 import { el, button, labelledField, plainTextInput } from "../dom.js";
+import { BUDGET_PRESETS, amount, parseDollars } from "../money.js";
+import { DECISIONS, actionsFor, ruleFor, ruleWords, siteAddress } from "./rule-words.js";
+import { siteOf } from "./approval-words.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
 /** @typedef {import("../../generated/protocol").Settings} Settings */
 /** @typedef {import("../../generated/protocol").Grant} Grant */
+/** @typedef {import("./rule-words.js").Rule} Rule */
 
 /**
  * @param {Store} store @param {Controller} controller
  */
 export function mountSettings(store, controller) {
   const root = /** @type {HTMLElement} */ (document.getElementById("settings-body"));
-  /** @type {{settings: Settings | null, grants: Grant[], keyFingerprint: string | null, status: string}} */
-  const view = { settings: null, grants: [], keyFingerprint: null, status: "" };
+  /** @type {{settings: Settings | null, grants: Grant[], keyFingerprint: string | null, status: string, advancedOpen: boolean, tools: string[] | null, tabSites: string[]}} */
+  const view = { settings: null, grants: [], keyFingerprint: null, status: "", advancedOpen: false, tools: null, tabSites: [] };
 
   async function load() {
-    const [settings, grants] = await Promise.all([controller.getSettings(), controller.listGrants()]);
+    const [settings, grants, tools, tabSites] = await Promise.all([controller.getSettings(), controller.listGrants(), controller.browserTools(), openSites()]);
     if (!settings) return;
     view.settings = settings;
     view.grants = grants ?? [];
+    view.tools = tools;
+    view.tabSites = tabSites;
     render();
   }
 
@@ -33,13 +41,24 @@ export function mountSettings(store, controller) {
     if (line) line.textContent = text;
   }
 
+  /** @param {Settings} saved @param {string} text */
+  function saved(saved, text) {
+    view.settings = saved;
+    view.status = text;
+    render();
+  }
+
   function render() {
     const settings = view.settings;
     if (!settings) {
       root.replaceChildren(el("p", "muted", "Loading settings…"));
       return;
     }
-    root.replaceChildren(modelSection(settings), keySection(settings), policySection(settings), grantsSection(), mcpSection(settings));
+    const model = plainTextInput(settings.model ?? "");
+    const advanced = el("details", "settings-advanced", el("summary", "", "Advanced"), limitsSection(settings, model), policySection(settings), grantsSection(), mcpSection(settings));
+    advanced.open = view.advancedOpen;
+    advanced.addEventListener("toggle", () => { view.advancedOpen = advanced.open; });
+    root.replaceChildren(modelSection(settings, model), keySection(settings), advanced);
     const status = el("p", "settings-status", view.status);
     status.id = "settings-status";
     status.setAttribute("role", "status");
@@ -51,37 +70,17 @@ export function mountSettings(store, controller) {
     return labelledField(`setting-${label.toLowerCase().replace(/[^a-z]+/g, "-")}`, label, input, help);
   }
 
-  /** @param {Settings} settings */
-  function modelSection(settings) {
-    const provider = el("select");
-    const kind = settings.provider === "openai" && settings.baseUrl ? "compatible" : settings.provider ?? "";
-    for (const [value, label] of [["", "From the environment"], ["anthropic", "Anthropic"], ["openai", "OpenAI"], ["compatible", "OpenAI-compatible (local or other server)"]]) {
-      const option = el("option", "", label);
-      option.value = value;
-      option.selected = value === kind;
-      provider.append(option);
-    }
+  /** @param {Settings} settings @param {HTMLInputElement} model */
+  function modelSection(settings, model) {
+    const provider = select([["", "From the environment"], ["anthropic", "Anthropic"], ["openai", "OpenAI"], ["compatible", "OpenAI-compatible (local or other server)"]],
+      settings.provider === "openai" && settings.baseUrl ? "compatible" : settings.provider ?? "");
     const baseUrl = plainTextInput(settings.baseUrl ?? "");
     baseUrl.placeholder = "http://127.0.0.1:11434/v1";
-    const model = plainTextInput(settings.model ?? "");
-    const taskModel = plainTextInput(settings.taskModel ?? "");
-    const budget = el("input");
-    budget.type = "number";
-    budget.min = "1";
-    budget.value = settings.defaultTokenBudget ? String(settings.defaultTokenBudget) : "";
-    const limits = settings.modelLimits ?? {};
-    const shownLimit = limits[settings.model ?? ""] ?? {};
-    const contextWindow = tokenField(shownLimit.contextWindow, "1024");
-    const output = tokenField(shownLimit.maxOutputTokens, "1");
-    model.addEventListener("change", () => {
-      const limit = limits[model.value.trim()] ?? {};
-      contextWindow.value = limit.contextWindow ? String(limit.contextWindow) : "";
-      output.value = limit.maxOutputTokens ? String(limit.maxOutputTokens) : "";
-    });
     const baseField = field("Base URL", baseUrl, "The server's OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, llama.cpp).");
     const showBase = () => { baseField.hidden = provider.value !== "compatible"; };
     provider.addEventListener("change", showBase);
     showBase();
+    const budget = budgetFields(settings.defaultCostBudgetUsd ?? null);
     const form = el("form", "settings-form");
     const save = el("button", "primary", "Save model settings");
     save.type = "submit";
@@ -89,34 +88,94 @@ export function mountSettings(store, controller) {
       field("Provider", provider),
       baseField,
       field("Model", model, "The model that answers, e.g. claude-sonnet-4-5 or gpt-4.1."),
-      field("Task model", taskModel, "A small model for thread titles; empty keeps the first line."),
-      field("Default token budget", budget, "Tokens a turn may use before it pauses; empty means no limit."),
-      field("Context window", contextWindow, "Tokens this model reads and writes in one call; empty keeps what Panelot knows of it (32,000 for a model it does not know)."),
-      field("Output limit", output, "Tokens one answer of this model may write; empty keeps what Panelot knows."),
+      ...budget.fields,
       save,
     );
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      const usd = budget.value();
+      if (usd === undefined) {
+        say("The budget per turn must be an amount in dollars, like 0.75.");
+        budget.custom.focus();
+        return;
+      }
       const choice = provider.value;
-      const tokens = Number.parseInt(budget.value, 10);
-      /** @type {Record<string, unknown>} */
       const update = {
         provider: choice === "" ? null : choice === "compatible" ? "openai" : choice,
         baseUrl: choice === "compatible" ? baseUrl.value.trim() || null : null,
         model: model.value.trim() || null,
-        taskModel: taskModel.value.trim() || null,
-        defaultTokenBudget: Number.isFinite(tokens) && tokens > 0 ? tokens : null,
+        defaultCostBudgetUsd: usd,
       };
-      const modelId = model.value.trim();
-      if (modelId) update.modelLimits = withLimit(limits, modelId, count(contextWindow), count(output));
-      const saved = await controller.updateSettings(update);
-      if (saved) {
-        view.settings = saved;
-        view.status = "Model settings saved.";
-        render();
-      }
+      const result = await controller.updateSettings(update);
+      if (result) saved(result, "Model settings saved.");
     });
     return section("Model", form);
+  }
+
+  /**
+   * "Budget per turn": No limit, the presets, or Custom (a field in dollars).
+   * `value()`: the amount, null for no limit, undefined when the custom amount is not one.
+   * @param {number | null} current
+   */
+  function budgetFields(current) {
+    const preset = current === null ? "" : BUDGET_PRESETS.includes(current) ? String(current) : "custom";
+    const choice = select([["", "No limit"], ...BUDGET_PRESETS.map((usd) => [String(usd), amount(usd)]), ["custom", "Custom…"]], preset);
+    const custom = el("input");
+    custom.type = "number";
+    custom.min = "0.01";
+    custom.step = "any";
+    custom.inputMode = "decimal";
+    custom.value = preset === "custom" && current !== null ? String(current) : "";
+    const customField = field("Custom budget (US$)", custom);
+    customField.classList.add("budget-custom");
+    const showCustom = () => { customField.hidden = choice.value !== "custom"; };
+    choice.addEventListener("change", () => {
+      showCustom();
+      if (choice.value === "custom") custom.focus();
+    });
+    showCustom();
+    const help = "A turn pauses once it has spent this much, and you can let it go on. Budgets in money need a model whose price Panelot knows (Anthropic's and OpenAI's); for a local or unknown model, set a token budget under Advanced.";
+    return {
+      fields: [field("Budget per turn", choice, help), customField],
+      custom,
+      /** @returns {number | null | undefined} */
+      value: () => (choice.value === "" ? null : choice.value === "custom" ? parseDollars(custom.value) ?? undefined : Number(choice.value)),
+    };
+  }
+
+  /** @param {Settings} settings @param {HTMLInputElement} model */
+  function limitsSection(settings, model) {
+    const limits = settings.modelLimits ?? {};
+    const shownLimit = limits[settings.model ?? ""] ?? {};
+    const taskModel = plainTextInput(settings.taskModel ?? "");
+    const contextWindow = tokenField(shownLimit.contextWindow, "1024");
+    const output = tokenField(shownLimit.maxOutputTokens, "1");
+    const tokenBudget = tokenField(settings.defaultTokenBudget, "1");
+    model.addEventListener("change", () => {
+      const limit = limits[model.value.trim()] ?? {};
+      contextWindow.value = limit.contextWindow ? String(limit.contextWindow) : "";
+      output.value = limit.maxOutputTokens ? String(limit.maxOutputTokens) : "";
+    });
+    const form = el("form", "settings-form");
+    const save = el("button", "", "Save limits");
+    save.type = "submit";
+    form.append(
+      field("Task model", taskModel, "A small model for thread titles; empty keeps the first line."),
+      field("Context window", contextWindow, "Tokens the model above reads and writes in one call; empty keeps what Panelot knows of it (32,000 for a model it does not know)."),
+      field("Output limit", output, "Tokens one answer of the model above may write; empty keeps what Panelot knows."),
+      field("Default token budget", tokenBudget, "Tokens a turn may use before it pauses, whatever the model's price; empty means no limit."),
+      save,
+    );
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      /** @type {Record<string, unknown>} */
+      const update = { taskModel: taskModel.value.trim() || null, defaultTokenBudget: count(tokenBudget) };
+      const modelId = model.value.trim() || settings.model;
+      if (modelId) update.modelLimits = withLimit(limits, modelId, count(contextWindow), count(output));
+      const result = await controller.updateSettings(update);
+      if (result) saved(result, "Limits saved.");
+    });
+    return section("Limits", form);
   }
 
   /** A positive token count input (empty: none). @param {number | null | undefined} value @param {string} min */
@@ -164,48 +223,56 @@ export function mountSettings(store, controller) {
 
   /** @param {Settings} settings */
   function policySection(settings) {
-    const rules = /** @type {{decision: string, tool?: string, origin?: string, effect?: string, id?: string}[]} */ (settings.policyRules ?? []);
+    const rules = /** @type {Rule[]} */ (settings.policyRules ?? []);
     const list = el("ul", "rules");
     rules.forEach((rule, n) => {
-      const words = `${rule.decision} ${rule.tool ?? "any tool"}${rule.origin ? ` on ${rule.origin}` : ""}${rule.effect ? ` (${rule.effect})` : ""}`;
+      const words = ruleWords(rule);
       const remove = button("Remove", () => saveRules(rules.filter((_, i) => i !== n)));
       remove.setAttribute("aria-label", `Remove rule: ${words}`);
       list.append(el("li", "", el("span", "", words), remove));
     });
     if (!rules.length) list.append(el("li", "muted", "No rules: every action that changes a page asks first."));
-    const decision = el("select");
-    for (const d of ["ask", "allow", "deny"]) {
-      const option = el("option", "", d);
-      option.value = d;
-      decision.append(option);
-    }
-    const tool = plainTextInput("");
-    tool.placeholder = "browser_click or browser_*";
-    const origin = plainTextInput("");
-    origin.placeholder = "https://example.com";
-    const form = el("form", "settings-form");
+    const actions = actionsFor(view.tools);
+    const action = select(actions.map((a) => [a.key, a.label]), "click");
+    const sites = knownSites(rules);
+    const site = select([["", "Every site"], ...sites.map((origin) => [origin, siteOf(origin)]), ["other", "Another site…"]], "other");
+    const address = plainTextInput("");
+    address.placeholder = "bank.example";
+    const addressField = field("Site address", address, "A site, like bank.example or http://localhost:8080; *.bank.example for all of its subdomains.");
+    const showAddress = () => { addressField.hidden = site.value !== "other"; };
+    site.addEventListener("change", showAddress);
+    showAddress();
+    const decision = select(DECISIONS.map(([value, label]) => [value, label]), "ask");
+    const form = el("form", "settings-form rule-form");
     const add = el("button", "", "Add rule");
     add.type = "submit";
-    form.append(field("Decision", decision), field("Tool", tool), field("Site", origin), add);
+    form.append(field("Action", action), field("Site", site), addressField, field("Decision", decision), add);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      /** @type {Record<string, string>} */
-      const rule = { decision: decision.value };
-      if (tool.value.trim()) rule.tool = tool.value.trim();
-      if (origin.value.trim()) rule.origin = origin.value.trim();
-      saveRules([...rules, rule]);
+      const picked = actions.find((a) => a.key === action.value) ?? actions[0];
+      const origin = site.value === "other" ? siteAddress(address.value) : site.value || null;
+      if (site.value === "other" && !origin) {
+        say(address.value.trim() ? `“${address.value.trim()}” is not a site address: write it like bank.example or https://bank.example.` : "Write the site's address, or pick “Every site”.");
+        address.focus();
+        return;
+      }
+      saveRules([...rules, ruleFor(picked, decision.value, origin)]);
     });
-    return section("Policy rules", list, form);
+    const help = el("p", "help", "What Panelot may do without asking you, or never. A rule for one site wins over one for every site; among equals, Deny wins.");
+    return section("Rules", help, list, form);
+  }
+
+  /** The sites a rule may name: of open tabs, grants and rules, each once. @param {Rule[]} rules */
+  function knownSites(rules) {
+    const origins = [...view.tabSites, ...view.grants.map((g) => g.origin), ...rules.map((r) => r.origin)];
+    const plain = /** @type {string[]} */ (origins.filter((o) => typeof o === "string" && /^https?:\/\/[^*?]+$/.test(o)));
+    return [...new Set(plain)].sort((a, b) => siteOf(a).localeCompare(siteOf(b)));
   }
 
   /** @param {object[]} rules */
   async function saveRules(rules) {
-    const saved = await controller.updateSettings({ policyRules: rules });
-    if (saved) {
-      view.settings = saved;
-      view.status = "Policy rules saved.";
-      render();
-    }
+    const result = await controller.updateSettings({ policyRules: rules });
+    if (result) saved(result, "Rules saved.");
   }
 
   function grantsSection() {
@@ -253,12 +320,8 @@ export function mountSettings(store, controller) {
         say(`The MCP servers are not valid JSON: ${error instanceof Error ? error.message : error}`);
         return;
       }
-      const saved = await controller.updateSettings({ mcpServers: parsed?.mcpServers ?? parsed });
-      if (saved) {
-        view.settings = saved;
-        view.status = "MCP servers saved.";
-        render();
-      }
+      const result = await controller.updateSettings({ mcpServers: parsed?.mcpServers ?? parsed });
+      if (result) saved(result, "MCP servers saved.");
     });
     return section("MCP servers", status, form);
   }
@@ -288,6 +351,31 @@ export function keyOrigin(settings) {
     return new URL(settings.baseUrl).origin;
   } catch {
     return null;
+  }
+}
+
+/**
+ * A select of `[value, label]` options with `selected` chosen.
+ * @param {string[][]} options @param {string} selected
+ */
+function select(options, selected) {
+  const box = el("select");
+  for (const [value, label] of options) {
+    const option = el("option", "", label);
+    option.value = value;
+    option.selected = value === selected;
+    box.append(option);
+  }
+  return box;
+}
+
+/** The origins of the open tabs (http and https), for the rules' list of sites. */
+async function openSites() {
+  try {
+    const tabs = await chrome.tabs.query({});
+    return tabs.map((tab) => { try { return new URL(tab.url ?? "").origin; } catch { return ""; } }).filter((o) => /^https?:/.test(o));
+  } catch {
+    return [];
   }
 }
 
