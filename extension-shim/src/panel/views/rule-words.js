@@ -3,7 +3,7 @@
 // back as a sentence ("Deny: Click on pages, on bank.example"). The rule's shape is the
 // gatekeeper's (`docs/tools.md`, "Policy rules"): {decision, tool?, origin?, effect?}.
 
-import { siteOf } from "./approval-words.js";
+import { siteOf } from "./action-words.js";
 
 /** @typedef {{decision: string, tool?: string, origin?: string, effect?: string, id?: string}} Rule */
 /** @typedef {{key: string, label: string, tool?: string, effect?: string}} Action */

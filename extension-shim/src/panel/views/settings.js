@@ -8,7 +8,7 @@
 import { el, button, labelledField, plainTextInput } from "../dom.js";
 import { BUDGET_PRESETS, amount, parseDollars } from "../money.js";
 import { DECISIONS, actionsFor, ruleFor, ruleWords, siteAddress } from "./rule-words.js";
-import { siteOf } from "./approval-words.js";
+import { siteOf } from "./action-words.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
