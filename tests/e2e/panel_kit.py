@@ -23,6 +23,17 @@ def log(panel: Page) -> Locator:
     return panel.get_by_role("list", name="Conversation")
 
 
+def thread_list(panel: Page) -> Locator:
+    """The thread list, its drawer opened first when it is closed (picking a thread or
+    starting one closes it again)."""
+    toggle = panel.get_by_role("button", name="Threads")
+    if toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    threads = panel.get_by_role("navigation", name="Threads")
+    expect(threads).to_be_visible()
+    return threads
+
+
 def approval_cards(panel: Page) -> Locator:
     """The approval cards of the conversation: the items that offer Deny."""
     return (

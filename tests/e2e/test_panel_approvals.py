@@ -22,6 +22,7 @@ from .panel_kit import (
     send,
     site_tab,
     snapshot,
+    thread_list,
 )
 
 
@@ -30,7 +31,7 @@ def _card(panel: Page) -> Any:
 
 
 def _open_thread(panel: Page, title: str) -> None:
-    panel.get_by_role("navigation", name="Threads").get_by_role("button", name=title).click()
+    thread_list(panel).get_by_role("button", name=title).click()
 
 
 def _tool_statuses(panel: Page) -> list[str]:

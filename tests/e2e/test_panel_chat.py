@@ -22,7 +22,7 @@ from .fake_model import (
 )
 from .harness import Browser
 from .pages import serve_pages
-from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
+from .panel_kit import both_schemes, connected, log, rpc, send, snapshot, thread_list
 
 # not "prompt is too long": the engine compacts and retries that one (context window)
 BAD_REQUEST = {"type": "invalid_request_error", "message": "max_tokens: must be positive"}
@@ -55,13 +55,19 @@ def test_markdown_code_copy_tool_cards_and_html_shown_as_text(
     # the HTML in the model's text is shown as text and nothing ran
     expect(answer_item).to_contain_text("<script>window.__pwned = 1</script>")
     expect(answer_item).to_contain_text('<img src=x onerror="window.__pwned = 2">')
-    # the tool card: label, status, and the page title (HTML) as text in its result
-    card = conversation.get_by_role("listitem").filter(has_text="browser_tabs_list")
-    expect(card).to_contain_text("succeeded")
-    card.locator("summary").click()
-    expect(card).to_contain_text("<img src=x onerror=")
+    # the step, folded under the turn's line: it says what it did (a success needs no
+    # status word), and the tabs it listed show their titles (HTML) as text
+    conversation.get_by_role("button", name="1 step").click()
+    card = conversation.get_by_role("listitem").filter(has_text="Listed the open tabs")
+    expect(card).not_to_contain_text("succeeded")
+    card.locator("summary").first.click()
+    expect(card.get_by_role("list", name="Open tabs")).to_contain_text("<img src=x onerror=")
     assert panel.evaluate("window.__pwned") is None
-    assert panel.locator("#log img").count() == 0
+    # the only images are the tabs' icons, from Chrome's favicon cache
+    icons = panel.locator("#log img").evaluate_all("(imgs) => imgs.map((i) => i.src)")
+    assert icons and all(
+        f"chrome-extension://{panel.url.split('/')[2]}/_favicon/" in s for s in icons
+    )
     assert panel.locator("#log script").count() == 0
     # code block with a working copy button
     panel.evaluate(
@@ -103,7 +109,7 @@ def test_unknown_price_is_shown_as_unknown_never_zero(
     assert stored["items"][0]["text"] == "hello\nworld"
     assert stored["thread"]["stats"]["costUsd"] is None
     expect(panel.locator("#thread-usage")).to_contain_text("cost unknown")
-    threads = panel.get_by_role("navigation", name="Threads")
+    threads = thread_list(panel)
     expect(threads.get_by_role("button", name="hello")).to_contain_text("cost unknown")
     assert "$0.0000" not in (panel.locator("body").text_content() or "")
 
@@ -126,7 +132,7 @@ def test_a_reopened_thread_shows_every_turns_usage_and_its_tool_durations(
     # a new panel knows only what thread.open returns
     panel.reload()
     connected(panel)
-    threads = panel.get_by_role("navigation", name="Threads")
+    threads = thread_list(panel)
     threads.get_by_role("button", name="List my tabs").click()
     expect(log(panel).get_by_role("listitem").filter(has_text="Echo: Thanks")).to_be_visible()
     stored = snapshot(panel)
@@ -146,8 +152,9 @@ def test_a_reopened_thread_shows_every_turns_usage_and_its_tool_durations(
     # the tool card's duration, from the times the host stored with the call
     (call,) = [i for i in stored["items"] if i["kind"] == "toolCall"]
     took = _seconds(call["endedAt"]) - _seconds(call["startedAt"])
-    card = log(panel).get_by_role("listitem").filter(has_text="browser_tabs_list")
-    expect(card).to_contain_text(re.compile(rf"succeeded\s*{took:.1f} s"))
+    log(panel).get_by_role("button", name="1 step").first.click()
+    card = log(panel).get_by_role("listitem").filter(has_text="Listed the open tabs")
+    expect(card).to_contain_text(re.compile(rf"Listed the open tabs\s*{took:.1f} s"))
     assert "$0.0000" not in (panel.locator("body").text_content() or "")
 
 
@@ -170,8 +177,9 @@ def test_a_screenshot_result_is_a_thumbnail_that_opens_full_size(
         panel.get_by_role("textbox", name="Message").fill("Look at my page")
         panel.get_by_role("button", name="Send", exact=True).press("Enter")
         expect(log(panel).get_by_role("listitem").last).to_have_text("I see the page.")
-        card = log(panel).get_by_role("listitem").filter(has_text="browser_screenshot")
-        card.locator("summary").click()
+        log(panel).get_by_role("button", name="1 step").click()
+        card = log(panel).get_by_role("listitem").filter(has_text="Took a screenshot")
+        card.locator("summary").first.click()
         thumb = card.get_by_role("button", name="image 1 full size")
         expect(thumb).to_be_visible()
         thumb.click()
@@ -195,7 +203,9 @@ def test_notices_and_errors_look_unlike_answers(browser: Browser, model: FakeAnt
     send(panel, "Try it")
     notice = log(panel).get_by_role("listitem").filter(has_text="Repeated failures")
     expect(notice).to_be_visible()
-    expect(log(panel).get_by_role("listitem").last).to_have_text("I will try something else.")
+    answer = log(panel).get_by_role("listitem").last
+    expect(answer).to_contain_text("I will try something else.")
+    expect(answer).to_contain_text("3 steps failed.")  # the answer points out the failures
     stored = [i for i in snapshot(panel)["items"] if i["kind"] == "notice"]
     assert [n["code"] for n in stored] == ["change_approach"]
     # the panel says what happened; what the engine told the model stays with the model

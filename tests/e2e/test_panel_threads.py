@@ -19,6 +19,7 @@ from .panel_kit import (
     send,
     site_tab,
     snapshot,
+    thread_list,
 )
 
 
@@ -37,7 +38,7 @@ def test_search_rename_delete(browser: Browser, model: FakeAnthropic) -> None:
     _turn(panel, "Plan a trip to Kyoto")
     panel.get_by_role("button", name="New thread").click()
     _turn(panel, "Convert the recipe to metric units")
-    threads = panel.get_by_role("navigation", name="Threads")
+    threads = thread_list(panel)
     expect(threads.get_by_role("listitem")).to_have_count(2)
     # newest first, with turns, tokens and cost
     first = threads.get_by_role("button").first
@@ -50,6 +51,10 @@ def test_search_rename_delete(browser: Browser, model: FakeAnthropic) -> None:
     both_schemes(panel, "threads-search")
     panel.get_by_role("searchbox", name="Search threads").fill("")
     expect(threads.get_by_role("listitem")).to_have_count(2)
+    # the drawer closes with Esc, and gives the focus back to its button
+    panel.keyboard.press("Escape")
+    expect(threads).to_be_hidden()
+    expect(panel.get_by_role("button", name="Threads")).to_be_focused()
     # rename the shown thread
     panel.get_by_role("button", name="Rename thread").click()
     dialog = panel.get_by_role("dialog", name="Rename thread")
@@ -67,7 +72,7 @@ def test_search_rename_delete(browser: Browser, model: FakeAnthropic) -> None:
     expect(confirm).to_contain_text("cannot be undone")
     both_schemes(panel, "delete-dialog")
     confirm.get_by_role("button", name="Delete").click()
-    expect(threads.get_by_role("listitem")).to_have_count(1)
+    expect(thread_list(panel).get_by_role("listitem")).to_have_count(1)
     remaining = rpc(panel, "thread.list", {})["threads"]
     assert [t["title"] for t in remaining] == ["Plan a trip to Kyoto"]
 
@@ -139,13 +144,14 @@ def test_the_list_shows_each_threads_status_as_the_host_reports_it(
         send(panel, "Open the start page")
         expect(approval_cards(panel)).to_be_visible()
         waiting = panel.evaluate("panelot.threadId")
-        threads = panel.get_by_role("navigation", name="Threads")
+        threads = thread_list(panel)
         row = threads.get_by_role("button", name="Open the start page")
         expect(row).to_contain_text("needs approval")
         assert _listed_status(panel, waiting) == "awaiting_approval"
         # another thread shown: the waiting one still says so, the new one is idle
         panel.get_by_role("button", name="New thread").click()
         _turn(panel, "Hello there")
+        threads = thread_list(panel)  # New thread closed the drawer
         expect(threads.get_by_role("button", name="Hello there")).to_contain_text("idle")
         expect(row).to_contain_text("needs approval")
         both_schemes(panel, "threads-status")

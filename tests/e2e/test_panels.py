@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
+from .panel_kit import thread_list
 
 
 def _send(panel: Page, text: str) -> None:
@@ -67,7 +68,7 @@ def test_a_message_over_1_mib_reaches_the_panel_intact(
     # a fresh panel opening the thread gets the snapshot (over 1 MiB too) intact
     thread_id = _thread_id(panel)
     other = browser.open_panel()
-    other.get_by_role("navigation", name="Threads").get_by_role("button").first.click()
+    thread_list(other).get_by_role("button").first.click()
     other_log = other.get_by_role("list", name="Conversation")
     expect(other_log.get_by_role("listitem").nth(1)).to_contain_text("Echo: big")
     assert other.evaluate("panelot.threadId") == thread_id

@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from .fake_model import FakeAnthropic, text_reply
 from .harness import Browser, screenshot
+from .panel_kit import thread_list
 
 
 def test_a_turn_streams_the_answer_into_the_panel(browser: Browser, model: FakeAnthropic) -> None:
@@ -22,7 +23,7 @@ def test_a_turn_streams_the_answer_into_the_panel(browser: Browser, model: FakeA
         "The sky is blue because of Rayleigh scattering."
     )
     # the thread is listed under its fallback title (the first line of the message)
-    threads = panel.get_by_role("navigation", name="Threads")
+    threads = thread_list(panel)
     expect(threads.get_by_role("button", name="Why is the sky blue?")).to_be_visible()
     # the model saw the user's text; the worker holds no pending work afterwards
     assert "Why is the sky blue?" in str(model.bodies[-1]["messages"])

@@ -9,6 +9,7 @@ import { Store } from "./store.js";
 import { mountBanner } from "./views/banner.js";
 import { mountChat } from "./views/chat.js";
 import { mountControls } from "./views/controls.js";
+import { mountThreadDrawer } from "./views/drawer.js";
 import { mountSettings } from "./views/settings.js";
 import { mountSetup } from "./views/setup.js";
 import { mountThreads } from "./views/threads.js";
@@ -36,11 +37,13 @@ const threadsPanel = /** @type {HTMLElement} */ (document.getElementById("thread
 document.getElementById("new-thread")?.addEventListener("click", () => controller.newThread());
 settingsButton.addEventListener("click", () => controller.showView(store.state.view === "settings" ? "chat" : "settings"));
 document.getElementById("close-settings")?.addEventListener("click", () => controller.showView("chat"));
-threadsToggle.addEventListener("click", () => {
-  const open = threadsToggle.getAttribute("aria-expanded") !== "true";
-  threadsToggle.setAttribute("aria-expanded", String(open));
-  threadsPanel.hidden = !open;
-});
+const drawer = mountThreadDrawer(
+  threadsToggle,
+  threadsPanel,
+  /** @type {HTMLElement} */ (document.getElementById("threads-scrim")),
+  /** @type {HTMLElement} */ (document.getElementById("thread-search")),
+);
+document.getElementById("new-thread")?.addEventListener("click", () => drawer.close());
 store.on("view", () => {
   const { view } = store.state;
   chatView.hidden = view !== "chat";

@@ -13,6 +13,9 @@ import { actionWords, siteOf } from "./action-words.js";
 /** @typedef {Extract<Item, {kind: "toolCall"}>} ToolCall */
 /** @typedef {import("./action-words.js").ActionTarget} ActionTarget */
 
+/** Steps that act on no tab: the line's chip shows the tab of another step. */
+const ON_NO_TAB = new Set(["browser_tabs_list", "browser_downloads"]);
+
 /** A tool call that is a step of the turn's work (a question to the user is a conversation). @param {Item} item */
 export function isStep(item) {
   return item.kind === "toolCall" && item.name !== "ask_user";
@@ -23,9 +26,9 @@ function unsettled(call) {
   return !call.result && (call.status === "pending" || call.status === "running" || call.status === "awaiting_approval");
 }
 
-/** @param {ToolCall} call */
+/** A step that went wrong (one the user denied did not: it is counted apart). @param {ToolCall} call */
 function failed(call) {
-  return call.status === "failed" || call.status === "denied" || call.status === "uncertain";
+  return call.status === "failed" || call.status === "uncertain";
 }
 
 /** @param {number} n @param {string} one */
@@ -50,7 +53,7 @@ export function doneWords(call) {
   const label = /** @type {{label?: string | null}} */ (call).label ?? call.name;
   const args = /** @type {Record<string, any>} */ (call.args ?? {});
   const target = call.target ?? {};
-  return failed(call) ? actionWords("ask", call.name, label, args, { ...target, tabId: null }) : actionWords("done", call.name, label, args, target);
+  return failed(call) || call.status === "denied" ? actionWords("ask", call.name, label, args, { ...target, tabId: null }) : actionWords("done", call.name, label, args, target);
 }
 
 /**
@@ -152,7 +155,10 @@ export function mountSteps(store, log) {
     let words;
     if (live && current >= 0) words = `Step ${current + 1} · ${doingWords(withTarget(steps[current]))}`;
     else if (live) words = `${count(steps.length, "step")} so far · working out the next one`;
-    else words = `${count(steps.length, "step")}${failures ? ` · ${failures} failed` : ""}`;
+    else {
+      const denied = steps.filter((step) => step.status === "denied").length;
+      words = `${count(steps.length, "step")}${failures ? ` · ${failures} failed` : ""}${denied ? ` · ${denied} denied` : ""}`;
+    }
     const toggle = button(words, () => toggleFrom(turnId), "steps-toggle");
     toggle.setAttribute("aria-expanded", String(open));
     toggle.title = open ? "Hide the steps" : "Show each step";
@@ -163,7 +169,7 @@ export function mountSteps(store, log) {
       motion.setAttribute("aria-hidden", "true");
       parts.unshift(motion);
     }
-    const where = [...steps].reverse().map(withTarget).find((step) => step.target && typeof step.target.tabId === "number");
+    const where = [...steps].reverse().map(withTarget).find((step) => !ON_NO_TAB.has(step.name) && typeof step.target?.tabId === "number");
     row.replaceChildren(...parts, ...(where?.target ? [tabChip(where.target)] : []));
     row.dataset.live = String(live);
     row.dataset.failed = String(failures);
