@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tests.support.local_model import MODELS, REFUSAL, serve_local_model
 
 from .harness import Browser
-from .panel_kit import both_schemes
+from .panel_kit import both_schemes, thread_list
 
 
 def test_from_the_welcome_to_a_first_answer(launch_profile: Callable[..., Browser]) -> None:
@@ -73,6 +73,6 @@ def test_from_the_welcome_to_a_first_answer(launch_profile: Callable[..., Browse
         log = panel.get_by_role("list", name="Conversation")
         expect(log.get_by_text("Hello from qwen2.5-coder: hello there")).to_be_visible()
         expect(message).to_have_value("")
-        expect(threads).to_have_count(1)
+        expect(thread_list(panel).get_by_role("listitem")).to_have_count(1)
         assert ("GET", "/v1/models") in seen and ("POST", "/v1/chat/completions") in seen
         both_schemes(panel, "first-run-answered")

@@ -103,7 +103,8 @@ def deny_every_card(
     ``look`` names the screenshots of the first card (light and dark, scanned by axe)."""
     conversation = log(panel)
     cards = approval_cards(panel)
-    done = conversation.get_by_role("listitem").filter(has_text=re.compile(rf"^{FINAL}$"))
+    final = panel.get_by_role("paragraph").filter(has_text=re.compile(rf"^{FINAL}$"))
+    done = conversation.get_by_role("listitem").filter(has=final)
     answered: list[Card] = []
     waited = 0.0
     while not done.count():

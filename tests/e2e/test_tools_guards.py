@@ -115,7 +115,8 @@ def test_wait_for_is_cancelled_by_an_interrupt(browser: Browser, model: FakeAnth
             assert time.monotonic() - started < 5, "the wait was not cancelled"
             panel.wait_for_timeout(50)
         log = panel.get_by_role("list", name="Conversation")
-        card = log.get_by_role("listitem").filter(has_text="browser_wait_for").last
+        log.get_by_role("button", name="1 step").click()  # the turn's steps, unfolded
+        card = log.get_by_role("listitem").filter(has_text="Wait for “never” to appear").last
         expect(card).to_contain_text("interrupted")
 
 

@@ -268,7 +268,8 @@ export function mountChat(store, controller) {
     // a browser step says what it does or did, naming its target; a success needs no chip
     const browser = item.name.startsWith("browser_");
     const running = !item.result && status === "running";
-    const words = browser ? (running ? doingWords(item) : item.result || status === "denied" ? doneWords(item) : null) : null;
+    const settled = item.result || status === "denied" || status === "uncertain";
+    const words = browser ? (running ? doingWords(item) : settled ? doneWords(item) : null) : null;
     const marked = status !== "succeeded" && !running;
     const summary = asked
       ? el("summary", "", el("span", "tool-label", asked.question), el("span", "tool-answer", asked.answer))

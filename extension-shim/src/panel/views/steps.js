@@ -53,7 +53,7 @@ export function doneWords(call) {
   const label = /** @type {{label?: string | null}} */ (call).label ?? call.name;
   const args = /** @type {Record<string, any>} */ (call.args ?? {});
   const target = call.target ?? {};
-  return failed(call) || call.status === "denied" ? actionWords("ask", call.name, label, args, { ...target, tabId: null }) : actionWords("done", call.name, label, args, target);
+  return call.status !== "succeeded" ? actionWords("ask", call.name, label, args, { ...target, tabId: null }) : actionWords("done", call.name, label, args, target);
 }
 
 /**
@@ -152,8 +152,10 @@ export function mountSteps(store, log) {
   function fillLine(row, turnId, steps, live, open) {
     const failures = steps.filter(failed).length;
     const current = steps.findIndex(unsettled);
+    const unknown = steps.findIndex((step) => step.status === "uncertain");
     let words;
-    if (live && current >= 0) words = `Step ${current + 1} · ${doingWords(withTarget(steps[current]))}`;
+    if (live && unknown >= 0) words = `Step ${unknown + 1} · outcome unknown: answer “Did this happen?” below`;
+    else if (live && current >= 0) words = `Step ${current + 1} · ${doingWords(withTarget(steps[current]))}`;
     else if (live) words = `${count(steps.length, "step")} so far · working out the next one`;
     else {
       const denied = steps.filter((step) => step.status === "denied").length;
