@@ -229,7 +229,13 @@ def test_notices_and_errors_look_unlike_answers(browser: Browser, model: FakeAnt
     expect(failed).to_be_visible()
     expect(failed).to_contain_text("max_tokens: must be positive")
     assert snapshot(panel)["turn"]["status"] == "failed"
+    # the failure says what to do in plain words, and its button leads to the one setting
+    expect(failed).to_contain_text("The model refused the length of answer Panelot asked for")
     both_schemes(panel, "notices")
+    panel.get_by_role("button", name="Open Settings → Output limit").click()
+    output = panel.get_by_role("spinbutton", name="Output limit")
+    expect(output).to_be_visible()  # under Advanced, opened
+    expect(output).to_be_focused()
 
 
 def _thinking_then_text(thinking: str, text: str) -> Reply:

@@ -5,6 +5,7 @@
 
 import { el, button, iconButton, dollars } from "../dom.js";
 import { amount, continuePresets } from "../money.js";
+import { providerFix } from "./error-words.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -52,7 +53,32 @@ export function mountControls(store, controller) {
   const stop = /** @type {HTMLButtonElement} */ (document.getElementById("stop"));
   const hint = /** @type {HTMLElement} */ (document.getElementById("composer-hint"));
   const runSettings = /** @type {HTMLButtonElement} */ (document.getElementById("run-settings"));
-  runSettings.addEventListener("click", () => controller.showView("settings"));
+  /** The setting that fixes the shown failure (null: the settings' top). @type {string | null} */
+  let fixField = null;
+  runSettings.addEventListener("click", () => openSettingsAt(fixField));
+
+  /**
+   * Show the settings with the field `id` in view and focused (under Advanced, opened): the
+   * view renders once the host answered, so the field is looked for as it appears.
+   * @param {string | null} id
+   */
+  function openSettingsAt(id) {
+    controller.showView("settings");
+    if (!id) return;
+    const reach = () => {
+      const field = document.getElementById(id);
+      if (!field) return;
+      const fold = field.closest("details");
+      if (fold) fold.open = true;
+      if (document.activeElement !== field) field.focus();
+      field.scrollIntoView({ block: "center" });
+    };
+    reach();
+    const root = /** @type {HTMLElement} */ (document.getElementById("settings-view"));
+    const watch = new MutationObserver(reach);
+    watch.observe(root, { childList: true, subtree: true });
+    setTimeout(() => watch.disconnect(), 2000);
+  }
 
   resume.addEventListener("click", () => {
     const extra = Number.parseInt(budgetInput.value, 10);
@@ -123,7 +149,12 @@ export function mountControls(store, controller) {
     let text = "";
     if (s.turn?.status === "interrupted" && (!state || state === "interrupted")) text = "Stopped.";
     if (state && (live || state === "failed" || state === "interrupted")) text = RUN_WORDS[state] ?? state;
+    const providerFailed = s.turn?.status === "failed" && s.turn.error?.kind === "provider";
+    const fix = providerFailed && s.turn?.error ? providerFix(s.turn.error.message) : null;
     if (s.turn?.status === "failed" && s.turn.error) text = `This turn failed: ${s.turn.error.message}`;
+    if (fix) text = `This turn failed. ${fix.advice} The server said: ${s.turn?.error?.message}`;
+    // while a step runs, the turn's line in the conversation says what it does
+    if (state === "executing_tool" && live) text = "";
     if (s.turn?.status === "completed") text = "";
     const resumable = !!state && RESUMABLE.has(state) && s.turn?.status !== "completed" && s.turn?.status !== "failed";
     const moneyPause = state === "budget_paused" && s.turn?.budgetReached === "cost";
@@ -133,7 +164,9 @@ export function mountControls(store, controller) {
     resume.hidden = !resumable;
     renderMoreMoney(moneyPause && resumable ? s.turn?.costBudgetUsd : null);
     // a turn the model's configuration failed: the way to the fix is in the panel
-    runSettings.hidden = !(s.turn?.status === "failed" && s.turn.error?.kind === "provider");
+    runSettings.hidden = !fix;
+    runSettings.textContent = fix?.label ?? "Open settings";
+    fixField = fix?.field ?? null;
     budget.hidden = state !== "budget_paused" || moneyPause;
     run.dataset.state = state ?? "";
   }

@@ -153,8 +153,10 @@ export function mountSteps(store, log) {
     const failures = steps.filter(failed).length;
     const current = steps.findIndex(unsettled);
     const unknown = steps.findIndex((step) => step.status === "uncertain");
+    const paused = live && store.state.turn?.status === "paused";
     let words;
     if (live && unknown >= 0) words = `Step ${unknown + 1} · outcome unknown: answer “Did this happen?” below`;
+    else if (paused) words = `${count(steps.length, "step")} so far · paused`;
     else if (live && current >= 0) words = `Step ${current + 1} · ${doingWords(withTarget(steps[current]))}`;
     else if (live) words = `${count(steps.length, "step")} so far · working out the next one`;
     else {
@@ -166,7 +168,7 @@ export function mountSteps(store, log) {
     toggle.title = open ? "Hide the steps" : "Show each step";
     /** @type {HTMLElement[]} */
     const parts = [toggle];
-    if (live) {
+    if (live && !paused) {
       const motion = el("span", "working");
       motion.setAttribute("aria-hidden", "true");
       parts.unshift(motion);
