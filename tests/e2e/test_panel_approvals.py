@@ -94,7 +94,7 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
         # revoke the site grant from settings, then "Deny" and "Allow once"
         panel.get_by_role("button", name="Settings").click()
         panel.get_by_text("Advanced", exact=True).click()  # the grant ledger is under it
-        revoke = panel.get_by_role("button", name=f"Revoke allow browser_navigate on {site}")
+        revoke = panel.get_by_role("button", name=f"Revoke: Allowed: Open pages, on {site}")
         revoke.click()
         expect(revoke).to_have_count(0)
         assert [g["scope"] for g in rpc(panel, "permissions.list", {})["grants"]] == ["thread"]

@@ -66,6 +66,17 @@ export function ruleWords(rule) {
 }
 
 /**
+ * A grant in words: "Allowed: Open pages, on shop.example" ("in one thread", "everywhere").
+ * @param {{decision: string, tool: string, scope: string, origin?: string | null}} grant
+ */
+export function grantWords(grant) {
+  const decision = grant.decision === "deny" ? "Denied" : "Allowed";
+  const action = ACTIONS.find((a) => a.tool && globMatches(a.tool, grant.tool))?.label ?? `the tool “${grant.tool}”`;
+  const where = grant.scope === "origin" && grant.origin ? `on ${siteOf(grant.origin)}` : grant.scope === "thread" ? "in one thread" : "everywhere";
+  return `${decision}: ${action}, ${where}`;
+}
+
+/**
  * A site as typed ("bank.example", "https://bank.example/login", "*.bank.example") as the
  * origin a rule names ("https://bank.example"), or null when it is not one.
  * @param {string} text

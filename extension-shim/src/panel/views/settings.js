@@ -7,7 +7,7 @@
 
 import { el, button, labelledField, plainTextInput } from "../dom.js";
 import { BUDGET_PRESETS, amount, parseDollars } from "../money.js";
-import { DECISIONS, actionsFor, ruleFor, ruleWords, siteAddress } from "./rule-words.js";
+import { DECISIONS, actionsFor, grantWords, ruleFor, ruleWords, siteAddress } from "./rule-words.js";
 import { siteOf } from "./action-words.js";
 
 /** @typedef {import("../store.js").Store} Store */
@@ -278,8 +278,7 @@ export function mountSettings(store, controller) {
   function grantsSection() {
     const list = el("ul", "grants");
     for (const grant of view.grants) {
-      const where = grant.scope === "origin" ? `on ${grant.origin}` : grant.scope === "thread" ? "in one thread" : "everywhere";
-      const words = `${grant.decision} ${grant.tool} ${where}`;
+      const words = grantWords(grant);
       const revoke = button("Revoke", async () => {
         const grants = await controller.revokeGrant(grant.id);
         if (grants) {
@@ -288,7 +287,7 @@ export function mountSettings(store, controller) {
           render();
         }
       });
-      revoke.setAttribute("aria-label", `Revoke ${words}`);
+      revoke.setAttribute("aria-label", `Revoke: ${words}`);
       list.append(el("li", "", el("span", "", words), revoke));
     }
     if (!view.grants.length) list.append(el("li", "muted", "No grants yet. “Allow for this thread” and “Allow for this site” add them here."));
