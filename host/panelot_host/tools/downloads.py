@@ -60,28 +60,24 @@ class _Listing(msgspec.Struct, frozen=True):
     downloads: list[DownloadItem]
 
 
-class _ShimRefused(Exception):
-    def __init__(self, result: ToolResult) -> None:
-        self.result = result
-
-
 async def run_downloads(args: dict[str, Any], context: ToolContext) -> ToolResult:
     """List this Turn's downloads, or (``id``) read one from ``offset``; a download still
     under way is waited for up to ``FINISH_WAIT_S`` first."""
-    try:
+    items = await _turn_downloads(context)
+    if isinstance(items, ToolResult):
+        return items
+    wanted = args.get("id")
+    if wanted is None:
+        return _listing(items)
+    deadline = anyio.current_time() + FINISH_WAIT_S
+    while True:
+        item = next((i for i in items if i.id == wanted), None)
+        if item is None or item.state != "in_progress" or anyio.current_time() > deadline:
+            break
+        await anyio.sleep(FINISH_POLL_S)
         items = await _turn_downloads(context)
-        wanted = args.get("id")
-        if wanted is None:
-            return _listing(items)
-        deadline = anyio.current_time() + FINISH_WAIT_S
-        while True:
-            item = next((i for i in items if i.id == wanted), None)
-            if item is None or item.state != "in_progress" or anyio.current_time() > deadline:
-                break
-            await anyio.sleep(FINISH_POLL_S)
-            items = await _turn_downloads(context)
-    except _ShimRefused as refused:
-        return refused.result
+        if isinstance(items, ToolResult):
+            return items
     if item is None:
         return error_result(
             f"There is no download {wanted} in this turn. {_listing(items).content}"
@@ -89,12 +85,9 @@ async def run_downloads(args: dict[str, Any], context: ToolContext) -> ToolResul
     return await _read(item, args.get("offset", 0))
 
 
-async def _turn_downloads(context: ToolContext) -> list[DownloadItem]:
-    """What the browser downloaded since the Turn started, oldest first.
-
-    Raises:
-        _ShimRefused: the shim answered with an error or a malformed list (its result).
-    """
+async def _turn_downloads(context: ToolContext) -> list[DownloadItem] | ToolResult:
+    """What the browser downloaded since the Turn started, oldest first; or, when the shim
+    answered with an error or a malformed list, the result that says so."""
     browser = require_browser(context.browser)
     since = datetime.fromtimestamp(context.turn_started_ms / 1000, UTC)
     answer = await browser.invoke(
@@ -108,10 +101,8 @@ async def _turn_downloads(context: ToolContext) -> list[DownloadItem]:
         return msgspec.convert(shim.details, _Listing).downloads
     except msgspec.ValidationError as exc:
         if isinstance(answer, dict) and answer.get("isError"):
-            raise _ShimRefused(browser_result(TOOL, answer)) from exc
-        raise _ShimRefused(
-            error_result(f"`{TOOL}`: the browser returned a malformed list ({exc}).")
-        ) from exc
+            return browser_result(TOOL, answer)
+        return error_result(f"`{TOOL}`: the browser returned a malformed list ({exc}).")
 
 
 def _listing(items: list[DownloadItem]) -> ToolResult:
