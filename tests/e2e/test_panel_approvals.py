@@ -62,6 +62,18 @@ def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> No
         expect(card.get_by_role("note", name="The model's reason")).to_have_text(
             "Why: I will open your first order to check its status."
         )
+        # the card speaks for itself: no status line, and the composer says what to do
+        expect(panel.locator("#run")).to_be_hidden()
+        expect(
+            panel.get_by_text("Answer the card above to go on, or stop the turn (Esc).")
+        ).to_be_visible()
+        # Deny is in view without scrolling on a small screen
+        size = panel.viewport_size
+        panel.set_viewport_size({"width": 360, "height": 640})
+        expect(card.get_by_role("button", name="Deny")).to_be_in_viewport()
+        expect(card.get_by_role("button", name="Allow once")).to_be_in_viewport()
+        if size:
+            panel.set_viewport_size(size)
         site_choice = card.get_by_role("button", name="Allow for this site")
         expect(site_choice).to_have_accessible_description(
             "Don't ask again before going to this site, in any conversation."

@@ -106,12 +106,35 @@ def test_settings_are_stored_and_the_key_is_never_shown(browser: Browser) -> Non
     assert [(r["decision"], r.get("tool"), r.get("origin")) for r in rules] == [
         ("deny", "browser_*click*", "https://bank.example")
     ]
-    # MCP servers: listed with their status, editable as mcp.json
+    # MCP servers: added from a form (the program and its arguments, one per line: nothing
+    # to quote), listed with their state, removed; the mcp.json stays under its own fold
     expect(settings.get_by_role("heading", name="MCP servers")).to_be_visible()
-    expect(settings.get_by_role("textbox", name="MCP servers (mcp.json)")).to_have_value(
-        '{\n  "mcpServers": {}\n}'
+    settings.get_by_role("textbox", name="Server name").fill("files")
+    settings.get_by_role("textbox", name="Program", exact=True).fill("panelot-no-such-program")
+    args = settings.get_by_role("textbox", name="Arguments, one per line")
+    args.fill("--root\n/tmp/my notes\n")
+    settings.get_by_role("button", name="Add server").click()
+    remove_server = settings.get_by_role("button", name="Remove the MCP server files")
+    expect(remove_server).to_be_visible()
+    servers = rpc(panel, "settings.get", {})["settings"]["mcpServers"]
+    assert servers == {
+        "files": {"command": "panelot-no-such-program", "args": ["--root", "/tmp/my notes"]}
+    }
+    settings.get_by_role("textbox", name="Server name").fill("web")
+    settings.get_by_role("combobox", name="How it runs").select_option(label="A web address")
+    settings.get_by_role("textbox", name="Server address").fill("ftp://mcp.example")
+    settings.get_by_role("button", name="Add server").click()
+    expect(settings.get_by_role("status")).to_have_text(
+        "The address must start with https:// or http://."
     )
+    assert set(rpc(panel, "settings.get", {})["settings"]["mcpServers"]) == {"files"}
+    settings.get_by_text("Edit as mcp.json").click()
+    raw = settings.get_by_role("textbox", name="MCP servers (mcp.json)")
+    expect(raw).to_have_value(re.compile(r"\"command\": \"panelot-no-such-program\""))
     both_schemes(panel, "settings")
+    settings.get_by_role("button", name="Remove the MCP server files").click()
+    expect(settings.get_by_role("button", name="Remove the MCP server files")).to_have_count(0)
+    assert rpc(panel, "settings.get", {})["settings"]["mcpServers"] == {}
     remove.click()
     expect(remove).to_have_count(0)
     assert rpc(panel, "settings.get", {})["settings"]["policyRules"] == []

@@ -32,6 +32,18 @@ def _texts(panel: Page) -> list[str]:
     return [i.get("text", "") for i in snapshot(panel)["items"]]
 
 
+def test_a_thread_that_made_no_model_call_has_spent_nothing(browser: Browser) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    created = rpc(panel, "thread.create", {"commandId": "empty-1", "title": "Not started"})
+    panel.evaluate("(id) => panelot.controller.open(id)", created["thread"]["id"])
+    expect(panel.locator("#thread-usage")).to_have_text("This thread: nothing spent yet")
+    panel.evaluate("panelot.controller.refreshThreads()")  # made by another client: listed anew
+    row = thread_list(panel).get_by_role("button", name="Not started")
+    expect(row).to_contain_text("nothing spent yet")
+    expect(row).not_to_contain_text("$")
+
+
 def test_search_rename_delete(browser: Browser, model: FakeAnthropic) -> None:
     panel = browser.open_panel()
     connected(panel)

@@ -51,6 +51,12 @@ def test_the_user_picks_the_file_on_the_card(
         # only a one-time allow, once files are picked; no standing permission is offered
         allow = card.get_by_role("button", name="Allow once")
         expect(allow).to_be_disabled()
+        # Allow once is the primary choice, beside Deny
+        assert allow.evaluate("(b) => b.classList.contains('primary')")
+        row = allow.evaluate(
+            "(b) => [...b.parentElement.querySelectorAll('button')].map((x) => x.textContent)"
+        )
+        assert row == ["Allow once", "Deny"], row
         expect(card.get_by_role("button", name="Allow for this site")).to_have_count(0)
         expect(card.get_by_role("button", name="Allow for this thread")).to_have_count(0)
         card.get_by_label("Files to upload").set_input_files(str(notes))

@@ -8,6 +8,7 @@
 import { el, button, labelledField, plainTextInput } from "../dom.js";
 import { BUDGET_PRESETS, amount, parseDollars } from "../money.js";
 import { DECISIONS, actionsFor, grantWords, ruleFor, ruleWords, siteAddress } from "./rule-words.js";
+import { mcpForm } from "./mcp-form.js";
 import { siteOf } from "./action-words.js";
 
 /** @typedef {import("../store.js").Store} Store */
@@ -296,33 +297,16 @@ export function mountSettings(store, controller) {
 
   /** @param {Settings} settings */
   function mcpSection(settings) {
-    const status = el("ul", "mcp");
-    const states = /** @type {{name: string, state: string, toolCount?: number, reason?: string}[]} */ (settings.mcpStatus ?? []);
-    for (const server of states) {
-      status.append(el("li", "", el("strong", "", server.name), ` ${server.state}${server.toolCount !== undefined ? ` · ${server.toolCount} tools` : ""}${server.reason ? ` · ${server.reason}` : ""}`));
-    }
-    if (!states.length) status.append(el("li", "muted", "No MCP servers."));
-    const editor = el("textarea", "mono");
-    editor.rows = 6;
-    editor.spellcheck = false;
-    editor.value = JSON.stringify({ mcpServers: settings.mcpServers ?? {} }, null, 2);
-    const form = el("form", "settings-form");
-    const save = el("button", "", "Save MCP servers");
-    save.type = "submit";
-    form.append(field("MCP servers (mcp.json)", editor, "The format other MCP clients use; secrets stay masked."), save);
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      let parsed;
-      try {
-        parsed = JSON.parse(editor.value);
-      } catch (error) {
-        say(`The MCP servers are not valid JSON: ${error instanceof Error ? error.message : error}`);
-        return;
-      }
-      const result = await controller.updateSettings({ mcpServers: parsed?.mcpServers ?? parsed });
-      if (result) saved(result, "MCP servers saved.");
+    const parts = mcpForm({
+      servers: /** @type {Record<string, import("./mcp-form.js").ServerConfig>} */ (settings.mcpServers ?? {}),
+      states: /** @type {import("./mcp-form.js").ServerState[]} */ (settings.mcpStatus ?? []),
+      say,
+      save: async (servers, done) => {
+        const result = await controller.updateSettings({ mcpServers: servers });
+        if (result) saved(result, done);
+      },
     });
-    return section("MCP servers", status, form);
+    return section("MCP servers", ...parts);
   }
 
   /** @param {string} name @param {...Node} children */
