@@ -142,6 +142,10 @@ def test_a_twenty_step_turn_folds_under_one_line_and_unfolds_step_by_step(
         expect(failed.get_by_text("browser_click:", exact=False)).to_be_hidden()
         for group in (looked, listed, failed):
             group.locator("summary").first.click()
+        # scrolled down a long turn, the thread's title stays at the top
+        answer.scroll_into_view_if_needed()
+        title = panel.get_by_role("heading", name="Count to 16 on the counter page")
+        expect(title).to_be_in_viewport()
         both_schemes(panel, "steps-unfolded")
 
         # folding again hides them; the line keeps its words

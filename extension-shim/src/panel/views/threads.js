@@ -89,6 +89,7 @@ export function mountThreads(store, controller) {
     const s = store.state;
     const thread = s.thread;
     title.textContent = thread ? thread.title || "Untitled" : "New conversation";
+    title.title = title.textContent; // the whole title, when two lines cut it
     actions.hidden = !thread;
     back.hidden = !s.previousHead;
     if (!thread) {
