@@ -1,4 +1,4 @@
-// Panelot's service worker: the one client of one host (design/extension.md). It holds
+// Panelot's service worker: the one client of one host (README.md, "one worker, one host"). It holds
 // the native Port, relays the protocol for every side panel, and plays the shim for
 // browser tools. All state lives in the host; Chrome may stop this worker at any time and
 // the next panel action starts it again.

@@ -1,5 +1,5 @@
 // Chrome's reasons for closing a native Port, mapped to causes a user can act on
-// (design/native-messaging.md lists every message Chrome sends).
+// (the messages Chrome sends, as its native-messaging documentation and sources word them).
 
 /** @typedef {import("./types").DisconnectCause} DisconnectCause */
 

@@ -1,4 +1,5 @@
-"""Real Chromium + the extension + the real host, headless (recipe: design/e2e.md).
+"""Real Chromium + the extension + the real host, headless (the recipe is this module;
+scripts/test.sh installs what it needs).
 
 ``Profile`` is one temporary browser profile: the host installed into its user-data
 directory by ``panelot-host install --user-data-dir`` (the real command, as a user runs it),

@@ -27,7 +27,7 @@ from panelot_host.protocol.registry import table
 
 PROTOCOL_MD = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
-# Hard-coded from /work/shared/design/protocol.md (version 1): the host may add ops (each
+# Hard-coded from the protocol's version 1 (its normative contract): the host may add ops (each
 # then documented in docs/protocol.md, see below), never drop or rename these.
 DOC_OPS = [
     "initialize",

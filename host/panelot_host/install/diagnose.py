@@ -1,6 +1,6 @@
 """``doctor``'s install checks: every cause of "Specified native messaging host not found",
 "Access ... is forbidden", "Failed to start" and "Native host has exited" that can be seen
-without a browser (design/native-messaging.md, error table).
+without a browser (the error messages of Chrome's native-messaging documentation).
 
 For each browser: enterprise policy, where its manifest is (per-user folder, system folder,
 or the Windows registry key), the manifest as Chrome reads it, the executable it names

@@ -1,4 +1,5 @@
-"""Where browsers read native-messaging host manifests (design/native-messaging.md).
+"""Where browsers read native-messaging host manifests (Chrome's native-messaging
+documentation, and each browser's own folders).
 
 Per-user and system-wide folders on Linux and macOS for each Chromium-based browser we
 support, the folder of an explicit ``--user-data-dir`` (which replaces the per-user folder:

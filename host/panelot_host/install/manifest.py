@@ -1,6 +1,6 @@
 """The native-messaging host manifest: built, validated, written atomically.
 
-Chrome's rules (design/native-messaging.md): ``name`` of ``[a-z0-9._]`` without a leading,
+Chrome's rules (its native-messaging documentation): ``name`` of ``[a-z0-9._]`` without a leading,
 trailing or doubled dot, equal to the file stem; ``type`` ``stdio``; ``path`` absolute
 on POSIX and executable; ``allowed_origins`` exact ``chrome-extension://<id>/`` entries
 with the trailing slash. Chrome reports any violation only as "Specified native messaging
