@@ -1,6 +1,6 @@
 // The shim's tool table: one entry per browser tool this worker can run. The host owns
-// the descriptors (schemas, levels, effects); an entry here only executes. The
-// browser-tools issue adds its tools with `ToolTable.register`, nothing else changes.
+// the descriptors (schemas, levels, effects); an entry here only executes. `catalog.js`
+// registers every tool with `ToolTable.register`.
 
 import { ToolFailure, ToolRequestError } from "./errors.js";
 import { describeTab, findTab, restrictionOf } from "./tabs.js";
