@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
 from panelot_host.errors import InvalidState, NotFound
 from panelot_host.store.ids import now_ms
 from panelot_host.store.records import ApprovalRecord, InteractionRecord
+
+R = TypeVar("R", ApprovalRecord, InteractionRecord)
 
 _encode = msgspec.json.Encoder().encode
 _dict_decode = msgspec.json.Decoder(dict[str, Any]).decode
@@ -55,6 +59,78 @@ def _interaction(row: Any) -> InteractionRecord:
     )
 
 
+@dataclass(frozen=True)
+class _RequestTable(Generic[R]):
+    """One of the two kinds of request that waits for the user, each in its own table:
+    ``pending`` until claimed once (``claimed_state``: decided, answered) or withdrawn
+    (``cancelled``); ``settled_at`` is the column either stamps. Approvals and interactions
+    share this state machine; only their columns differ."""
+
+    table: str
+    columns: str
+    noun: str
+    claimed_state: str
+    settled_at: str
+    record: Callable[[Any], R]
+
+    def get(self, conn: sqlite3.Connection, request_id: str) -> R:
+        row = conn.execute(
+            f"SELECT {self.columns} FROM {self.table} WHERE id = ?", (request_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no {self.noun} {request_id!r}")
+        return self.record(row)
+
+    def claim(self, conn: sqlite3.Connection, request_id: str, values: dict[str, Any]) -> R:
+        """Settle a pending request once with ``values`` (column -> value, fixed by the
+        callers here); a second claim raises ``InvalidState``."""
+        sets = "".join(f"{column} = ?, " for column in values)
+        row = conn.execute(
+            f"UPDATE {self.table} SET state = ?, {sets}{self.settled_at} = ? "
+            f"WHERE id = ? AND state = 'pending' RETURNING {self.columns}",
+            (self.claimed_state, *values.values(), now_ms(), request_id),
+        ).fetchone()
+        if row is None:
+            current = self.get(conn, request_id)
+            raise InvalidState(f"{self.noun} {request_id!r} is already {current.state}")
+        return self.record(row)
+
+    def withdraw(self, conn: sqlite3.Connection, request_id: str) -> bool:
+        """Cancel a still pending request; False when it was settled meanwhile."""
+        cur = conn.execute(
+            f"UPDATE {self.table} SET state = 'cancelled', {self.settled_at} = ? "
+            "WHERE id = ? AND state = 'pending'",
+            (now_ms(), request_id),
+        )
+        return cur.rowcount > 0
+
+    def cancel_of_turn(self, conn: sqlite3.Connection, turn_id: str) -> list[R]:
+        """Withdraw the Turn's pending requests; the withdrawn ones, oldest first."""
+        rows = conn.execute(
+            f"UPDATE {self.table} SET state = 'cancelled', {self.settled_at} = ? "
+            f"WHERE turn_id = ? AND state = 'pending' RETURNING {self.columns}, rowid",
+            (now_ms(), turn_id),
+        ).fetchall()
+        # RETURNING gives no order: created_at (column 9 of both), then rowid
+        return [self.record(row) for row in sorted(rows, key=lambda row: (row[9], row[-1]))]
+
+    def pending(self, conn: sqlite3.Connection, thread_id: str) -> list[R]:
+        rows = conn.execute(
+            f"SELECT {self.columns} FROM {self.table} WHERE thread_id = ? "
+            "AND state = 'pending' ORDER BY created_at, rowid",
+            (thread_id,),
+        ).fetchall()
+        return [self.record(r) for r in rows]
+
+
+_APPROVALS = _RequestTable(
+    "approval", _APPROVAL_COLUMNS, "approval request", "decided", "decided_at", _approval
+)
+_INTERACTIONS = _RequestTable(
+    "interaction", _INTERACTION_COLUMNS, "interaction", "answered", "answered_at", _interaction
+)
+
+
 def add_approval(
     conn: sqlite3.Connection,
     *,
@@ -72,12 +148,7 @@ def add_approval(
 
 
 def get_approval(conn: sqlite3.Connection, request_id: str) -> ApprovalRecord:
-    row = conn.execute(
-        f"SELECT {_APPROVAL_COLUMNS} FROM approval WHERE id = ?", (request_id,)
-    ).fetchone()
-    if row is None:
-        raise NotFound(f"no approval request {request_id!r}")
-    return _approval(row)
+    return _APPROVALS.get(conn, request_id)
 
 
 def decide_approval(
@@ -90,35 +161,17 @@ def decide_approval(
     command_id: str,
 ) -> ApprovalRecord:
     """Record the user's decision once; raises ``InvalidState`` if already decided."""
-    row = conn.execute(
-        "UPDATE approval SET state = 'decided', decision = ?, scope = ?, message = ?, "
-        "command_id = ?, decided_at = ? WHERE id = ? AND state = 'pending' "
-        f"RETURNING {_APPROVAL_COLUMNS}",
-        (decision, scope, message, command_id, now_ms(), request_id),
-    ).fetchone()
-    if row is None:
-        current = get_approval(conn, request_id)
-        raise InvalidState(f"approval request {request_id!r} is already {current.state}")
-    return _approval(row)
+    values = {"decision": decision, "scope": scope, "message": message, "command_id": command_id}
+    return _APPROVALS.claim(conn, request_id, values)
 
 
 def cancel_approvals_of_turn(conn: sqlite3.Connection, turn_id: str) -> list[ApprovalRecord]:
     """Withdraw the Turn's pending approval requests; the withdrawn ones, oldest first."""
-    rows = conn.execute(
-        "UPDATE approval SET state = 'cancelled', decided_at = ? "
-        f"WHERE turn_id = ? AND state = 'pending' RETURNING {_APPROVAL_COLUMNS}, rowid",
-        (now_ms(), turn_id),
-    ).fetchall()
-    return [_approval(row) for row in _oldest_first(rows)]
+    return _APPROVALS.cancel_of_turn(conn, turn_id)
 
 
 def pending_approvals(conn: sqlite3.Connection, thread_id: str) -> list[ApprovalRecord]:
-    rows = conn.execute(
-        f"SELECT {_APPROVAL_COLUMNS} FROM approval WHERE thread_id = ? AND state = 'pending' "
-        "ORDER BY created_at, rowid",
-        (thread_id,),
-    ).fetchall()
-    return [_approval(r) for r in rows]
+    return _APPROVALS.pending(conn, thread_id)
 
 
 def add_interaction(
@@ -149,51 +202,24 @@ def add_interaction(
 
 
 def get_interaction(conn: sqlite3.Connection, interaction_id: str) -> InteractionRecord:
-    row = conn.execute(
-        f"SELECT {_INTERACTION_COLUMNS} FROM interaction WHERE id = ?", (interaction_id,)
-    ).fetchone()
-    if row is None:
-        raise NotFound(f"no interaction {interaction_id!r}")
-    return _interaction(row)
+    return _INTERACTIONS.get(conn, interaction_id)
 
 
 def answer_interaction(
     conn: sqlite3.Connection, interaction_id: str, values: dict[str, Any], command_id: str
 ) -> InteractionRecord:
     """Claim the interaction once; a second answer raises ``InvalidState``."""
-    row = conn.execute(
-        "UPDATE interaction SET state = 'answered', response = ?, command_id = ?, "
-        f"answered_at = ? WHERE id = ? AND state = 'pending' RETURNING {_INTERACTION_COLUMNS}",
-        (_encode(values).decode(), command_id, now_ms(), interaction_id),
-    ).fetchone()
-    if row is None:
-        current = get_interaction(conn, interaction_id)
-        raise InvalidState(f"interaction {interaction_id!r} is already {current.state}")
-    return _interaction(row)
+    answer = {"response": _encode(values).decode(), "command_id": command_id}
+    return _INTERACTIONS.claim(conn, interaction_id, answer)
 
 
 def cancel_interactions_of_turn(conn: sqlite3.Connection, turn_id: str) -> list[InteractionRecord]:
     """Withdraw the Turn's pending questions; the withdrawn ones, oldest first."""
-    rows = conn.execute(
-        "UPDATE interaction SET state = 'cancelled', answered_at = ? "
-        f"WHERE turn_id = ? AND state = 'pending' RETURNING {_INTERACTION_COLUMNS}, rowid",
-        (now_ms(), turn_id),
-    ).fetchall()
-    return [_interaction(row) for row in _oldest_first(rows)]
-
-
-def _oldest_first(rows: list[Any]) -> list[Any]:
-    """Rows of the columns then ``rowid`` in creation order (``RETURNING`` gives none)."""
-    return sorted(rows, key=lambda row: (row[9], row[-1]))  # created_at, rowid
+    return _INTERACTIONS.cancel_of_turn(conn, turn_id)
 
 
 def pending_interactions(conn: sqlite3.Connection, thread_id: str) -> list[InteractionRecord]:
-    rows = conn.execute(
-        f"SELECT {_INTERACTION_COLUMNS} FROM interaction WHERE thread_id = ? "
-        "AND state = 'pending' ORDER BY created_at, rowid",
-        (thread_id,),
-    ).fetchall()
-    return [_interaction(r) for r in rows]
+    return _INTERACTIONS.pending(conn, thread_id)
 
 
 def latest_approval_of_call(
@@ -223,9 +249,4 @@ def interaction_of_call(
 
 def withdraw_interaction(conn: sqlite3.Connection, interaction_id: str) -> bool:
     """Cancel a still pending question; False when it was answered meanwhile."""
-    cur = conn.execute(
-        "UPDATE interaction SET state = 'cancelled', answered_at = ? "
-        "WHERE id = ? AND state = 'pending'",
-        (now_ms(), interaction_id),
-    )
-    return cur.rowcount > 0
+    return _INTERACTIONS.withdraw(conn, interaction_id)
