@@ -1,5 +1,6 @@
-// Generates src/generated/protocol.d.ts from ../schema/protocol.schema.json (the host's
-// published schema), so the extension's protocol types are never written by hand.
+// Generates src/generated/protocol.d.ts (the types) and src/generated/error-codes.js (the
+// error codes by kind) from ../schema/protocol.schema.json (the host's published schema),
+// so the extension's protocol types and codes are never written by hand.
 //   node scripts/gen-protocol-types.mjs          write the file
 //   node scripts/gen-protocol-types.mjs --check  exit 1 when the committed file is stale
 import { readFile, writeFile } from "node:fs/promises";
@@ -9,6 +10,22 @@ import { compile } from "json-schema-to-typescript";
 const here = (/** @type {string} */ p) => fileURLToPath(new URL(p, import.meta.url));
 const SCHEMA = here("../../schema/protocol.schema.json");
 const OUT = here("../src/generated/protocol.d.ts");
+const CODES_OUT = here("../src/generated/error-codes.js");
+
+/** The error codes by kind, as a frozen ES module. @param {Record<string, number>} codes */
+function errorCodes(codes) {
+  const lines = Object.entries(codes).map(([kind, code]) => `  ${kind}: ${code},`);
+  return [
+    "// Generated from schema/protocol.schema.json by extension-shim/scripts/gen-protocol-types.mjs.",
+    "// Do not edit: run `npm run gen:types` in extension-shim/ after the schema changes.",
+    "",
+    "/** The JSON-RPC error code of each error kind (`error.data.kind`). */",
+    "export const ERROR_CODES = Object.freeze({",
+    ...lines,
+    "});",
+    "",
+  ].join("\n");
+}
 
 /** @param {string} ref  "#/$defs/Name" */
 const defName = (ref) => ref.replace("#/$defs/", "");
@@ -64,16 +81,19 @@ async function generate() {
 }
 
 const text = await generate();
+const codes = errorCodes(JSON.parse(await readFile(SCHEMA, "utf8"))["x-errorCodes"]);
 if (process.argv.includes("--check")) {
   const current = await readFile(OUT, "utf8").catch(() => "");
-  if (current !== text) {
+  const currentCodes = await readFile(CODES_OUT, "utf8").catch(() => "");
+  if (current !== text || currentCodes !== codes) {
     console.error(
-      "extension-shim/src/generated/protocol.d.ts is stale: run `npm run gen:types` in extension-shim/",
+      "extension-shim/src/generated/ is stale: run `npm run gen:types` in extension-shim/",
     );
     process.exit(1);
   }
   console.error("protocol types are current");
 } else {
   await writeFile(OUT, text);
-  console.error(`wrote ${OUT}`);
+  await writeFile(CODES_OUT, codes);
+  console.error(`wrote ${OUT} and ${CODES_OUT}`);
 }

@@ -3,6 +3,7 @@
 // collide), answers every request itself if the host does not in time, and routes each
 // thread-scoped event only to the panels that opened that thread.
 
+import { ERROR_CODES } from "./generated/error-codes.js";
 import { HOST_UNAVAILABLE, RpcError } from "./host-link.js";
 
 /** @typedef {import("./types").RpcMessage} RpcMessage */
@@ -64,7 +65,7 @@ export class Relay {
   fromPanel(panel, message) {
     if (message === null || typeof message !== "object" || typeof message.method !== "string") {
       const id = message && (typeof message.id === "number" || typeof message.id === "string") ? message.id : null;
-      this.post(panel, { jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid request", data: { kind: "invalid_request" } } });
+      this.post(panel, { jsonrpc: "2.0", id, error: { code: ERROR_CODES.invalid_request, message: "Invalid request", data: { kind: "invalid_request" } } });
       return;
     }
     const { id, method, params } = message;
@@ -98,7 +99,7 @@ export class Relay {
       this.post(panel, { jsonrpc: "2.0", id, result: handler(params) });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.post(panel, { jsonrpc: "2.0", id, error: { code: -32602, message, data: { kind: "invalid_params" } } });
+      this.post(panel, { jsonrpc: "2.0", id, error: { code: ERROR_CODES.invalid_params, message, data: { kind: "invalid_params" } } });
     }
   }
 

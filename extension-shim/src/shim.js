@@ -1,6 +1,7 @@
 // The shim role: the host's `browser.resolveTarget` / `browser.invoke` requests, run by the
 // tool table, each with a time bound and cancelled by the host's `$/cancelRequest`.
 
+import { ERROR_CODES } from "./generated/error-codes.js";
 import { ToolRequestError } from "./tools/errors.js";
 
 /** @typedef {import("./types").RpcMessage} RpcMessage */
@@ -9,7 +10,6 @@ import { ToolRequestError } from "./tools/errors.js";
 
 export const RESOLVE_BOUND_MS = 10_000; // the host waits 15 s
 export const INVOKE_BOUND_MS = 240_000; // the host waits 300 s, then the outcome is unknown
-const CANCELLED = -32800;
 
 /** @typedef {(id: number | string, answer: {result?: unknown, error?: RpcErrorObject}) => void} Answer */
 
@@ -27,7 +27,7 @@ export class Shim {
     const id = /** @type {number | string} */ (message.id);
     const method = message.method;
     if (method !== "browser.resolveTarget" && method !== "browser.invoke") {
-      this.answer(id, { error: { code: -32601, message: `the extension does not serve ${method}`, data: { kind: "method_not_found" } } });
+      this.answer(id, { error: { code: ERROR_CODES.method_not_found, message: `the extension does not serve ${method}`, data: { kind: "method_not_found" } } });
       return;
     }
     const controller = new AbortController();
@@ -54,7 +54,7 @@ export class Shim {
     if (!controller) return; // finished first: its result was sent
     this.running.delete(id);
     controller.abort(new Error("cancelled"));
-    this.answer(id, { error: { code: CANCELLED, message: "cancelled by the host", data: { kind: "cancelled" } } });
+    this.answer(id, { error: { code: ERROR_CODES.cancelled, message: "cancelled by the host", data: { kind: "cancelled" } } });
   }
 
   /** The host went away: stop every running tool (nobody can receive its result). */
@@ -66,7 +66,7 @@ export class Shim {
   /** @param {AbortSignal} signal @returns {RpcErrorObject} */
   abortError(signal) {
     const reason = signal.reason instanceof Error ? signal.reason.message : "aborted";
-    return { code: -32013, message: `the browser tool stopped: ${reason}`, data: { kind: "tool" } };
+    return { code: ERROR_CODES.tool, message: `the browser tool stopped: ${reason}`, data: { kind: "tool" } };
   }
 
   /** @param {unknown} error @param {AbortSignal} signal @returns {RpcErrorObject} */
@@ -74,7 +74,7 @@ export class Shim {
     if (signal.aborted) return this.abortError(signal);
     if (error instanceof ToolRequestError) return { code: error.code, message: error.message, data: { kind: error.kind } };
     const message = error instanceof Error ? error.message : String(error);
-    return { code: -32013, message: `the browser tool failed: ${message}`, data: { kind: "tool" } };
+    return { code: ERROR_CODES.tool, message: `the browser tool failed: ${message}`, data: { kind: "tool" } };
   }
 
   stats() {

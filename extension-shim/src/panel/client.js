@@ -1,6 +1,7 @@
 // The panel's side of its Port to the worker: requests with timeouts, notifications, and
 // reconnection when the worker is stopped (connecting again wakes it).
 
+import { HOST_UNAVAILABLE, TIMEOUT } from "../host-link.js";
 import { STAGE_FILES } from "../tools/uploads.js";
 
 /** @typedef {import("../types").RpcMessage} RpcMessage */
@@ -43,7 +44,7 @@ export class PanelClient {
     port.onDisconnect.addListener(() => {
       if (this.port !== port) return;
       this.port = null;
-      const error = new PanelRpcError({ code: -32090, message: "The extension's worker restarted; try again.", data: { kind: "host_unavailable" } });
+      const error = new PanelRpcError({ code: HOST_UNAVAILABLE, message: "The extension's worker restarted; try again.", data: { kind: "host_unavailable" } });
       for (const [id, pending] of this.pending) {
         clearTimeout(pending.timer);
         this.pending.delete(id);
@@ -83,7 +84,7 @@ export class PanelClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new PanelRpcError({ code: -32091, message: `No answer to ${method} within ${timeoutMs / 1000} s.`, data: { kind: "timeout" } }));
+        reject(new PanelRpcError({ code: TIMEOUT, message: `No answer to ${method} within ${timeoutMs / 1000} s.`, data: { kind: "timeout" } }));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       port.postMessage({ jsonrpc: "2.0", id, method, params });

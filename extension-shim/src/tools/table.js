@@ -58,7 +58,7 @@ export class ToolTable {
   /** @param {string} name */
   get(name) {
     const tool = this.tools.get(name);
-    if (!tool) throw new ToolRequestError(-32601, `this browser cannot run the tool ${JSON.stringify(name)}`, "method_not_found");
+    if (!tool) throw new ToolRequestError("method_not_found", `this browser cannot run the tool ${JSON.stringify(name)}`);
     return tool;
   }
 
@@ -73,7 +73,7 @@ export class ToolTable {
     try {
       return tool.resolve ? await tool.resolve(args) : describeTab(await findTab(args, undefined));
     } catch (error) {
-      if (error instanceof ToolFailure) throw new ToolRequestError(-32013, `${tool.name}: ${error.message}`, "tool");
+      if (error instanceof ToolFailure) throw new ToolRequestError("tool", `${tool.name}: ${error.message}`);
       throw error;
     }
   }
