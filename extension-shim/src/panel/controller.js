@@ -477,15 +477,8 @@ export class Controller {
       return;
     }
     if (method === "$/error") return this.store.notify("error", `The host could not read a message: ${params?.message ?? "unknown problem"}`);
-    const s = this.store.state;
-    if (!params || params.threadId !== s.threadId || typeof params.seq !== "number") return;
-    if (params.seq <= s.lastSeq) return; // already in the snapshot
-    if (params.seq > s.lastSeq + 1) {
-      this.attempt(() => this.reopen()); // a gap: take a fresh snapshot
-      return;
-    }
-    s.lastSeq = params.seq;
-    this.onThreadEvent(method, params);
+    // the shown thread's events, in seq order; a gap means some were missed: re-open
+    if (!this.store.apply(method, params)) this.attempt(() => this.reopen());
   }
 
   /** @param {import("./store.js").Thread} thread */
@@ -499,99 +492,6 @@ export class Controller {
     else if (at >= 0) s.threads.splice(at, 0, thread);
     if (thread.id === s.threadId) s.thread = thread;
     this.store.emit("thread");
-  }
-
-  /** @param {string} method @param {any} params */
-  onThreadEvent(method, params) {
-    const s = this.store.state;
-    const store = this.store;
-    switch (method) {
-      case "turn.started":
-        s.turn = { id: params.turnId, status: "running", runId: params.runId };
-        s.run = { id: params.runId, state: "streaming" };
-        store.emit("run");
-        break;
-      case "item.started":
-      case "item.updated": // a tool call started running: its target and start time
-      case "item.completed": {
-        /** @type {Item} */
-        const item = params.item;
-        const times = s.toolTimes.get(item.id);
-        if (item.kind === "toolCall") {
-          if (!times) s.toolTimes.set(item.id, { startedAt: performance.now() });
-          else if (item.result && !times.endedAt) times.endedAt = performance.now();
-        }
-        const known = s.items.get(item.id);
-        // a completed event carries the whole item; keep streamed text if started had none
-        s.items.set(item.id, known && item.kind === "assistant" && known.kind === "assistant" && method === "item.started" ? { ...item, text: known.text } : item);
-        store.emit("item", item.id);
-        if (s.pendingSteering.has(item.id)) {
-          s.pendingSteering.delete(item.id);
-          store.emit("steering");
-        }
-        break;
-      }
-      case "item.delta": {
-        const item = s.items.get(params.itemId);
-        if (!item) {
-          // (re)opened mid-answer: the snapshot holds stored items only; show what follows
-          if (typeof params.delta?.text === "string") {
-            s.items.set(params.itemId, { id: params.itemId, kind: "assistant", turnId: params.turnId, createdAt: "", text: params.delta.text });
-            store.emit("item", params.itemId);
-          }
-          break;
-        }
-        if (typeof params.delta?.text === "string" && item.kind === "assistant") {
-          s.items.set(item.id, { ...item, text: (item.text ?? "") + params.delta.text });
-          store.emit("delta", item.id);
-        } else if (typeof params.delta?.thinking === "string" && item.kind === "assistant") {
-          s.items.set(item.id, { ...item, thinking: (item.thinking ?? "") + params.delta.thinking });
-          store.emit("delta", item.id);
-        } else if (params.delta && "progress" in params.delta) {
-          s.progress.set(item.id, params.delta.progress);
-          store.emit("delta", item.id);
-        }
-        break;
-      }
-      case "run.updated":
-        s.run = { id: params.runId, state: params.state };
-        if (s.turn && params.state !== "budget_paused" && params.state !== "paused_uncertain" && s.turn.status === "paused") s.turn = { ...s.turn, status: "running" };
-        store.emit("run");
-        break;
-      case "turn.paused":
-        if (s.turn) {
-          const budget = params.reason === "budget" ? { budgetReached: params.budgetReached ?? undefined, costBudgetUsd: params.costBudgetUsd ?? undefined, costUsd: params.costUsd ?? null } : {};
-          s.turn = { ...s.turn, status: "paused", pauseReason: params.reason, runId: params.runId ?? s.turn.runId, ...budget };
-        }
-        if (params.runId) s.run = { id: params.runId, state: params.reason === "budget" ? "budget_paused" : "paused_uncertain" };
-        store.emit("run");
-        break;
-      case "turn.complete":
-        s.turn = { id: params.turnId, status: params.status, error: params.error };
-        if (s.run && params.status !== "failed") s.run = { ...s.run, state: params.status === "completed" ? "completed" : "interrupted" };
-        s.turnUsage.set(params.turnId, { usage: params.usage, costUsd: params.costUsd });
-        store.emit("run");
-        break;
-      case "approval.request":
-        s.approvals.set(params.requestId, params);
-        store.emit("cards");
-        break;
-      case "approval.resolved":
-        s.approvals.delete(params.requestId);
-        store.emit("cards");
-        break;
-      case "interaction.request":
-        s.interactions.set(params.interactionId, params);
-        store.emit("cards");
-        break;
-      case "interaction.resolved":
-        s.interactions.delete(params.interactionId);
-        store.emit("cards");
-        break;
-      case "queue.updated":
-        this.setQueue(params.queue);
-        break;
-    }
   }
 
   /** @param {HostStatus} status */

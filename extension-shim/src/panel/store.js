@@ -3,6 +3,8 @@
 // only what changed. The host owns the real state; this is a mirror rebuilt from
 // `thread.open` snapshots and the events after them.
 
+import { applyThreadEvent } from "./reducer.js";
+
 /** @typedef {import("../generated/protocol").Thread} Thread */
 /** @typedef {import("../generated/protocol").ThreadMatch} ThreadMatch */
 /** @typedef {import("../generated/protocol").ThreadSnapshot} ThreadSnapshot */
@@ -100,6 +102,18 @@ export class Store {
   /** @param {Topic} topic @param {string} [detail] */
   emit(topic, detail) {
     for (const listener of this.listeners.get(topic) ?? []) listener(detail);
+  }
+
+  /**
+   * Apply an event of the shown thread and emit what changed; false when events were
+   * missed (the caller takes a fresh snapshot).
+   * @param {string} method @param {any} params @returns {boolean}
+   */
+  apply(method, params) {
+    const changes = applyThreadEvent(this.state, method, params, performance.now());
+    if (changes === "gap") return false;
+    for (const [topic, detail] of changes) this.emit(topic, detail);
+    return true;
   }
 
   /** Is a turn of the shown thread live (running or paused)? */
