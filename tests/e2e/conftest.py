@@ -130,7 +130,7 @@ def browser(
 
 def _save_panel(browser: Browser, name: str) -> None:
     """One screenshot per test of the last panel it used, whatever the outcome."""
-    panels = [p for p in browser.context.pages if p.url.endswith("/sidepanel.html")]
+    panels = [p for p in browser.context.pages if "/sidepanel.html" in p.url]
     if panels:
         try:
             screenshot(panels[-1], name)

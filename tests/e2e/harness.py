@@ -164,7 +164,8 @@ class Browser:
     def open_panel(self) -> Page:
         page = self.context.new_page()
         page.set_default_timeout(REQUEST_TIMEOUT_MS)
-        page.goto(f"chrome-extension://{self.ext_id}/sidepanel.html")
+        # ?debug: the panel installs its test hooks (`panelot.*`); Chrome opens it without
+        page.goto(f"chrome-extension://{self.ext_id}/sidepanel.html?debug")
         return page
 
     def stats(self) -> dict[str, Any]:

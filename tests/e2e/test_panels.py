@@ -81,3 +81,11 @@ def test_a_message_over_1_mib_reaches_the_panel_intact(
 
 def _sha256(page: Page, text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_a_panel_opened_as_chrome_opens_it_installs_no_test_hooks(browser: Browser) -> None:
+    page = browser.context.new_page()
+    page.goto(f"chrome-extension://{browser.ext_id}/sidepanel.html")
+    expect(page.get_by_text("Connected")).to_be_visible()
+    assert page.evaluate("typeof globalThis.panelot") == "undefined"
+    page.close()

@@ -57,17 +57,22 @@ store.on("view", () => {
 client.connect();
 controller.attempt(() => controller.refreshThreads());
 
-// For tests and debugging: the shown thread, the Port's counters, causes shown.
-Object.assign(globalThis, {
-  panelot: {
-    store,
-    controller,
-    client,
-    get threadId() {
-      return store.state.threadId;
+// For tests, benchmarks and debugging, and only when the panel is opened with `?debug`
+// (`sidepanel.html?debug`, as the e2e harness does): the shown thread, the store, the
+// controller and the Port's client. Chrome's side panel opens it without, so a user's
+// panel exposes nothing to the console.
+if (new URLSearchParams(location.search).has("debug")) {
+  Object.assign(globalThis, {
+    panelot: {
+      store,
+      controller,
+      client,
+      get threadId() {
+        return store.state.threadId;
+      },
+      get causesShown() {
+        return controller.causesShown;
+      },
     },
-    get causesShown() {
-      return controller.causesShown;
-    },
-  },
-});
+  });
+}
