@@ -11,6 +11,39 @@ const here = (/** @type {string} */ p) => fileURLToPath(new URL(p, import.meta.u
 const SCHEMA = here("../../schema/protocol.schema.json");
 const OUT = here("../src/generated/protocol.d.ts");
 const CODES_OUT = here("../src/generated/error-codes.js");
+const TOOLS = here("../../schema/browser-tools.json");
+
+/** `browser_click` -> `BrowserClickArgs`. @param {string} name */
+const argsTypeName = (name) => `${name.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("")}Args`;
+
+/**
+ * The browser tools the host declares (schema/browser-tools.json): each tool's arguments as
+ * an interface, and `BrowserToolArgs` from name to arguments.
+ */
+async function browserToolTypes() {
+  const { tools } = JSON.parse(await readFile(TOOLS, "utf8"));
+  const parts = [];
+  const map = [];
+  for (const [name, tool] of Object.entries(tools)) {
+    const type = argsTypeName(name);
+    const body = await compile({ ...tool.parameters, title: type }, type, {
+      bannerComment: "",
+      additionalProperties: false,
+      unknownAny: true,
+      strictIndexSignatures: false,
+      style: { singleQuote: false, printWidth: 100 },
+    });
+    parts.push(body.trimEnd());
+    map.push(`  ${JSON.stringify(name)}: ${type};`);
+  }
+  return [
+    "// The browser tools the host declares (schema/browser-tools.json).",
+    ...parts,
+    `export interface BrowserToolArgs {\n${map.join("\n")}\n}`,
+    "export type BrowserToolName = keyof BrowserToolArgs;",
+    "",
+  ].join("\n");
+}
 
 /** The error codes by kind, as a frozen ES module. @param {Record<string, number>} codes */
 function errorCodes(codes) {
@@ -77,6 +110,7 @@ async function generate() {
     "export type OpMethod = keyof Ops;",
     "export type EventMethod = keyof Events;",
     "",
+    await browserToolTypes(),
   ].join("\n");
 }
 

@@ -1656,3 +1656,286 @@ export interface ControlNotifications {
 
 export type OpMethod = keyof Ops;
 export type EventMethod = keyof Events;
+
+// The browser tools the host declares (schema/browser-tools.json).
+export interface BrowserTabsListArgs {}
+export interface BrowserTabNewArgs {
+  /**
+   * An absolute URL.
+   */
+  url?: string;
+}
+export interface BrowserTabSelectArgs {
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId: number;
+}
+export interface BrowserTabCloseArgs {
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId: number;
+}
+export interface BrowserNavigateArgs {
+  /**
+   * An absolute URL.
+   */
+  url: string;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserNavigateBackArgs {
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserReadArgs {
+  /**
+   * Where to start, in characters, when an earlier read was truncated.
+   */
+  offset?: number;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserSnapshotArgs {
+  /**
+   * Outline only this region (a ref of the latest snapshot).
+   */
+  ref?: string;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserClickArgs {
+  /**
+   * An element ref from browser_snapshot.
+   */
+  ref: string;
+  /**
+   * The mouse button; default left. right opens a context menu.
+   */
+  button?: "left" | "right" | "middle";
+  /**
+   * Real input through the debugger (level L2, the user is asked once per site), for pages that ignore scripted input; use it only when a plain attempt had no effect.
+   */
+  trusted?: boolean;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserDoubleClickArgs {
+  /**
+   * An element ref from browser_snapshot.
+   */
+  ref: string;
+  /**
+   * Real input through the debugger (level L2, the user is asked once per site), for pages that ignore scripted input; use it only when a plain attempt had no effect.
+   */
+  trusted?: boolean;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserClickAtArgs {
+  /**
+   * Pixels from the left of the tab's latest screenshot.
+   */
+  x: number;
+  /**
+   * Pixels from its top.
+   */
+  y: number;
+  /**
+   * The mouse button; default left.
+   */
+  button?: "left" | "right" | "middle";
+  /**
+   * A double click.
+   */
+  double?: boolean;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserHoverArgs {
+  /**
+   * An element ref from browser_snapshot.
+   */
+  ref: string;
+  /**
+   * Real input through the debugger (level L2, the user is asked once per site), for pages that ignore scripted input; use it only when a plain attempt had no effect.
+   */
+  trusted?: boolean;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export type BrowserDragArgs = {
+  [k: string]: unknown;
+} & {
+  /**
+   * An element ref from browser_snapshot.
+   */
+  ref: string;
+  /**
+   * The element to drop on.
+   */
+  toRef?: string;
+  /**
+   * Or a point of the viewport to drop at.
+   */
+  toX?: number;
+  toY?: number;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+};
+export interface BrowserTypeArgs {
+  /**
+   * An element ref from browser_snapshot.
+   */
+  ref: string;
+  text: string;
+  /**
+   * Press Enter after.
+   */
+  submit?: boolean;
+  /**
+   * Real input through the debugger (level L2, the user is asked once per site), for pages that ignore scripted input; use it only when a plain attempt had no effect.
+   */
+  trusted?: boolean;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserSelectOptionArgs {
+  /**
+   * An element ref from browser_snapshot.
+   */
+  ref: string;
+  /**
+   * @minItems 1
+   */
+  values: [string, ...string[]];
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserUploadFileArgs {
+  /**
+   * The file input, or its label or button.
+   */
+  ref: string;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserPressKeyArgs {
+  key: string;
+  /**
+   * Real input through the debugger (level L2, the user is asked once per site), for pages that ignore scripted input; use it only when a plain attempt had no effect.
+   */
+  trusted?: boolean;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserHandleDialogArgs {
+  /**
+   * true: OK; false: Cancel.
+   */
+  accept: boolean;
+  /**
+   * The text to answer a prompt with.
+   */
+  promptText?: string;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export type BrowserScrollArgs = {
+  [k: string]: unknown;
+} & {
+  /**
+   * An element ref from browser_snapshot.
+   */
+  ref?: string;
+  direction?: "up" | "down" | "left" | "right";
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+};
+export type BrowserWaitForArgs = {
+  [k: string]: unknown;
+} & {
+  text?: string;
+  textGone?: string;
+  timeMs?: number;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+};
+export interface BrowserDownloadsArgs {
+  /**
+   * Read this download (an id from the list or from the action that started it) as text.
+   */
+  id?: number;
+  /**
+   * Where to start, in characters, when an earlier read was truncated.
+   */
+  offset?: number;
+}
+export interface BrowserScreenshotArgs {
+  /**
+   * The whole page, not only the viewport.
+   */
+  fullPage?: boolean;
+  /**
+   * The tab; default: the active tab.
+   */
+  tabId?: number;
+}
+export interface BrowserToolArgs {
+  "browser_tabs_list": BrowserTabsListArgs;
+  "browser_tab_new": BrowserTabNewArgs;
+  "browser_tab_select": BrowserTabSelectArgs;
+  "browser_tab_close": BrowserTabCloseArgs;
+  "browser_navigate": BrowserNavigateArgs;
+  "browser_navigate_back": BrowserNavigateBackArgs;
+  "browser_read": BrowserReadArgs;
+  "browser_snapshot": BrowserSnapshotArgs;
+  "browser_click": BrowserClickArgs;
+  "browser_double_click": BrowserDoubleClickArgs;
+  "browser_click_at": BrowserClickAtArgs;
+  "browser_hover": BrowserHoverArgs;
+  "browser_drag": BrowserDragArgs;
+  "browser_type": BrowserTypeArgs;
+  "browser_select_option": BrowserSelectOptionArgs;
+  "browser_upload_file": BrowserUploadFileArgs;
+  "browser_press_key": BrowserPressKeyArgs;
+  "browser_handle_dialog": BrowserHandleDialogArgs;
+  "browser_scroll": BrowserScrollArgs;
+  "browser_wait_for": BrowserWaitForArgs;
+  "browser_downloads": BrowserDownloadsArgs;
+  "browser_screenshot": BrowserScreenshotArgs;
+}
+export type BrowserToolName = keyof BrowserToolArgs;

@@ -287,7 +287,7 @@ export function actTools(records, debuggers, shots, uploads) {
 
   /**
    * A click tool: `browser_click` (any button) or `browser_double_click`.
-   * @param {string} name @param {1 | 2} count @returns {BrowserTool}
+   * @param {import("../generated/protocol").BrowserToolName} name @param {1 | 2} count @returns {BrowserTool}
    */
   const clicking = (name, count) => ({
     name,

@@ -20,7 +20,7 @@ import { describeTab, findTab, restrictionOf } from "./tabs.js";
 
 /**
  * @typedef {object} BrowserTool
- * @property {string} name  as in the host's catalog (protocol section 8)
+ * @property {import("../generated/protocol").BrowserToolName} name  as the host declares it (schema/browser-tools.json): tsc refuses any other
  * @property {boolean} pageAccess  acts on the page's content: refused on restricted pages
  * @property {(args: Record<string, any>, ctx: ToolContext) => Promise<BrowserInvokeResult>} run
  * @property {(args: Record<string, any>) => Promise<BrowserTarget>} [resolve]  default: the tool's tab

@@ -10,7 +10,8 @@ JSON), ``catalog`` and ``capabilities`` (a run's catalog by model and client),
 ``provider_schemas`` (the provider-facing form), ``calls`` and ``validation`` (one bound
 call, argument validation), ``result`` (``ToolResult``), ``context`` and ``target`` (what
 a tool sees; its browser tab), ``builtin`` (``ask_user``), ``browser`` and
-``browser_result`` (browser tools through the shim), ``downloads`` and ``file_text``
+``browser_result`` (browser tools through the shim), ``browser_contract`` (their contract
+for the extension, ``schema/browser-tools.json``), ``downloads`` and ``file_text``
 (``browser_downloads``: the Turn's downloads, read in the host), ``lazy`` (the lazy exports below),
 ``mcp`` (MCP servers' tools).
 """
