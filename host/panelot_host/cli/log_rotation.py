@@ -9,17 +9,17 @@ from __future__ import annotations
 import logging.handlers
 from pathlib import Path
 
-from panelot_host.cli.logs import BACKUPS
 from panelot_host.private_files import private_file
 
 MAX_BYTES = 5_000_000
 
 
 class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
-    """Each new log file (the first, and the one after every rollover) is created 0600."""
+    """Each new log file (the first, and the one after every rollover) is created 0600;
+    ``backups`` rotated files are kept (``logs.BACKUPS``: ``logs`` owns the file's names)."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
+    def __init__(self, path: Path, backups: int) -> None:
+        super().__init__(path, maxBytes=MAX_BYTES, backupCount=backups, encoding="utf-8")
 
     def _open(self):  # type: ignore[no-untyped-def]
         private_file(Path(self.baseFilename))

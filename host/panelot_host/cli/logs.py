@@ -56,10 +56,10 @@ def rotate_log_file() -> None:
 
 
 def _rotating(path: Path) -> logging.Handler:
-    # deliberate lazy import: logging.handlers is not on the start-up path (see rotate=)
+    # lazy: keeps logging.handlers (socket, pickle: ~5 ms) off the host's start (see rotate=)
     from panelot_host.cli.log_rotation import PrivateRotatingFileHandler
 
-    return PrivateRotatingFileHandler(path)
+    return PrivateRotatingFileHandler(path, BACKUPS)
 
 
 class _UnrotatedLogFile(logging.FileHandler):
