@@ -19,7 +19,7 @@ import pytest
 from tests.cli.terminal import Pane, needs_tmux
 from tests.support.wire_client import HostProcess, initialize_params
 
-from panelot_host.cli.config import panelot_home
+from panelot_host.home import panelot_home
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

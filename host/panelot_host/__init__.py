@@ -9,7 +9,8 @@ Packages, one per part of the architecture (``docs/protocol.md`` is the wire):
   wrapper), ``cli`` (the ``panelot-host`` command).
 - Modules shared by all: ``errors`` (the one exception tree), ``vocabulary`` (item
   kinds, statuses and states as Literals, and the run state machine), ``private_files``
-  (0700 / 0600 whatever the umask), ``secret_mask`` (secrets masked out of logs),
+  (0700 / 0600 whatever the umask), ``home`` (where the data lives: ``PANELOT_HOME``),
+  ``secret_mask`` (secrets masked out of logs),
   ``msgspec_import`` (msgspec imported without typing_extensions as a host starts),
   ``__main__`` (``python -m panelot_host``).
 """

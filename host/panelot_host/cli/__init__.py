@@ -1,8 +1,9 @@
 """The ``panelot-host`` command line.
 
 ``main`` parses the command and imports only what it runs (Chrome starts the host often;
-start-up cost matters). ``config`` finds ``PANELOT_HOME`` and the allowed extension
-origins; ``logs`` sets up logging (file and stderr, never stdout) and ``log_rotation``
+start-up cost matters). ``config`` reads the allowed extension origins
+(``panelot_host.home`` finds ``PANELOT_HOME``); ``logs`` sets up logging (file and
+stderr, never stdout) and ``log_rotation``
 rotates the file (loaded once the host's first answers are out); ``chat`` and its
 modules ``chat_session``, ``chat_render``, ``chat_questions``, ``chat_input`` are the
 terminal client (session logic, rendering, questions, input);

@@ -51,6 +51,7 @@ from panelot_host.cli.chat_session import (
 )
 from panelot_host.cli.host_session import log_to_file
 from panelot_host.errors import ProviderConfigError, StartupError
+from panelot_host.home import panelot_home
 from panelot_host.server.config import HostConfig
 from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport, RemoteError
@@ -93,8 +94,6 @@ class StartFailed(Exception):
 
 def run_chat(options: argparse.Namespace) -> int:
     """The ``chat`` command: configure logging, run the conversation, return the status."""
-    from panelot_host.cli.config import panelot_home
-
     environ = dict(os.environ)
     if options.model:  # --model is the model of this chat: enough for OPENAI_BASE_URL too
         environ["PANELOT_MODEL"] = options.model

@@ -1,4 +1,4 @@
-"""Where the host keeps its data, and which extension origins may start it."""
+"""Which extension origins may start the host (where it keeps its data: ``panelot_host.home``)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,6 @@ import msgspec
 from panelot_host.private_files import private_dir, private_file
 
 ORIGINS_FILE = "allowed-origins.json"
-
-
-def panelot_home(environ: Mapping[str, str]) -> Path:
-    """``PANELOT_HOME``, else the platform's user data directory for Panelot."""
-    configured = environ.get("PANELOT_HOME")
-    if configured:
-        return Path(configured).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("panelot", appauthor=False))
 
 
 def allowed_origins(home: Path, environ: Mapping[str, str]) -> frozenset[str]:

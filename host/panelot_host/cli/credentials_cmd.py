@@ -16,7 +16,6 @@ import os
 import sqlite3
 import sys
 
-from panelot_host.cli.config import panelot_home
 from panelot_host.cli.host_session import (
     EXIT_FAILED,
     EXIT_OK,
@@ -25,6 +24,7 @@ from panelot_host.cli.host_session import (
     run_with_client,
 )
 from panelot_host.errors import InvalidParams
+from panelot_host.home import panelot_home
 from panelot_host.server.config import HostConfig
 from panelot_host.server.transport import DirectTransport
 from panelot_host.store.profiles import database_path

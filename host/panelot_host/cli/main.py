@@ -112,7 +112,8 @@ def _serve_for_origin(origin: str) -> int:
     from panelot_host.msgspec_import import import_msgspec_without_typing_extensions
 
     import_msgspec_without_typing_extensions()  # as in _serve, before msgspec's first import
-    from panelot_host.cli.config import ORIGINS_FILE, allowed_origins, panelot_home
+    from panelot_host.cli.config import ORIGINS_FILE, allowed_origins
+    from panelot_host.home import panelot_home
 
     home = panelot_home(os.environ)
     allowed = allowed_origins(home, os.environ)
@@ -208,8 +209,8 @@ def _ready_to_serve(verbose: bool) -> _Start:
 
     # Before anything else can print: stdout carries frames only.
     reader, writer = protect_stdin(), protect_stdout()
-    from panelot_host.cli.config import panelot_home
     from panelot_host.cli.logs import configure_logging
+    from panelot_host.home import panelot_home
     from panelot_host.secret_mask import SecretMask
     from panelot_host.server.config import HostConfig
     from panelot_host.server.prelude import can_answer

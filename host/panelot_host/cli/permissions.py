@@ -11,7 +11,7 @@ import os
 import sqlite3
 import sys
 
-from panelot_host.cli.config import panelot_home
+from panelot_host.home import panelot_home
 from panelot_host.store.profiles import database_path
 
 

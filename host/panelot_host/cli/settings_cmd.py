@@ -12,7 +12,6 @@ import os
 import sys
 from typing import Any
 
-from panelot_host.cli.config import panelot_home
 from panelot_host.cli.host_session import (
     EXIT_FAILED,
     EXIT_OK,
@@ -20,6 +19,7 @@ from panelot_host.cli.host_session import (
     log_to_file,
     run_with_client,
 )
+from panelot_host.home import panelot_home
 from panelot_host.server.config import HostConfig
 from panelot_host.server.transport import DirectTransport
 

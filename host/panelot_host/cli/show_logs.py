@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from panelot_host.cli.logs import LOG_FILE
+from panelot_host.home import panelot_home
 
 POLL_S = 0.5
 
@@ -80,7 +81,6 @@ def run_logs(
     out: TextIO = sys.stdout,
     environ: Mapping[str, str] = os.environ,
 ) -> int:
-    from panelot_host.cli.config import panelot_home
 
     path = log_path(panelot_home(environ))
     recent = tail(path, options.lines)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from panelot_host.home import panelot_home
 from panelot_host.install.locations import (
     BROWSERS,
     EXECUTABLES,
@@ -45,7 +46,6 @@ class Machine:
     @classmethod
     def current(cls, environ: Mapping[str, str]) -> Machine:
         """This machine, with ``PANELOT_HOME`` and ``HOME`` taken from ``environ``."""
-        from panelot_host.cli.config import panelot_home
 
         platform = _platform()
         home = Path(environ.get("HOME") or Path.home()) if platform != "win32" else Path.home()
