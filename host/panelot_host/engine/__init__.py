@@ -24,7 +24,8 @@ Module map:
   tool call through the Gatekeeper), ``page_reads`` (what the Turn read, which a
   navigation's URL may not carry away unasked), ``tool_context`` (what a tool runs with),
   ``tool_warmup`` (MCP servers' first connection before the first model call), ``finish``
-  (how a run stops), ``environment`` (the versioned run environment and its digest),
+  (how a run stops), ``budget`` (a Turn's token and money budgets, checked at each model
+  call), ``environment`` (the versioned run environment and its digest),
   ``models`` (providers and the task model), ``prompts`` (texts the engine sends),
   ``titles`` (thread titles).
 - The context a model sees: ``history`` (provider messages from the branch),
