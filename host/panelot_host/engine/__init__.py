@@ -5,7 +5,8 @@ repositories and to providers and tools through their interfaces; never SQL or H
 Module map:
 
 - Facade and wiring: ``core`` (the ``Engine`` the server talks to), ``context`` (the
-  engine's fixed dependencies, and ``RunRef``, which run), ``policy`` (settings, rules and
+  engine's fixed dependencies, ``ToolSources`` (the MCP servers' seam), and ``RunRef``,
+  which run), ``policy`` (settings, rules and
   grants cached for the Gatekeeper), ``events`` / ``publish`` (events, sent only after
   their commit), ``views`` (store records -> protocol structs).
 - Commands (plain arguments in, result structs out; ``server.routes`` maps the wire):

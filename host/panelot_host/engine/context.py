@@ -6,13 +6,14 @@ patched in later. The state that changes while the host runs lives in the object
 holds, each with one job: the thread actors, the policy cache, the link to the client
 that runs browser tools, the per-thread history cache. ``RunRef`` (``store.records``, re-exported
 here) names one run (thread, Turn, run) and travels instead of three loose ids.
+``ToolSources`` is the seam to the host's MCP servers (``tool_warmup`` waits on it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from panelot_host.engine.actor import ThreadActor, ThreadActors
 from panelot_host.engine.failpoints import NO_FAULTS, FaultHook
@@ -25,9 +26,6 @@ from panelot_host.store.db import Database
 from panelot_host.store.records import RunRef as RunRef
 from panelot_host.tools.context import BrowserBridge
 from panelot_host.tools.registry import ToolRegistry
-
-if TYPE_CHECKING:
-    from panelot_host.engine.tool_warmup import ToolSources
 
 DEFAULT_MAX_TOKENS = 8192
 
@@ -55,6 +53,20 @@ def _ignore(_: str) -> None:
 
 def _ignore_two(_: str, __: str) -> None:
     return None
+
+
+class ToolSources(Protocol):
+    """Where tools come from besides the built-in ones (the host's MCP servers)."""
+
+    async def connecting(self) -> list[str]:
+        """Names of servers whose first connection is under way (started if need be)."""
+        ...
+
+    async def wait(self, names: list[str], timeout_s: float) -> list[str]:
+        """Wait at most ``timeout_s`` for ``names`` (none: no wait); one line per server
+        not connected that this run should be told about (``"name (state: reason)"``):
+        those of ``names``, and others the host has not reported yet."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import anyio
 from panelot_host.engine.actor import Spawn, StopCause, ThreadActors
 from panelot_host.engine.admission import active_turn_id
 from panelot_host.engine.config_ops import ConfigService, CredentialVault, McpSettings
-from panelot_host.engine.context import EngineContext
+from panelot_host.engine.context import EngineContext, ToolSources
 from panelot_host.engine.events import EventSink
 from panelot_host.engine.failpoints import Failpoints
 from panelot_host.engine.models import ModelAccess
@@ -21,7 +21,6 @@ from panelot_host.engine.publish import Publisher
 from panelot_host.engine.recovery import refresh_evidence, settle_on_start
 from panelot_host.engine.stream import MAX_ANSWER_BYTES
 from panelot_host.engine.titles import generate_title
-from panelot_host.engine.tool_warmup import ToolSources
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
 from panelot_host.errors import ThreadBusy, TurnActive
 from panelot_host.store import threads

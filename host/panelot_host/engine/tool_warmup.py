@@ -3,18 +3,17 @@
 
 MCP servers start after the host has answered ``initialize`` (cold start), so a Turn
 submitted at once would otherwise offer the model none of their tools. The host provides
-``ToolSources`` (``server.host``): the servers still making their first connection, and a
-bounded wait for them. The wait is announced in the Turn with a notice
-(``mcp_waiting``), and the servers that did not connect in time, or had already failed and
-were not reported yet, are named in another (``mcp_not_ready``). The admitted catalog is
-replaced (cursor and environment snapshot, one transaction) only when the registry changed
-since admission; no model has seen it yet.
+``ToolSources`` (declared in ``engine.context``, built by ``server.assembly``): the servers
+still making their first connection, and a bounded wait for them. The wait is announced in
+the Turn with a notice (``mcp_waiting``), and the servers that did not connect in time, or
+had already failed and were not reported yet, are named in another (``mcp_not_ready``). The
+admitted catalog is replaced (cursor and environment snapshot, one transaction) only when
+the registry changed since admission; no model has seen it yet.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 import msgspec
 
@@ -28,20 +27,6 @@ from panelot_host.tools.catalog import new_run_catalog
 MCP_WAIT_S = 5.0  # how long a first model call waits for MCP servers' first connection
 
 Notify = Callable[[str, str], None]  # (notice code, text): stored and sent in the Turn
-
-
-class ToolSources(Protocol):
-    """Where tools come from besides the built-in ones (the host's MCP servers)."""
-
-    async def connecting(self) -> list[str]:
-        """Names of servers whose first connection is under way (started if need be)."""
-        ...
-
-    async def wait(self, names: list[str], timeout_s: float) -> list[str]:
-        """Wait at most ``timeout_s`` for ``names`` (none: no wait); one line per server
-        not connected that this run should be told about (``"name (state: reason)"``):
-        those of ``names``, and others the host has not reported yet."""
-        ...
 
 
 async def ready_cursor(

@@ -116,7 +116,7 @@ def mcp_settings(home: Path, manager: Callable[[], McpManager | None]) -> McpSet
 
 
 class McpSources:
-    """The engine's view of the MCP servers (``engine.tool_warmup.ToolSources``): a run's
+    """The engine's view of the MCP servers (``engine.context.ToolSources``): a run's
     first model call waits, bounded, for their first connection. A server that is not
     connected is reported to the run that waited for it, and otherwise once per host
     process and reason (settings.get's ``mcpStatus`` keeps showing it)."""
