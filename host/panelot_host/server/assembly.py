@@ -30,7 +30,7 @@ from panelot_host.tools.mcp.config import McpConfigStore
 from panelot_host.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
-    from panelot_host.server.host import LazyCredentials
+    from panelot_host.credentials.lazy import LazyCredentials
     from panelot_host.tools.mcp.manager import McpManager
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Coroutine
 from contextlib import AsyncExitStack, ExitStack
-from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -31,8 +30,7 @@ from panelot_host.store.db import Database
 from panelot_host.store.seq import SeqAllocator
 
 if TYPE_CHECKING:
-    from panelot_host.credentials.secret import Secret
-    from panelot_host.credentials.store import CredentialStore
+    from panelot_host.credentials.lazy import LazyCredentials
     from panelot_host.engine.core import Engine
     from panelot_host.engine.models import ModelAccess
     from panelot_host.engine.threads import ThreadService
@@ -114,29 +112,6 @@ def _preload_engine() -> None:
     import panelot_host.server.assembly  # noqa: F401
 
 
-class LazyCredentials:
-    """The credential store, built on first use (keyring and cryptography are slow to
-    import, and ``initialize`` must answer fast)."""
-
-    def __init__(self, home: Path, key_dir: Path | None, mask: SecretMask | None) -> None:
-        self._home = home
-        self._key_dir = key_dir
-        self._mask = mask
-        self._store: CredentialStore | None = None
-
-    def store(self) -> CredentialStore:
-        if self._store is None:
-            # deliberate lazy import: keyring and cryptography are not on the start-up path
-            from panelot_host.credentials.store import CredentialStore
-
-            on_reveal = self._mask.add if self._mask is not None else None
-            self._store = CredentialStore(self._home, key_dir=self._key_dir, on_reveal=on_reveal)
-        return self._store
-
-    def get(self, ref: str) -> Secret | None:
-        return self.store().get(ref)
-
-
 class Host:
     """Serves one profile at a time (the first ``initialize`` chooses it).
 
@@ -168,7 +143,7 @@ class Host:
         self._lifetime = AsyncExitStack()
         self._resources = AsyncExitStack()  # the open profile's, ended by aclose
         self._secret_mask = secret_mask
-        self._credentials = LazyCredentials(config.home, config.key_dir, secret_mask)
+        self._credentials: LazyCredentials | None = None
         self._mcp: McpManager | None = None
         self._mcp_started = anyio.Event()  # set once start_mcp has applied mcp.json
 
@@ -202,6 +177,18 @@ class Host:
             self._registry = default_registry()
         return self._registry
 
+    def credentials(self) -> LazyCredentials:
+        """The profile's credential store, built on first use (with the engine, or when MCP
+        servers start)."""
+        if self._credentials is None:
+            # lazy: the credentials package is not on the start-up path (initialize answers
+            # without it); keyring and cryptography wait for the store's first use
+            from panelot_host.credentials.lazy import LazyCredentials
+
+            config = self.config
+            self._credentials = LazyCredentials(config.home, config.key_dir, self._secret_mask)
+        return self._credentials
+
     def spawn(self, task: Callable[[], Coroutine[Any, Any, None]]) -> None:
         if self._tasks is None:
             raise RuntimeError("the host is not running: use 'async with Host(...)'")
@@ -220,7 +207,7 @@ class Host:
             models=self._models(db) if self._models is not None else None,
             registry=self.tool_registry(),
             spawn=self.spawn,
-            credentials=self._credentials,
+            credentials=self.credentials(),
             mcp=assembly.mcp_settings(self.config.home, lambda: self._mcp),
             sources=assembly.McpSources(self.config.home, self.start_mcp),
             max_answer_bytes=self.config.max_answer_bytes,
@@ -238,7 +225,7 @@ class Host:
         manager = self._mcp = McpManager(
             self.tool_registry(),
             McpConfigStore(self.config.home),
-            self._credentials.store(),
+            self.credentials().store(),
             self.spawn,
             secrets=self._secret_mask,
         )
