@@ -6,9 +6,8 @@ import msgspec
 
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.anthropic_stream import AnthropicDecoder
-from panelot_host.providers.base import STREAM_HEADERS, HTTPProvider, StreamDecoder
-from panelot_host.providers.endpoints import ANTHROPIC_BASE_URL, anthropic_url
-from panelot_host.providers.registry import ANTHROPIC
+from panelot_host.providers.base import HTTPProvider, StreamDecoder
+from panelot_host.providers.endpoints import ANTHROPIC_BASE_URL, anthropic_headers, anthropic_url
 from panelot_host.providers.types import ModelRequest
 
 
@@ -17,6 +16,7 @@ class AnthropicProvider(HTTPProvider):
 
     label = "Anthropic"
     default_base_url = ANTHROPIC_BASE_URL
+    default_auth_headers = staticmethod(anthropic_headers)
 
     def endpoint(self, base_url: str) -> str:
         """The Messages endpoint under ``base_url`` (with or without a trailing ``/v1``)."""
@@ -24,9 +24,6 @@ class AnthropicProvider(HTTPProvider):
 
     def encode(self, request: ModelRequest) -> bytes:
         return msgspec.json.encode(build_body(request))
-
-    def headers(self) -> dict[str, str]:
-        return {**STREAM_HEADERS, **ANTHROPIC.headers(self._api_key)}
 
     def decoder(self, request: ModelRequest) -> StreamDecoder:
         return AnthropicDecoder()

@@ -24,11 +24,17 @@ class StreamDecoder(Protocol):
     def feed(self, data: bytes | str) -> list[ProviderEvent]: ...
 
 
+AuthHeaders = Callable[[Secret | None], dict[str, str]]
+"""The API's own headers with the key (``ProviderSpec.headers``)."""
+
+
 class HTTPProvider:
     """A ``Provider`` over one streaming HTTP endpoint; subclasses encode and decode.
 
     ``base_url`` (default: the adapter's ``default_base_url``) is where the API lives; the
-    adapter's ``endpoint`` gives the URL posted to. ``client`` is used as given (tests pass
+    adapter's ``endpoint`` gives the URL posted to. ``auth_headers`` makes the API's own
+    headers from the key (the registry passes its spec's; default: the adapter's
+    ``default_auth_headers``). ``client`` is used as given (tests pass
     one with a ``MockTransport``); without one the provider owns a client and ``aclose()``
     closes it. ``sleep`` and ``rand`` drive the retry backoff (tests pass ones that do not
     wait).
@@ -42,12 +48,14 @@ class HTTPProvider:
         *,
         api_key: Secret | None,
         base_url: str | None = None,
+        auth_headers: AuthHeaders | None = None,
         client: httpx.AsyncClient | None = None,
         retry: RetryPolicy | None = None,
         sleep: Sleep = anyio.sleep,
         rand: Callable[[], float] = random.random,
     ) -> None:
         self._api_key = api_key
+        self._auth_headers = auth_headers or self.default_auth_headers
         self._owns_client = client is None
         self._client = client or default_client()
         self._retry = retry or RetryPolicy()
@@ -102,9 +110,14 @@ class HTTPProvider:
     def encode(self, request: ModelRequest) -> bytes:
         raise NotImplementedError
 
+    @staticmethod
+    def default_auth_headers(key: Secret | None) -> dict[str, str]:
+        """The API's own headers when none are passed (the adapters name theirs)."""
+        return {}
+
     def headers(self) -> dict[str, str]:
-        """``STREAM_HEADERS`` and the adapter's own (the key, a version)."""
-        raise NotImplementedError
+        """``STREAM_HEADERS`` and the API's own (the key, a version: ``auth_headers``)."""
+        return {**STREAM_HEADERS, **self._auth_headers(self._api_key)}
 
     def decoder(self, request: ModelRequest) -> StreamDecoder:
         raise NotImplementedError

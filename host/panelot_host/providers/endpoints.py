@@ -1,14 +1,33 @@
-"""Where the official APIs live. Kept apart from the adapters (which import httpx) so that
-reading the configuration costs no HTTP stack."""
+"""Where the official APIs live and the headers that carry their keys. Kept apart from the
+adapters (which import httpx) so that reading the configuration costs no HTTP stack; the
+registry hands each adapter its headers (``providers.registry``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 from panelot_host.providers.loopback import is_loopback_url
 
+if TYPE_CHECKING:
+    from panelot_host.credentials.secret import Secret
+
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+ANTHROPIC_VERSION: Final = "2023-06-01"
+
+
+def anthropic_headers(key: Secret | None) -> dict[str, str]:
+    """The Anthropic API's own headers: its version, and the key if there is one."""
+    headers = {"anthropic-version": ANTHROPIC_VERSION}
+    if key:
+        headers["x-api-key"] = key.reveal()
+    return headers
+
+
+def bearer_headers(key: Secret | None) -> dict[str, str]:
+    """The key as a bearer token (OpenAI and compatible servers); none without a key."""
+    return {"authorization": f"Bearer {key.reveal()}"} if key else {}
 
 
 def anthropic_url(base_url: str, path: str) -> str:

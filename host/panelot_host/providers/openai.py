@@ -10,11 +10,10 @@ import httpx
 import msgspec
 
 from panelot_host.credentials.secret import Secret
-from panelot_host.providers.base import STREAM_HEADERS, HTTPProvider, StreamDecoder
-from panelot_host.providers.endpoints import OPENAI_BASE_URL, is_official
+from panelot_host.providers.base import AuthHeaders, HTTPProvider, StreamDecoder
+from panelot_host.providers.endpoints import OPENAI_BASE_URL, bearer_headers, is_official
 from panelot_host.providers.openai_request import OpenAIOptions, build_body
 from panelot_host.providers.openai_stream import OpenAIDecoder
-from panelot_host.providers.registry import OPENAI
 from panelot_host.providers.retry import RetryPolicy, Sleep
 from panelot_host.providers.types import ModelRequest, ProviderEvent
 
@@ -26,12 +25,15 @@ class OpenAIProvider(HTTPProvider):
     ``HTTPProvider`` for the other args.
     """
 
+    default_auth_headers = staticmethod(bearer_headers)
+
     def __init__(
         self,
         *,
         api_key: Secret | None,
         base_url: str = OPENAI_BASE_URL,
         tool_use: bool = True,
+        auth_headers: AuthHeaders | None = None,
         client: httpx.AsyncClient | None = None,
         retry: RetryPolicy | None = None,
         sleep: Sleep = anyio.sleep,
@@ -46,6 +48,7 @@ class OpenAIProvider(HTTPProvider):
         super().__init__(
             api_key=api_key,
             base_url=base_url,
+            auth_headers=auth_headers,
             client=client,
             retry=retry,
             sleep=sleep,
@@ -57,9 +60,6 @@ class OpenAIProvider(HTTPProvider):
 
     def encode(self, request: ModelRequest) -> bytes:
         return msgspec.json.encode(build_body(request, self._options))
-
-    def headers(self) -> dict[str, str]:
-        return {**STREAM_HEADERS, **OPENAI.headers(self._api_key)}
 
     def decoder(self, request: ModelRequest) -> StreamDecoder:
         return OpenAIDecoder(self.label)

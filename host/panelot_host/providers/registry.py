@@ -13,14 +13,17 @@ adapter is built.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 import msgspec
 
+from panelot_host.providers.catalog import Capabilities, ModelCatalog
 from panelot_host.providers.endpoints import (
     ANTHROPIC_BASE_URL,
     OPENAI_BASE_URL,
+    anthropic_headers,
     anthropic_url,
+    bearer_headers,
     is_official,
 )
 
@@ -28,8 +31,6 @@ if TYPE_CHECKING:
     import httpx
 
     from panelot_host.credentials.secret import Secret
-    from panelot_host.providers.catalog import ModelCatalog
-    from panelot_host.providers.config import ProviderConfig
     from panelot_host.providers.retry import RetryPolicy, Sleep
     from panelot_host.providers.types import Provider
 
@@ -52,7 +53,23 @@ class AdapterOptions(msgspec.Struct, frozen=True, kw_only=True):
     catalog: ModelCatalog | None = None
 
 
-AdapterFactory = Callable[["ProviderConfig", "Secret | None", AdapterOptions], "Provider"]
+class AdapterConfig(Protocol):
+    """What an adapter reads of the configuration (``providers.config.ProviderConfig``,
+    which reads the specs of this module: named here by what it offers, not imported)."""
+
+    @property
+    def model(self) -> str: ...
+    @property
+    def base_url(self) -> str | None: ...
+    @property
+    def capabilities(self) -> Capabilities | None: ...
+    @property
+    def scripted(self) -> str | None: ...
+    @property
+    def scripted_log(self) -> str | None: ...
+
+
+AdapterFactory = Callable[[AdapterConfig, "Secret | None", AdapterOptions], "Provider"]
 
 
 class ProviderSpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -98,38 +115,28 @@ class ProviderSpec(msgspec.Struct, frozen=True, kw_only=True):
         return self
 
 
-ANTHROPIC_VERSION: Final = "2023-06-01"
-
-
-def _anthropic_headers(key: Secret | None) -> dict[str, str]:
-    headers = {"anthropic-version": ANTHROPIC_VERSION}
-    if key:
-        headers["x-api-key"] = key.reveal()
-    return headers
-
-
-def _bearer(key: Secret | None) -> dict[str, str]:
-    return {"authorization": f"Bearer {key.reveal()}"} if key else {}
-
-
-def _anthropic(config: ProviderConfig, key: Secret | None, options: AdapterOptions) -> Provider:
+def _anthropic(config: AdapterConfig, key: Secret | None, options: AdapterOptions) -> Provider:
+    # lazy: an adapter's module brings httpx (see the module's docstring)
     from panelot_host.providers.anthropic import AnthropicProvider
 
     return AnthropicProvider(
         api_key=key,
         base_url=config.base_url or ANTHROPIC_BASE_URL,
+        auth_headers=ANTHROPIC.headers,
         **_http(options),
     )
 
 
-def _openai(config: ProviderConfig, key: Secret | None, options: AdapterOptions) -> Provider:
-    from panelot_host.providers.config import model_info
+def _openai(config: AdapterConfig, key: Secret | None, options: AdapterOptions) -> Provider:
+    # lazy: an adapter's module brings httpx (see the module's docstring)
     from panelot_host.providers.openai import OpenAIProvider
 
+    catalog = options.catalog or ModelCatalog.load()  # as providers.config.model_info
     return OpenAIProvider(
         api_key=key,
         base_url=config.base_url or OPENAI_BASE_URL,
-        tool_use=model_info(config, options.catalog).tool_use,
+        tool_use=catalog.lookup(config.model, config.capabilities).tool_use,
+        auth_headers=OPENAI.headers,  # the compatible spec's too
         **_http(options),
     )
 
@@ -137,6 +144,7 @@ def _openai(config: ProviderConfig, key: Secret | None, options: AdapterOptions)
 def _http(options: AdapterOptions) -> dict[str, Any]:
     client = options.client
     if client is None and options.transport is not None:
+        # lazy: httpio brings httpx (see the module's docstring)
         from panelot_host.providers.httpio import default_client
 
         client = default_client(options.transport)
@@ -146,11 +154,13 @@ def _http(options: AdapterOptions) -> dict[str, Any]:
     return shared
 
 
-def _scripted(config: ProviderConfig, key: Secret | None, options: AdapterOptions) -> Provider:
+def _scripted(config: AdapterConfig, key: Secret | None, options: AdapterOptions) -> Provider:
     if config.scripted == "directives":  # PANELOT_SCRIPTED=directives
+        # lazy: the directives' scripted provider is a test and demo tool
         from panelot_host.providers.directives import directives_provider
 
         return directives_provider(config.scripted_log)
+    # lazy: the scripted provider is built only when it is configured
     from panelot_host.providers.scripted import ScriptedProvider
 
     return ScriptedProvider.echo()
@@ -165,7 +175,7 @@ ANTHROPIC: Final = ProviderSpec(
     inferred_from=("ANTHROPIC_API_KEY",),
     default_model="claude-sonnet-4-5",
     adapter=_anthropic,
-    headers=_anthropic_headers,
+    headers=anthropic_headers,
     models_url=lambda base_url: anthropic_url(base_url, "/models"),
 )
 OPENAI_COMPATIBLE: Final = ProviderSpec(
@@ -176,7 +186,7 @@ OPENAI_COMPATIBLE: Final = ProviderSpec(
     url_variable="OPENAI_BASE_URL",
     key="optional",
     adapter=_openai,
-    headers=_bearer,
+    headers=bearer_headers,
     models_url=lambda base_url: base_url.rstrip("/") + "/models",
 )
 OPENAI: Final = msgspec.structs.replace(  # the same API at OpenAI: a key, a default model
