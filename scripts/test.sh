@@ -49,6 +49,9 @@ echo "== ruff format --check" >&2
 .venv/bin/ruff format --check host tests bench
 echo "== mypy (strict on host/)" >&2
 .venv/bin/mypy
+# import-linter comes with the lint extra, installed above like ruff and mypy
+echo "== import contracts" >&2
+.venv/bin/lint-imports
 echo "== pytest" >&2
 status=0
 .venv/bin/python -m pytest -p no:cacheprovider "$@" || status=$?
