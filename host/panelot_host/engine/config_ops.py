@@ -20,10 +20,13 @@ from panelot_host.engine.context import EngineContext
 from panelot_host.engine.policy import grant_from_record
 from panelot_host.engine.views import iso
 from panelot_host.errors import InvalidParams, ProviderConfigError
+from panelot_host.gatekeeper.grants import export_grant_ledger
 from panelot_host.gatekeeper.models import PolicyRule
 from panelot_host.protocol import entities
 from panelot_host.protocol.ops import config as ops
-from panelot_host.providers.endpoints import origin_of
+from panelot_host.providers.config import load_provider_config
+from panelot_host.providers.endpoints import origin_of, plain_http_problem
+from panelot_host.providers.registry import WIRE_PROVIDERS
 from panelot_host.store import grants as grant_store
 from panelot_host.store import settings as settings_store
 from panelot_host.store.records import GrantRecord
@@ -154,8 +157,6 @@ class ConfigService:
     def _provider_origin(self, stored: Mapping[str, Any] | None = None) -> str | None:
         """Where the configured provider (with ``stored`` settings, default: the database's)
         sends requests, or None when none is configured or nothing leaves the process."""
-        from panelot_host.providers.config import load_provider_config
-
         if stored is None:
             stored = settings_store.all_settings(self.ctx.db.conn)
         try:
@@ -199,8 +200,6 @@ class ConfigService:
 
     def export_ledger(self) -> bytes:
         """Every grant ever given, revoked ones included, with provenance, as JSON."""
-        from panelot_host.gatekeeper.grants import export_grant_ledger
-
         records = grant_store.everything(self.ctx.db.conn)
         return export_grant_ledger(grant_from_record(r) for r in records)
 
@@ -242,8 +241,6 @@ def _check_rules(rules: list[Any]) -> None:
 
 
 def _check_base_url(url: str) -> None:
-    from panelot_host.providers.endpoints import plain_http_problem
-
     problem = plain_http_problem(url)
     if problem is not None:
         raise InvalidParams("invalid baseUrl", [{"path": "$.params.baseUrl", "message": problem}])
@@ -252,9 +249,6 @@ def _check_base_url(url: str) -> None:
 def _provider_view(
     environ: Mapping[str, str], stored: Mapping[str, Any]
 ) -> tuple[Any, str | None, str | None]:
-    from panelot_host.providers.config import load_provider_config
-    from panelot_host.providers.registry import WIRE_PROVIDERS
-
     try:
         config = load_provider_config(environ, stored)
     except ProviderConfigError:

@@ -8,6 +8,12 @@ from typing import Any, Protocol
 import msgspec
 
 from panelot_host.providers.catalog import ModelCatalog, ModelInfo
+from panelot_host.providers.config import (
+    build_provider_with_key,
+    load_provider_config,
+    model_info,
+    resolve_api_key,
+)
 from panelot_host.providers.types import Provider
 from panelot_host.tools.capabilities import ModelCapabilities
 
@@ -95,13 +101,6 @@ class ConfiguredModels:
         self._retired: list[Provider] = []
 
     def resolve(self, model: str | None) -> ResolvedModel:
-        from panelot_host.providers.config import (
-            build_provider_with_key,
-            load_provider_config,
-            model_info,
-            resolve_api_key,
-        )
-
         config = load_provider_config(self._env, self._settings())
         if model:
             config = msgspec.structs.replace(config, model=model)
@@ -132,8 +131,6 @@ class ConfiguredModels:
                 await close()
 
     def task_model(self) -> ResolvedModel | None:
-        from panelot_host.providers.config import load_provider_config
-
         try:
             config = load_provider_config(self._env, self._settings())
         except Exception:
