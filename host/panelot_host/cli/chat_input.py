@@ -147,6 +147,7 @@ class TerminalEcho:
     and restored on exit. Lines are still read whole (canonical mode stays on)."""
 
     def __init__(self, fd: int) -> None:
+        # lazy: termios exists on POSIX only (Windows has none)
         import termios
 
         self._fd = fd
@@ -154,6 +155,7 @@ class TerminalEcho:
         self._visible = True
 
     def __call__(self, visible: bool) -> None:
+        # lazy: termios exists on POSIX only (Windows has none)
         import termios
 
         if visible == self._visible:
@@ -164,6 +166,7 @@ class TerminalEcho:
         self._visible = visible
 
     def restore(self) -> None:
+        # lazy: termios exists on POSIX only (Windows has none)
         import termios
 
         termios.tcsetattr(self._fd, termios.TCSANOW, self._saved)

@@ -31,6 +31,7 @@ def allowed_origins(home: Path, environ: Mapping[str, str]) -> frozenset[str]:
 
 def write_allowed_origins(home: Path, origins: list[str]) -> Path:
     """Record the allowed origins (the installer calls it); written atomically."""
+    # lazy: json stays off the host's start (only the installer writes the origins)
     import json
 
     private_dir(home)

@@ -23,10 +23,12 @@ from panelot_host.cli.host_session import (
     log_to_file,
     run_with_client,
 )
+from panelot_host.engine.views import iso
 from panelot_host.errors import InvalidParams
 from panelot_host.home import panelot_home
 from panelot_host.server.config import HostConfig
 from panelot_host.server.transport import DirectTransport
+from panelot_host.store import settings as settings_store
 from panelot_host.store.profiles import database_path
 
 
@@ -80,9 +82,6 @@ def read_secret(ref: str) -> str | None:
 
 
 def _list(path: os.PathLike[str]) -> int:
-    from panelot_host.engine.views import iso
-    from panelot_host.store import settings as settings_store
-
     if not os.path.exists(path):
         return EXIT_OK  # nothing stored yet
     conn = sqlite3.connect(f"file:{os.fspath(path)}?mode=ro", uri=True)

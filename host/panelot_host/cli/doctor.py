@@ -15,6 +15,17 @@ from typing import TYPE_CHECKING, TextIO
 
 import msgspec
 
+from panelot_host.cli.doctor_data import (
+    check_credentials,
+    check_databases,
+    check_permissions,
+    check_provider,
+)
+from panelot_host.install.diagnose import diagnose_install
+from panelot_host.install.locations import BROWSERS
+from panelot_host.install.machine import Machine
+from panelot_host.install.record import RecordError, load_record
+
 if TYPE_CHECKING:
     from panelot_host.install.diagnose import Finding
     from panelot_host.install.machine import Machine
@@ -25,14 +36,6 @@ MARKS = {"ok": "ok     ", "note": "note   ", "problem": "PROBLEM"}
 def collect(
     options: argparse.Namespace, machine: Machine, environ: Mapping[str, str]
 ) -> list[Finding]:
-    from panelot_host.cli.doctor_data import (
-        check_credentials,
-        check_databases,
-        check_permissions,
-        check_provider,
-    )
-    from panelot_host.install.diagnose import diagnose_install
-
     browsers = list(options.browser or [])
     if not browsers and options.user_data_dir is None:
         found = [*machine.present_browsers(), *_recorded_browsers(machine, options.system)]
@@ -52,9 +55,6 @@ def collect(
 
 def _recorded_browsers(machine: Machine, system: bool) -> list[str]:
     """Browsers an install was made for (found on the machine or not)."""
-    from panelot_host.install.locations import BROWSERS
-    from panelot_host.install.record import load_record
-
     paths = {entry.path for entry in load_record(machine.install_dir(system)).files}
     return [
         browser
@@ -79,9 +79,6 @@ def run_doctor(
     out: TextIO = sys.stdout,
     environ: Mapping[str, str] = os.environ,
 ) -> int:
-    from panelot_host.install.machine import Machine
-    from panelot_host.install.record import RecordError
-
     machine = machine or Machine.current(environ)
     try:
         findings = collect(options, machine, environ)

@@ -17,8 +17,11 @@ from typing import Any, NamedTuple
 import anyio
 import httpx
 
+from panelot_host.credentials.store import CredentialStore
 from panelot_host.errors import KeyOriginError, ProviderConfigError
 from panelot_host.install.diagnose import Finding
+from panelot_host.providers.config import load_provider_config, resolve_api_key
+from panelot_host.providers.probe import check_connection
 from panelot_host.store.inspect import inspect_database, profile_databases
 from panelot_host.store.profiles import DEFAULT_PROFILE
 
@@ -88,8 +91,6 @@ def check_permissions(home: Path) -> list[Finding]:
 
 def check_credentials(home: Path) -> tuple[list[Finding], Any]:
     """The credential store opens and answers a lookup; returns it for the provider check."""
-    from panelot_host.credentials.store import CredentialStore
-
     try:
         store = CredentialStore(home)
         store.get("panelot-doctor-probe")
@@ -120,8 +121,6 @@ def check_provider(
     The key is resolved as a turn resolves it: a stored key only for the origin it was
     entered for, the environment's key only for the environment's base URL. When that
     refuses the key, nothing is sent and the finding says why (``docs/security.md``)."""
-    from panelot_host.providers.config import load_provider_config
-
     profiles = [inspect_database(p) for p in profile_databases(home)]
     sources: list[_Source] = [_Source(None, {}, None)] + [
         _Source(h.settings, h.credential_origins, h.path.parent.name)
@@ -196,9 +195,6 @@ def _reach(
     environ: Mapping[str, str],
     transport: httpx.AsyncBaseTransport | None,
 ) -> Finding:
-    from panelot_host.providers.config import resolve_api_key
-    from panelot_host.providers.probe import check_connection
-
     spec = config.spec
     if spec.models_url is None:
         return Finding("provider", "ok", "the scripted demo provider (offline)")

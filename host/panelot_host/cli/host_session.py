@@ -20,6 +20,7 @@ from typing import Any
 import anyio
 
 import panelot_host
+from panelot_host.cli.logs import configure_logging
 from panelot_host.errors import StartupError
 from panelot_host.server.config import HostConfig
 from panelot_host.server.host import Host
@@ -34,8 +35,6 @@ class CommandFailed(Exception):
 
 def log_to_file(home: Path) -> None:
     """Logs go to ``PANELOT_HOME/logs``; the terminal only gets errors."""
-    from panelot_host.cli.logs import configure_logging
-
     configure_logging(home)
     for handler in logging.getLogger().handlers:
         if not isinstance(handler, logging.FileHandler):

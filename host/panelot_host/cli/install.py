@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+import panelot_host
+
 if TYPE_CHECKING:
     from panelot_host.install.machine import Machine
     from panelot_host.install.plan import Change
@@ -87,6 +89,7 @@ def run_install(
     out: TextIO = sys.stdout,
     environ: Mapping[str, str] = os.environ,
 ) -> int:
+    # lazy: the parser imports this module at every start; the installer loads when it runs
     from panelot_host.install.machine import Machine
     from panelot_host.install.plan import (
         FORCE_HINT,
@@ -129,6 +132,7 @@ def run_install(
             file=out,
         )
     if options.doctor and not options.dry_run:
+        # lazy: doctor's checks (httpx) load only when the install asks for them
         from panelot_host.cli.doctor import run_doctor
 
         print("== panelot-host doctor", file=out)
@@ -145,8 +149,6 @@ def run_install(
 
 def _extension_folder() -> Path | None:
     """The extension beside the host's sources (a clone of the repository), if there."""
-    import panelot_host
-
     folder = Path(panelot_host.__file__).resolve().parents[2] / "extension-shim"
     return folder if (folder / "manifest.json").is_file() else None
 
@@ -159,6 +161,7 @@ def run_uninstall(
     environ: Mapping[str, str] = os.environ,
     ask: Callable[[str], str] = input,
 ) -> int:
+    # lazy: the parser imports this module at every start; the installer loads when it runs
     from panelot_host.install.machine import Machine
     from panelot_host.install.record import RecordError
     from panelot_host.install.uninstall import uninstall
@@ -211,12 +214,14 @@ def _report(changes: list[Change], out: TextIO, *, dry_run: bool) -> None:
 
 
 def _run_doctor(options: argparse.Namespace) -> int:
+    # lazy: a command's module loads only when it runs (the parser imports this one)
     from panelot_host.cli.doctor import run_doctor
 
     return run_doctor(options)
 
 
 def _run_logs(options: argparse.Namespace) -> int:
+    # lazy: a command's module loads only when it runs (the parser imports this one)
     from panelot_host.cli.show_logs import run_logs
 
     return run_logs(options)

@@ -15,6 +15,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from panelot_host import __version__
+
 if TYPE_CHECKING:  # argparse is imported for the user commands only, not to serve
     import argparse
 
@@ -43,6 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    # lazy: argparse is for the user commands; serving Chrome never loads it
     import argparse
 
     parser = argparse.ArgumentParser(
@@ -92,6 +95,7 @@ def _parser() -> argparse.ArgumentParser:
     permissions.add_argument("action", choices=["export"], help="export: print it as JSON")
     permissions.add_argument("--profile", help="Chrome profile id (default profile if absent)")
     permissions.set_defaults(command="permissions", run=_run_permissions)
+    # lazy: the install commands load with the parser, which serving never builds
     from panelot_host.cli.install import add_commands as add_install_commands
 
     add_install_commands(sub)
@@ -101,17 +105,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run_version(_: argparse.Namespace) -> int:
-    from panelot_host import __version__
-
     print(f"panelot-host {__version__}")
     return 0
 
 
 def _serve_for_origin(origin: str) -> int:
     gc.disable()  # as in _serve, from the first import on
+    # lazy: serving imports in a fixed order: gc off, then msgspec its own way (msgspec_import)
     from panelot_host.msgspec_import import import_msgspec_without_typing_extensions
 
     import_msgspec_without_typing_extensions()  # as in _serve, before msgspec's first import
+    # lazy: after msgspec_import (cli.config imports msgspec)
     from panelot_host.cli.config import ORIGINS_FILE, allowed_origins
     from panelot_host.home import panelot_home
 
@@ -147,6 +151,7 @@ def _serve(*, verbose: bool) -> int:
         start = _ready_to_serve(verbose)
     handover: Handover | None = None
     if start.prelude:
+        # lazy: the prelude's parts load only when it answers (start-up speed)
         from panelot_host.server.prelude import answer_first_requests
         from panelot_host.wire.blocking import BlockingFrames
         from panelot_host.wire.fds import writev_all
@@ -159,6 +164,7 @@ def _serve(*, verbose: bool) -> int:
             return answered
         handover = answered
     with _no_collection_while_importing():
+        # lazy: the event loop and the async server load after the first answers are out
         import anyio
 
         from panelot_host.cli.logs import rotate_log_file
@@ -198,9 +204,11 @@ class _Start(NamedTuple):
 
 
 def _ready_to_serve(verbose: bool) -> _Start:
+    # lazy: the first thing serving imports: msgspec before anything else imports it
     from panelot_host.msgspec_import import import_msgspec_without_typing_extensions
 
     import_msgspec_without_typing_extensions()  # before anything imports msgspec
+    # lazy: after msgspec_import, like everything the serve path loads
     from panelot_host.wire.fds import protect_stdin, protect_stdout
 
     if sys.stdin is not None and sys.stdin.isatty():
@@ -209,6 +217,7 @@ def _ready_to_serve(verbose: bool) -> _Start:
 
     # Before anything else can print: stdout carries frames only.
     reader, writer = protect_stdin(), protect_stdout()
+    # lazy: after stdin and stdout are protected (nothing may print to the frames)
     from panelot_host.cli.logs import configure_logging
     from panelot_host.home import panelot_home
     from panelot_host.secret_mask import SecretMask
@@ -226,12 +235,14 @@ def _ready_to_serve(verbose: bool) -> _Start:
 
 
 def _run_permissions(options: argparse.Namespace) -> int:
+    # lazy: a user command's module loads only when it runs (start-up speed)
     from panelot_host.cli.permissions import run_permissions
 
     return run_permissions(options)
 
 
 def _run_credentials(options: argparse.Namespace) -> int:
+    # lazy: a user command's module loads only when it runs (start-up speed)
     from panelot_host.cli.credentials_cmd import run_credentials
 
     if options.action in ("set", "delete") and not options.ref:
@@ -244,12 +255,14 @@ def _run_credentials(options: argparse.Namespace) -> int:
 
 
 def _run_config(options: argparse.Namespace) -> int:
+    # lazy: a user command's module loads only when it runs (start-up speed)
     from panelot_host.cli.settings_cmd import run_config
 
     return run_config(options)
 
 
 def _run_chat(options: argparse.Namespace) -> int:
+    # lazy: a user command's module loads only when it runs (start-up speed)
     from panelot_host.cli.chat import run_chat
 
     return run_chat(options)

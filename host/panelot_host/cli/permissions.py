@@ -11,15 +11,14 @@ import os
 import sqlite3
 import sys
 
+from panelot_host.engine.policy import grant_from_record
+from panelot_host.gatekeeper.grants import export_grant_ledger
 from panelot_host.home import panelot_home
+from panelot_host.store import grants
 from panelot_host.store.profiles import database_path
 
 
 def run_permissions(options: argparse.Namespace) -> int:
-    from panelot_host.engine.policy import grant_from_record
-    from panelot_host.gatekeeper.grants import export_grant_ledger
-    from panelot_host.store import grants
-
     path = database_path(panelot_home(os.environ), options.profile)
     if not path.exists():  # nothing was ever granted in this profile
         sys.stderr.write(f"panelot-host: no database at {path} yet: no grants\n")

@@ -39,6 +39,7 @@ class KeyringSecretBackend:
         return value if isinstance(value, str) else None
 
     def delete(self, ref: str) -> bool:
+        # lazy: keyring loads only when a keyring store is used (test_import_cost)
         import keyring.errors
 
         try:
@@ -50,6 +51,7 @@ class KeyringSecretBackend:
 
 def usable_keyring() -> Any | None:
     """The default keyring backend if it can really store secrets, else None."""
+    # lazy: keyring loads only when a store is built (test_import_cost)
     import keyring
     from keyring.backends import fail, null
 
@@ -61,6 +63,7 @@ def usable_keyring() -> Any | None:
 
 def default_key_dir() -> Path:
     """The key's home: the user's config dir under a name distinct from the data dir."""
+    # lazy: platformdirs stays off the host's start
     import platformdirs
 
     return platformdirs.user_config_path("panelot-keys", appauthor=False)
@@ -90,6 +93,7 @@ class CredentialStore:
         if kr is not None:
             self._backend = KeyringSecretBackend(kr)
         else:
+            # lazy: the encrypted file brings cryptography, loaded only when it is the store
             from panelot_host.credentials.filestore import EncryptedFileBackend
 
             self._backend = EncryptedFileBackend(data_dir, key_dir or default_key_dir())

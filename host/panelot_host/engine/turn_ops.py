@@ -10,6 +10,8 @@ import logging
 import sqlite3
 from typing import Any
 
+import jsonschema
+
 from panelot_host.engine import environment, views
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.admission import Admission, TurnRequest, active_turn_id, admit
@@ -365,8 +367,6 @@ def _resolution(outcome: str) -> tuple[ToolCallStatus, dict[str, Any]]:
 
 
 def _validate_values(schema: dict[str, Any], values: dict[str, Any]) -> None:
-    import jsonschema
-
     validator = jsonschema.Draft202012Validator(schema)
     errors = [
         {

@@ -123,6 +123,7 @@ def _platform() -> Platform:
 
 def _is_admin(platform: Platform) -> bool:
     if platform == "win32":  # pragma: no cover - Windows only
+        # lazy: ctypes.windll exists on Windows only
         import ctypes
 
         return bool(getattr(ctypes, "windll").shell32.IsUserAnAdmin())  # noqa: B009

@@ -155,6 +155,7 @@ def _decode_params_with(decoder: msgspec.json.Decoder[Any], raw: RawParams) -> m
 
 
 def _violations(tp: Any, data: Any, exc: msgspec.DecodeError, root: str) -> list[dict[str, str]]:
+    # lazy: the violations are worked out only after a request failed to decode
     from panelot_host.protocol.validation import list_violations
 
     return list_violations(tp, bytes(data), exc, root)

@@ -101,6 +101,7 @@ def _decode(data: bytes) -> str:
 
 
 def _pdf_text(path: Path) -> str:
+    # lazy: pypdf loads only when a PDF is read
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
 

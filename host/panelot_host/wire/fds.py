@@ -55,6 +55,7 @@ def protect_stdin() -> int:
 
 def set_binary(fd: int) -> None:
     if sys.platform == "win32":
+        # lazy: msvcrt exists on Windows only
         import msvcrt
 
         msvcrt.setmode(fd, os.O_BINARY)
