@@ -15,8 +15,7 @@ Module map:
   ``thread.list`` query alone, which the server's prelude answers with before the rest of
   the engine loads), ``turn_ops`` (submit,
   steer, enqueue, queue edits, interrupt, approvals, interactions, resume, recovery
-  answers), ``admission`` (a Turn's first transaction), ``budget`` (which budget a Turn
-  reached, in tokens or money, and what a resume gives it), ``config_ops`` (settings,
+  answers), ``admission`` (a Turn's first transaction), ``config_ops`` (settings,
   credentials, permissions), ``provider_ops`` (is a model usable, the model servers on
   this computer, "Test connection"), ``authority`` (which settings changes widen authority).
 - The run: ``actor`` (serialises a thread's run), ``loop`` (model calls and tool steps
