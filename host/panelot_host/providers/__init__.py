@@ -7,7 +7,8 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
 
 - ``types``: the normalised protocol (``ModelRequest``, ``ProviderEvent``s, ``Provider``)
 - ``registry``: a ``ProviderSpec`` per provider (endpoint, key variables, defaults, headers,
-  adapter factory): ``PROVIDERS``, ``WIRE_PROVIDERS``
+  adapter factory): ``PROVIDERS``, ``WIRE_PROVIDERS``; ``AdapterConfig``, what an adapter
+  reads of ``config``
 - ``config``: ``ProviderConfig``, ``load_provider_config(env, settings)``,
   ``build_provider(config, credentials)`` (``build_provider_with_key`` when the key is
   already resolved)
@@ -21,7 +22,8 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
   bodies and stream events of each API; ``toolargs``: streamed tool arguments assembled
 - ``probe``: is a model reachable (the side panel's "Test connection" and ``doctor``, one
   check) and which model servers answer on this computer's usual ports
-- ``endpoints``: where the official APIs live, origins, the plain-http rule
+- ``endpoints``: where the official APIs live, the headers that carry their keys (the
+  registry passes each adapter its spec's), origins, the plain-http rule
 - ``loopback``: whether a host is this machine (decided on the literal host; MCP URLs use it
   too)
 - ``directives``: a scripted model that follows directives in the user's message
