@@ -494,19 +494,25 @@ export function mountChat(store, controller) {
     }
   }
 
+  /** A card or the run changed: only the live turn's line can change (not every turn's). */
+  function regroupShownTurn() {
+    const turnId = store.state.turn?.id;
+    if (turnId) steps.regroup(turnId);
+  }
+
   store.on("snapshot", renderAll);
   store.on("item", (id) => id && upsert(id));
   store.on("delta", onDelta);
   store.on("cards", () => {
     renderCards();
     refreshUnsettled();
-    steps.regroupAll();
+    regroupShownTurn();
   });
   store.on("steering", renderSteering);
   store.on("run", () => {
     renderUsage();
     refreshUnsettled();
-    steps.regroupAll();
+    regroupShownTurn();
   });
 }
 
