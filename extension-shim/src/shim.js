@@ -1,5 +1,5 @@
-// The shim role: the host's `browser.resolveTarget` / `browser.invoke` requests, run by the
-// tool table, each with a time bound and cancelled by the host's `$/cancelRequest`.
+// The shim role: the host's `browser.resolveTarget` / `browser.invoke` / `browser.threadTabs`
+// requests, run by the tool table, each with a time bound and cancelled by the host's `$/cancelRequest`.
 
 import { ERROR_CODES } from "./generated/error-codes.js";
 import { ToolRequestError } from "./tools/errors.js";
@@ -26,7 +26,7 @@ export class Shim {
   async handle(message) {
     const id = /** @type {number | string} */ (message.id);
     const method = message.method;
-    if (method !== "browser.resolveTarget" && method !== "browser.invoke") {
+    if (method !== "browser.resolveTarget" && method !== "browser.invoke" && method !== "browser.threadTabs") {
       this.answer(id, { error: { code: ERROR_CODES.method_not_found, message: `the extension does not serve ${method}`, data: { kind: "method_not_found" } } });
       return;
     }
@@ -37,7 +37,9 @@ export class Shim {
     try {
       const result = method === "browser.invoke"
         ? await this.table.invoke(message.params, controller.signal)
-        : await this.table.resolveTarget(message.params);
+        : method === "browser.threadTabs"
+          ? await this.table.threadTabs(message.params)
+          : await this.table.resolveTarget(message.params);
       if (!controller.signal.aborted) this.answer(id, { result });
       else if (this.running.has(id)) this.answer(id, { error: this.abortError(controller.signal) });
     } catch (error) {

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from panelot_host.errors import ToolError
+from panelot_host.protocol.tabs import ThreadTab, ThreadTabs
 from panelot_host.tools.target import Target
 
 # A 1x1 transparent PNG: what every fake screenshot shows.
@@ -59,26 +60,63 @@ class FakeBrowser:
         self.invocations: list[tuple[str, str, dict[str, Any], Target | None]] = []
         self.actions: list[str] = []  # clicks, typing, keys: what a page would have seen
 
-    async def resolve_target(self, tool: str, args: Mapping[str, Any]) -> Target:
-        return self._target(self._tab(args))
+    async def resolve_target(
+        self, tool: str, args: Mapping[str, Any], thread_tabs: ThreadTabs | None = None
+    ) -> Target:
+        return self._target(self._tab(args, thread_tabs))
 
     async def invoke(
-        self, call_id: str, tool: str, args: Mapping[str, Any], target: Target | None
+        self,
+        call_id: str,
+        tool: str,
+        args: Mapping[str, Any],
+        target: Target | None,
+        thread_tabs: ThreadTabs | None = None,
     ) -> dict[str, Any]:
         self.invocations.append((call_id, tool, dict(args), target))
         handler = getattr(self, "_" + tool.removeprefix("browser_"), None)
         if handler is None:
             raise ToolError(f"the fake browser cannot run {tool!r}")
-        tab = self._tab(args)
+        tab = self._tab(args, thread_tabs)
+        before = set(self.tabs)
         content: str | list[dict[str, Any]] = handler(tab, args)
-        return {"content": content, "isError": False, "target": self._target_json(tab)}
+        answer = {"content": content, "isError": False, "target": self._target_json(tab)}
+        if thread_tabs is not None:
+            opened = [i for i in self.tabs if i not in before]
+            acted = [] if tool == "browser_tabs_list" else [tab.id]
+            answer["threadTabs"] = msgspec.to_builtins(self._after(thread_tabs, opened, acted))
+        return answer
+
+    async def find_thread_tabs(self, thread_tabs: ThreadTabs) -> ThreadTabs:
+        """The shim's ``browser.threadTabs``: the thread's tabs still open, grouped."""
+        return self._after(thread_tabs, [], [])
+
+    def _after(self, owned: ThreadTabs, opened: list[int], acted: list[int]) -> ThreadTabs:
+        """The thread's tabs after a call: the ones it opened first, then the one it acted
+        on when it owns it, then the rest; closed ones left out."""
+        known = {t.tab_id for t in owned.tabs}
+        mine = [i for i in opened] + [i for i in acted if i in known]
+        order = mine + [t.tab_id for t in owned.tabs if t.tab_id not in mine]
+        tabs = []
+        for tab_id in order:
+            if tab_id in self.tabs:
+                source = next((t.source for t in owned.tabs if t.tab_id == tab_id), "opened")
+                tab = self.tabs[tab_id]
+                title = self._page(tab).title
+                tabs.append(
+                    ThreadTab(tab_id=tab_id, url=tab.url, title=title, source=source, grouped=True)
+                )
+        return msgspec.structs.replace(owned, group_id=owned.group_id or 100, tabs=tabs)
 
     def navigate(self, url: str, tab_id: int | None = None) -> None:
         """Let the "user" move a tab (e.g. between approval and dispatch)."""
         self.tabs[tab_id or self.active].history.append(url)
 
-    def _tab(self, args: Mapping[str, Any]) -> FakeTab:
-        tab_id = args.get("tabId", self.active)
+    def _tab(self, args: Mapping[str, Any], thread_tabs: ThreadTabs | None = None) -> FakeTab:
+        current = (
+            [t.tab_id for t in thread_tabs.tabs if t.tab_id in self.tabs] if thread_tabs else []
+        )
+        tab_id = args.get("tabId", current[0] if current else self.active)
         if tab_id not in self.tabs:
             raise ToolError(f"no tab with id {tab_id}")
         return self.tabs[tab_id]
@@ -88,7 +126,11 @@ class FakeBrowser:
 
     def _target(self, tab: FakeTab) -> Target:
         return Target(
-            tab_id=tab.id, url=tab.url, origin=origin_of(tab.url), title=self._page(tab).title
+            tab_id=tab.id,
+            url=tab.url,
+            origin=origin_of(tab.url),
+            title=self._page(tab).title,
+            active=tab.id == self.active,
         )
 
     def _target_json(self, tab: FakeTab) -> dict[str, Any]:

@@ -39,6 +39,7 @@ export interface ProtocolDefinitions {
   BrowserInvokeResult?: BrowserInvokeResult;
   BrowserResolveTargetParams?: BrowserResolveTargetParams;
   BrowserTarget?: BrowserTarget;
+  BrowserThreadTabsParams?: BrowserThreadTabsParams;
   CancelRequestParams?: CancelRequestParams;
   ChunkEvent?: ChunkEvent;
   ClientCapabilities?: ClientCapabilities;
@@ -97,6 +98,7 @@ export interface ProtocolDefinitions {
   SettingsGetParams?: SettingsGetParams;
   SettingsResult?: SettingsResult;
   SettingsUpdateParams?: SettingsUpdateParams;
+  SharedTab?: SharedTab;
   SteeringItem?: SteeringItem;
   Target?: Target3;
   TextBlock?: TextBlock;
@@ -111,8 +113,11 @@ export interface ProtocolDefinitions {
   ThreadRenameParams?: ThreadRenameParams;
   ThreadResult?: ThreadResult;
   ThreadSelectBranchParams?: ThreadSelectBranchParams;
+  ThreadShareTabParams?: ThreadShareTabParams;
   ThreadSnapshot?: ThreadSnapshot;
   ThreadStats?: ThreadStats;
+  ThreadTab?: ThreadTab;
+  ThreadTabs?: ThreadTabs;
   ThreadUpdatedEvent?: ThreadUpdatedEvent;
   ToolCallItem?: ToolCallItem;
   ToolInfo?: ToolInfo;
@@ -150,6 +155,8 @@ export interface ApprovalRequest {
   reason?: string | null;
   userSupplies?: "files" | null;
   callId?: string | null;
+  tabOwner?: string | null;
+  sharesTab?: boolean;
 }
 /**
  * The descriptor facts an approval dialog shows.
@@ -192,6 +199,8 @@ export interface ApprovalRequestEvent {
   reason?: string | null;
   userSupplies?: "files" | null;
   callId?: string | null;
+  tabOwner?: string | null;
+  sharesTab?: boolean;
   threadId: string;
   /**
    * Per-thread event sequence number, strictly increasing
@@ -230,6 +239,8 @@ export interface ApprovalResolvedEvent {
   reason?: string | null;
   userSupplies?: "files" | null;
   callId?: string | null;
+  tabOwner?: string | null;
+  sharesTab?: boolean;
   threadId: string;
   /**
    * Per-thread event sequence number, strictly increasing
@@ -324,20 +335,24 @@ export interface BranchPoint {
 }
 /**
  * Run a browser tool. ``callId`` is the toolCall item's ``callId``; ``target`` is the
- * tab the gatekeeper approved, when resolved.
+ * tab the gatekeeper approved, when resolved. **extension** ``threadTabs`` as for
+ * ``browser.resolveTarget``; a tab the call opens joins them.
  */
 export interface BrowserInvokeParams {
   callId: string;
   tool: string;
   args: {};
   target?: BrowserTarget | null;
+  threadTabs?: ThreadTabs | null;
 }
 /**
  * A tab as the shim reports it. **extension** ``tabId`` is absent for a call that acts
  * on no tab (``browser_downloads`` reading a file: ``url``/``origin`` are where it came
  * from); ``frameId`` names the frame of the tab a ref lies in when it is not the top one
  * (``origin`` is then that frame's own); ``element`` is the element a call's ref names,
- * as the tab's latest snapshot showed it (``textbox "Email"``), for the approval card.
+ * as the tab's latest snapshot showed it (``textbox "Email"``), for the approval card;
+ * ``active`` says the tab is the active tab of its window (the one the user sees), so a
+ * card can say "your active tab".
  */
 export interface BrowserTarget {
   tabId?: number | null;
@@ -346,15 +361,45 @@ export interface BrowserTarget {
   title?: string;
   frameId?: number | null;
   element?: string | null;
+  active?: boolean | null;
 }
 /**
- * The tool's outcome; ``target`` reports the tab after the action.
+ * Extension: the tabs a thread owns and the Chrome tab group that shows them.
+ *
+ * ``tabs[0]`` is the tab the thread acts on when a call names none (the one it used
+ * last). ``groupId`` is the group's id in the running browser (null until the group
+ * exists); ``title`` and ``color`` are what the group was last given: the thread's title
+ * and a colour fixed per thread.
+ */
+export interface ThreadTabs {
+  threadId: string;
+  title: string;
+  color: "blue" | "cyan" | "green" | "grey" | "orange" | "pink" | "purple" | "red" | "yellow";
+  groupId?: number | null;
+  tabs?: ThreadTab[];
+}
+/**
+ * Extension: one tab a thread owns, as last seen (its URL and title find it again
+ * after a browser restart).
+ */
+export interface ThreadTab {
+  tabId: number;
+  url: string;
+  title?: string;
+  source?: "opened" | "shared";
+  grouped?: boolean;
+}
+/**
+ * The tool's outcome; ``target`` reports the tab after the action. **extension**
+ * ``threadTabs``: the calling thread's tabs after the call (with a tab it opened, without
+ * one that was closed or taken out of the thread's group), for the host to keep.
  */
 export interface BrowserInvokeResult {
   content: string | (TextBlock | ImageBlock)[];
   isError?: boolean;
   details?: unknown;
   target?: BrowserTarget | null;
+  threadTabs?: ThreadTabs | null;
 }
 /**
  * A text block of a tool result.
@@ -373,11 +418,22 @@ export interface ImageBlock {
 }
 /**
  * Which tab would ``tool`` act on with ``args``? Asked before the gatekeeper decides
- * and again right before dispatch.
+ * and again right before dispatch. **extension** ``threadTabs`` are the calling thread's
+ * tabs: a call that names no tab acts on ``threadTabs.tabs[0]`` (else the active tab).
  */
 export interface BrowserResolveTargetParams {
   tool: string;
   args: {};
+  threadTabs?: ThreadTabs | null;
+}
+/**
+ * **extension** ``browser.threadTabs``: find the thread's tabs in the browser (after a
+ * restart, by the group's title and colour and the tabs' URLs), put them in the thread's
+ * tab group (made or renamed as needed) and answer what was found. The host asks once
+ * per connection before a thread's first browser call, and when the user shares a tab.
+ */
+export interface BrowserThreadTabsParams {
+  threadTabs: ThreadTabs;
 }
 /**
  * ``$/cancelRequest``: abort the request with this id (either direction).
@@ -1024,6 +1080,8 @@ export interface Settings {
   };
   mcpStatus?: {}[];
   defaultCostBudgetUsd?: number | null;
+  shareActiveTab?: boolean;
+  actOnUnownedTabs?: boolean;
 }
 export interface SettingsGetParams {}
 /**
@@ -1057,6 +1115,17 @@ export interface SettingsUpdateParams {
     [k: string]: ModelLimit;
   } | null;
   defaultCostBudgetUsd?: number | null;
+  shareActiveTab?: boolean | null;
+  actOnUnownedTabs?: boolean | null;
+}
+/**
+ * The tab the user hands to a thread (``thread.shareTab``, ``turn.start``'s
+ * ``shareTab``): the panel reads it from the browser.
+ */
+export interface SharedTab {
+  tabId: number;
+  url: string;
+  title?: string;
 }
 /**
  * A conversation. ``parentThreadId``/``forkedFromItemId`` are null unless forked.
@@ -1085,6 +1154,7 @@ export interface Thread {
     | "interrupted"
     | "paused_uncertain"
     | "running";
+  tabGroup?: ThreadTabs | null;
 }
 /**
  * Running totals over a thread's Turns. ``costUsd`` is null once any model call of the
@@ -1172,6 +1242,18 @@ export interface ThreadSelectBranchParams {
   commandId: string;
   threadId: string;
   itemId: string;
+}
+/**
+ * **extension** Hand the tab ``tab`` over to the thread: it joins the thread's tabs
+ * and its tab group; the thread's calls then act on it as on a tab it opened.
+ */
+export interface ThreadShareTabParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts)
+   */
+  commandId: string;
+  threadId: string;
+  tab: SharedTab;
 }
 /**
  * The ``thread.open`` (and ``thread.selectBranch``) result: everything a client needs
@@ -1588,6 +1670,7 @@ export interface TurnSubmitParams {
   model?: string | null;
   tokenBudget?: number | null;
   costBudgetUsd?: number | null;
+  shareTab?: SharedTab | null;
 }
 export interface TurnSubmitResult {
   turnId: string;
@@ -1604,6 +1687,7 @@ export interface Ops {
   "thread.fork": { params: ThreadForkParams; result: ThreadResult };
   "thread.selectBranch": { params: ThreadSelectBranchParams; result: ThreadSnapshot };
   "thread.rename": { params: ThreadRenameParams; result: ThreadResult };
+  "thread.shareTab": { params: ThreadShareTabParams; result: ThreadResult };
   "turn.submit": { params: TurnSubmitParams; result: TurnSubmitResult };
   "turn.steer": { params: TurnSteerParams; result: TurnSteerResult };
   "turn.enqueue": { params: TurnEnqueueParams; result: TurnEnqueueResult };
@@ -1628,6 +1712,7 @@ export interface Ops {
 export interface ShimRequests {
   "browser.resolveTarget": { params: BrowserResolveTargetParams; result: BrowserTarget };
   "browser.invoke": { params: BrowserInvokeParams; result: BrowserInvokeResult };
+  "browser.threadTabs": { params: BrowserThreadTabsParams; result: ThreadTabs };
 }
 
 export interface Events {
@@ -1667,13 +1752,13 @@ export interface BrowserTabNewArgs {
 }
 export interface BrowserTabSelectArgs {
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId: number;
 }
 export interface BrowserTabCloseArgs {
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId: number;
 }
@@ -1683,13 +1768,13 @@ export interface BrowserNavigateArgs {
    */
   url: string;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
 export interface BrowserNavigateBackArgs {
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1699,7 +1784,7 @@ export interface BrowserReadArgs {
    */
   offset?: number;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1709,7 +1794,7 @@ export interface BrowserSnapshotArgs {
    */
   ref?: string;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1727,7 +1812,7 @@ export interface BrowserClickArgs {
    */
   trusted?: boolean;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1741,7 +1826,7 @@ export interface BrowserDoubleClickArgs {
    */
   trusted?: boolean;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1763,7 +1848,7 @@ export interface BrowserClickAtArgs {
    */
   double?: boolean;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1777,7 +1862,7 @@ export interface BrowserHoverArgs {
    */
   trusted?: boolean;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1798,7 +1883,7 @@ export type BrowserDragArgs = {
   toX?: number;
   toY?: number;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 };
@@ -1817,7 +1902,7 @@ export interface BrowserTypeArgs {
    */
   trusted?: boolean;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1831,7 +1916,7 @@ export interface BrowserSelectOptionArgs {
    */
   values: [string, ...string[]];
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1841,7 +1926,7 @@ export interface BrowserUploadFileArgs {
    */
   ref: string;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1852,7 +1937,7 @@ export interface BrowserPressKeyArgs {
    */
   trusted?: boolean;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1866,7 +1951,7 @@ export interface BrowserHandleDialogArgs {
    */
   promptText?: string;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }
@@ -1879,7 +1964,7 @@ export type BrowserScrollArgs = {
   ref?: string;
   direction?: "up" | "down" | "left" | "right";
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 };
@@ -1890,7 +1975,7 @@ export type BrowserWaitForArgs = {
   textGone?: string;
   timeMs?: number;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 };
@@ -1910,7 +1995,7 @@ export interface BrowserScreenshotArgs {
    */
   fullPage?: boolean;
   /**
-   * The tab; default: the active tab.
+   * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId?: number;
 }

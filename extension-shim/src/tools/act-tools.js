@@ -197,10 +197,11 @@ function placeOf(records, tabId, ref) {
  * `browser.resolveTarget` of a tool that takes a ref: its tab, or for a ref in a frame of
  * another origin that frame, decided for that frame's own origin.
  * @param {SnapshotRecords} records @param {Record<string, any>} args
+ * @param {import("../generated/protocol").ThreadTabs | null} threadTabs
  * @returns {Promise<import("../generated/protocol").BrowserTarget>}
  */
-async function refTarget(records, args) {
-  const tab = describeTab(await findTab(args, undefined));
+async function refTarget(records, args, threadTabs) {
+  const tab = describeTab(await findTab(args, undefined, threadTabs));
   if (typeof args.ref !== "string") return tab;
   const tabId = tab.tabId ?? -1;
   const element = records.elementOf(tabId, args.ref);
@@ -512,7 +513,7 @@ export function actTools(records, debuggers, shots, uploads) {
   };
 
   /** A tool that takes a ref is decided for the frame the ref is in. @param {BrowserTool} tool @returns {BrowserTool} */
-  const byRefTarget = (tool) => ({ ...tool, resolve: (args) => refTarget(records, args) });
+  const byRefTarget = (tool) => ({ ...tool, resolve: (args, threadTabs) => refTarget(records, args, threadTabs) });
   return [
     ...[clickTool, doubleClickTool, hoverTool, dragTool, typeTool, selectTool, uploadTool, scrollTool].map(byRefTarget),
     clickAtTool,

@@ -39,8 +39,8 @@ export const downloadsTool = {
   name: "browser_downloads",
   pageAccess: false,
   /** Reading one is decided by the origin it came from; the list like any read of the active tab. */
-  async resolve(args) {
-    if (!Number.isInteger(args.id)) return describeTab(await findTab(args, undefined));
+  async resolve(args, threadTabs) {
+    if (!Number.isInteger(args.id)) return describeTab(await findTab(args, undefined, threadTabs));
     const [item] = await chrome.downloads.search({ id: args.id });
     if (!item) throw new ToolFailure(`there is no download ${args.id}`);
     const url = item.finalUrl || item.url;

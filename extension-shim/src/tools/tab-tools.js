@@ -3,6 +3,7 @@
 import { ToolFailure } from "./errors.js";
 import { bounded, PAGE_CALL_BOUND_MS } from "./page.js";
 import { describeTab, findTab, LOAD_TIMEOUT_MS, loadIn, originOf, webUrl } from "./tabs.js";
+import { owns } from "./thread-tabs.js";
 import { settle, watchTab } from "./watch.js";
 
 const BACK_START_MS = 1_500; // no load started by then: there was no earlier page
@@ -25,10 +26,10 @@ function loadedResult(tab, loaded, verb) {
 export const tabsList = {
   name: "browser_tabs_list",
   pageAccess: false,
-  async run() {
+  async run(_args, ctx) {
     const tabs = await chrome.tabs.query({});
-    const rows = tabs.map((tab) => ({ ...describeTab(tab), active: tab.active, windowId: tab.windowId }));
-    const lines = rows.map((t) => `- tab ${t.tabId}${t.active ? " (active)" : ""}: ${JSON.stringify(t.title)} ${t.url}`);
+    const rows = tabs.map((tab) => ({ ...describeTab(tab), active: tab.active, windowId: tab.windowId, yours: owns(ctx.threadTabs, tab.id) }));
+    const lines = rows.map((t) => `- tab ${t.tabId}${t.yours ? " (this thread's)" : ""}${t.active ? " (active)" : ""}: ${JSON.stringify(t.title)} ${t.url}`);
     return { content: `${rows.length} open tabs:\n${lines.join("\n")}`, isError: false, details: { tabs: rows } };
   },
 };

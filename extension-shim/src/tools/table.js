@@ -4,6 +4,7 @@
 
 import { ToolFailure, ToolRequestError } from "./errors.js";
 import { describeTab, findTab, restrictionOf } from "./tabs.js";
+import { findThreadTabs, tabsAfterCall } from "./thread-tabs.js";
 
 /** @typedef {import("../generated/protocol").BrowserTarget} BrowserTarget */
 /** @typedef {import("../generated/protocol").BrowserInvokeParams} BrowserInvokeParams */
@@ -16,6 +17,7 @@ import { describeTab, findTab, restrictionOf } from "./tabs.js";
  * @property {string} callId
  * @property {BrowserTarget | undefined} target  the tab the gatekeeper approved, when resolved
  * @property {chrome.tabs.Tab | undefined} tab  for `pageAccess` tools: the page, already checked
+ * @property {import("../generated/protocol").ThreadTabs | null} threadTabs  the calling thread's tabs (`thread-tabs.js`)
  */
 
 /**
@@ -23,7 +25,7 @@ import { describeTab, findTab, restrictionOf } from "./tabs.js";
  * @property {import("../generated/protocol").BrowserToolName} name  as the host declares it (schema/browser-tools.json): tsc refuses any other
  * @property {boolean} pageAccess  acts on the page's content: refused on restricted pages
  * @property {(args: Record<string, any>, ctx: ToolContext) => Promise<BrowserInvokeResult>} run
- * @property {(args: Record<string, any>) => Promise<BrowserTarget>} [resolve]  default: the tool's tab
+ * @property {(args: Record<string, any>, threadTabs: import("../generated/protocol").ThreadTabs | null) => Promise<BrowserTarget>} [resolve]  default: the tool's tab
  * @property {(threadId: string, turnId: string) => void} [detach]  `browser.detach`: release L2 attachments
  */
 
@@ -71,7 +73,8 @@ export class ToolTable {
     const tool = this.get(params.tool);
     const args = params.args ?? {};
     try {
-      return tool.resolve ? await tool.resolve(args) : describeTab(await findTab(args, undefined));
+      const threadTabs = params.threadTabs ?? null;
+      return tool.resolve ? await tool.resolve(args, threadTabs) : describeTab(await findTab(args, undefined, threadTabs));
     } catch (error) {
       if (error instanceof ToolFailure) throw new ToolRequestError("tool", `${tool.name}: ${error.message}`);
       throw error;
@@ -86,11 +89,28 @@ export class ToolTable {
   async invoke(params, signal) {
     const tool = this.get(params.tool);
     const args = params.args ?? {};
+    const threadTabs = params.threadTabs ?? null;
     /** @type {ToolContext} */
-    const ctx = { signal, callId: params.callId, target: params.target ?? undefined, tab: undefined };
+    const ctx = { signal, callId: params.callId, target: params.target ?? undefined, tab: undefined, threadTabs };
+    const result = await this.run(tool, args, ctx, signal);
+    if (threadTabs && !signal.aborted) {
+      try {
+        result.threadTabs = await tabsAfterCall(threadTabs, tool.name, result);
+      } catch (error) {
+        console.warn("panelot: could not find the thread's tabs after the call", error);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * @param {BrowserTool} tool @param {Record<string, any>} args @param {ToolContext} ctx @param {AbortSignal} signal
+   * @returns {Promise<BrowserInvokeResult>}
+   */
+  async run(tool, args, ctx, signal) {
     try {
       if (tool.pageAccess) {
-        const tab = await findTab(args, ctx.target);
+        const tab = await findTab(args, ctx.target, ctx.threadTabs);
         const why = restrictionOf(tab.url ?? "", this.ownOrigin);
         if (why) {
           return {
@@ -107,6 +127,14 @@ export class ToolTable {
       const message = error instanceof Error ? error.message : String(error);
       return { content: `${tool.name}: ${message}`, isError: true };
     }
+  }
+
+  /**
+   * `browser.threadTabs`: the thread's tabs found and grouped.
+   * @param {import("../generated/protocol").BrowserThreadTabsParams} params
+   */
+  async threadTabs(params) {
+    return findThreadTabs(params.threadTabs);
   }
 
   /** `browser.detach`: the user interrupted a Turn in which an L2 tool ran. @param {string} threadId @param {string} turnId */

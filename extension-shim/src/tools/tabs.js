@@ -6,6 +6,7 @@
 /** @typedef {import("./table.js").ToolContext} ToolContext */
 
 import { ToolFailure } from "./errors.js";
+import { currentTab } from "./thread-tabs.js";
 
 export const LOAD_TIMEOUT_MS = 30_000;
 const WEB_STORE = [/^https:\/\/chromewebstore\.google\.com(\/|$)/, /^https:\/\/chrome\.google\.com\/webstore(\/|$)/];
@@ -72,15 +73,17 @@ export function webUrl(url) {
 /** @param {chrome.tabs.Tab} tab @returns {BrowserTarget} */
 export function describeTab(tab) {
   const url = tab.url ?? tab.pendingUrl ?? "";
-  return { tabId: tab.id ?? -1, url, origin: originOf(url), title: tab.title ?? "" };
+  return { tabId: tab.id ?? -1, url, origin: originOf(url), title: tab.title ?? "", active: tab.active };
 }
 
 /**
- * The tab a tool acts on: `args.tabId`, else the approved target, else the active tab.
+ * The tab a tool acts on: `args.tabId`, else the approved target, else the calling
+ * thread's current tab (`thread-tabs.js`), else the active tab.
  * @param {{tabId?: unknown}} args @param {BrowserTarget | undefined} target
+ * @param {import("../generated/protocol").ThreadTabs | null} [threadTabs]
  * @returns {Promise<chrome.tabs.Tab>}
  */
-export async function findTab(args, target) {
+export async function findTab(args, target, threadTabs) {
   const tabId = typeof args.tabId === "number" ? args.tabId : target?.tabId;
   if (typeof tabId === "number") {
     try {
@@ -89,6 +92,8 @@ export async function findTab(args, target) {
       throw new ToolFailure(`there is no tab ${tabId}; list the tabs with browser_tabs_list`);
     }
   }
+  const own = await currentTab(threadTabs);
+  if (own) return own;
   const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
   const tab = active ?? (await chrome.tabs.query({ active: true }))[0];
   if (!tab) throw new ToolFailure("no tab is open; open one with browser_tab_new");

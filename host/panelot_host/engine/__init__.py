@@ -27,7 +27,8 @@ Module map:
   (how a run stops), ``budget`` (a Turn's token and money budgets, checked at each model
   call), ``environment`` (the versioned run environment and its digest),
   ``models`` (providers and the task model), ``prompts`` (texts the engine sends),
-  ``titles`` (thread titles).
+  ``titles`` (thread titles), ``thread_tabs`` (the tabs a thread owns: what its browser
+  calls carry, and whose a tab is when it owns it not).
 - The context a model sees: ``history`` (provider messages from the branch),
   ``session_context`` (from the latest compaction on; the part before the Turn and its
   elision pass stored durably, so a fresh process does not rebuild it), ``tokens`` (the

@@ -18,6 +18,7 @@ from panelot_host.engine.authority import credential_widening, widening
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.policy import grant_from_record
+from panelot_host.engine.thread_tabs import acts_on_unowned_tabs
 from panelot_host.engine.views import iso
 from panelot_host.errors import InvalidParams, ProviderConfigError
 from panelot_host.gatekeeper.grants import export_grant_ledger
@@ -118,6 +119,8 @@ class ConfigService:
             task_model=task_model,
             default_token_budget=stored.get("defaultTokenBudget"),
             default_cost_budget_usd=stored.get("defaultCostBudgetUsd"),
+            share_active_tab=bool(stored.get("shareActiveTab") or False),
+            act_on_unowned_tabs=acts_on_unowned_tabs(self.ctx, stored),
             policy_rules=list(stored.get("policyRules", [])),
             mcp_servers=self._mcp_servers(),
             base_url=stored.get("baseUrl") or None,

@@ -41,10 +41,12 @@ class BrowserLink:
     def __init__(self) -> None:
         self.bridge: BrowserBridge | None = None
         self.tools: frozenset[str] = frozenset()
+        self.found_tabs: set[str] = set()  # threads whose tabs this client has found
 
     def attach(self, bridge: BrowserBridge | None, tools: frozenset[str]) -> None:
         self.bridge = bridge
         self.tools = tools if bridge is not None else frozenset()
+        self.found_tabs = set()  # another browser (or the same restarted): new tab ids
 
 
 def _ignore(_: str) -> None:
@@ -90,6 +92,7 @@ class EngineContext:
     on_first_turn: Callable[[str, str], None] = _ignore_two
     faults: FaultHook = NO_FAULTS
     max_answer_bytes: int = MAX_ANSWER_BYTES
+    act_on_unowned_tabs_default: bool = False  # engine.thread_tabs, until the user sets it
     link: BrowserLink = field(init=False, default_factory=BrowserLink)
     history_cache: HistoryCache = field(init=False, default_factory=dict)
 

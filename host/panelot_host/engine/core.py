@@ -20,6 +20,7 @@ from panelot_host.engine.provider_ops import ProviderService
 from panelot_host.engine.publish import Publisher
 from panelot_host.engine.recovery import refresh_evidence, settle_on_start
 from panelot_host.engine.stream import MAX_ANSWER_BYTES
+from panelot_host.engine.thread_tabs import TabService
 from panelot_host.engine.titles import generate_title
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
 from panelot_host.errors import ThreadBusy, TurnActive
@@ -30,6 +31,8 @@ from panelot_host.tools.context import BrowserBridge
 from panelot_host.tools.registry import ToolRegistry
 
 log = logging.getLogger(__name__)
+
+UNOWNED_TABS_VARIABLE = "PANELOT_ACT_ON_UNOWNED_TABS"  # "1": the default of actOnUnownedTabs
 
 
 class Engine:
@@ -66,8 +69,10 @@ class Engine:
             on_first_turn=self._on_first_turn,
             faults=Failpoints.from_environ(environ or {}),
             max_answer_bytes=max_answer_bytes,
+            act_on_unowned_tabs_default=(environ or {}).get(UNOWNED_TABS_VARIABLE) == "1",
         )
         self.turns = TurnService(self.ctx)
+        self.tabs = TabService(self.ctx)
         self.config = ConfigService(self.ctx, environ or {}, vault, mcp)
         self.provider = ProviderService(
             self.ctx, environ or {}, vault.secret_of if vault is not None else None

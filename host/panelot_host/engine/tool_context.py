@@ -8,6 +8,7 @@ import anyio
 
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.context import EngineContext, RunRef
+from panelot_host.engine.thread_tabs import thread_browser
 from panelot_host.errors import ToolError
 from panelot_host.store import approvals, turns
 from panelot_host.store.ids import new_id
@@ -49,7 +50,7 @@ class EngineToolContext:
 
     @property
     def browser(self) -> BrowserBridge | None:
-        return self._ctx.browser
+        return thread_browser(self._ctx, self.thread_id)
 
     def report_progress(self, progress: str) -> None:
         self._ctx.publish.delta(self.thread_id, self.turn_id, self._call.id, "progress", progress)

@@ -16,12 +16,14 @@ from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.page_reads import carried_by, origins_read
 from panelot_host.engine.policy import record_from_grant
 from panelot_host.engine.recovery import mark_uncertain
+from panelot_host.engine.thread_tabs import foreign_tab, is_users_tab, share_tab, thread_browser
 from panelot_host.engine.tool_context import EngineToolContext
 from panelot_host.errors import OutcomeUnknown, ToolError
 from panelot_host.gatekeeper.denials import decision_denial, user_denial
 from panelot_host.gatekeeper.gatekeeper import resolve_target
 from panelot_host.gatekeeper.grants import grants_from_approval
 from panelot_host.gatekeeper.models import Decision
+from panelot_host.protocol.tabs import SharedTab
 from panelot_host.store import approvals, items, turns
 from panelot_host.store import grants as grant_store
 from panelot_host.store.ids import new_id
@@ -81,7 +83,7 @@ class ToolStepper:
 
     async def _decide_and_run(self, call: ItemRecord, bound: BoundCall) -> None:
         try:
-            target = await resolve_target(bound, self.ctx.browser)
+            target = await resolve_target(bound, thread_browser(self.ctx, self.run.thread_id))
         except ToolError as exc:
             self._settle(call, error_result(exc.message), "failed")
             return
@@ -92,6 +94,7 @@ class ToolStepper:
             grants=self.ctx.policy.grants(),
             carried=self._carried(bound, target),
             read_from=self._read_from(),
+            foreign_tab=foreign_tab(self.ctx, self.run.thread_id, bound, target),
         )
         match decision.action:
             case "allow":
@@ -130,6 +133,8 @@ class ToolStepper:
             "reason": decision.reason,
             "carried": list(decision.basis.carried) or None,
             "readFrom": list(decision.basis.read_from) or None,
+            "tabOwner": decision.basis.foreign_tab,
+            "sharesTab": is_users_tab(decision.basis.foreign_tab) or None,
             "delivers": _delivers(bound),
             "userSupplies": descriptor.user_supplies,
             "callId": call.call_id or call.id,
@@ -165,14 +170,26 @@ class ToolStepper:
         if approval.decision != "allow":
             self._settle(call, user_denial(bound.name, approval.message), "denied")
             return
+        await self._share_approved_tab(approval)
         await self._revalidate_and_run(call, bound, approval)
+
+    async def _share_approved_tab(self, approval: ApprovalRecord) -> None:
+        """Allowing a call on a tab of the user's hands that tab to the thread (the card
+        says so): the thread's next calls act on it as on its own."""
+        if not approval.request.get("sharesTab"):
+            return
+        target = msgspec.convert(approval.request.get("resolvedTarget") or {}, Target)
+        if target.tab_id is None:
+            return
+        shared = SharedTab(tab_id=target.tab_id, url=target.url or "", title=target.title or "")
+        await share_tab(self.ctx, self.run.thread_id, shared)
 
     async def _revalidate_and_run(
         self, call: ItemRecord, bound: BoundCall, approval: ApprovalRecord
     ) -> None:
         prior = msgspec.convert(approval.request["decision"], Decision)
         try:
-            target = await resolve_target(bound, self.ctx.browser)
+            target = await resolve_target(bound, thread_browser(self.ctx, self.run.thread_id))
         except ToolError as exc:
             self._settle(call, error_result(exc.message), "failed")
             return
@@ -185,6 +202,7 @@ class ToolStepper:
             approval_request_id=approval.id,
             carried=self._carried(bound, target),
             read_from=self._read_from(),
+            foreign_tab=foreign_tab(self.ctx, self.run.thread_id, bound, target),
         )
         match current.action:
             case "allow":

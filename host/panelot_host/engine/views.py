@@ -57,6 +57,7 @@ def thread_view(record: ThreadRecord) -> entities.Thread:
         parent_thread_id=record.parent_thread_id,
         forked_from_item_id=record.forked_from_item_id,
         status=thread_status(record.last_turn_status, record.last_run_state),
+        tab_group=record.tab_group,
     )
 
 
@@ -227,6 +228,8 @@ def approval_view(record: ApprovalRecord) -> entities.ApprovalRequest:
         reason=request.get("reason"),
         user_supplies=request.get("userSupplies"),
         call_id=request.get("callId"),
+        tab_owner=request.get("tabOwner"),
+        shares_tab=bool(request.get("sharesTab")),
     )
 
 

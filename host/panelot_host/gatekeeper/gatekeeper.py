@@ -82,10 +82,11 @@ class Gatekeeper:
         grants: Sequence[Grant],
         carried: Sequence[str] = (),
         read_from: Sequence[str] = (),
+        foreign_tab: str | None = None,
     ) -> Decision:
         """The decision for ``call`` at ``target`` in ``thread_id`` given ``grants``.
 
-        Three things turn what would be allowed into a question, since no grant, rule or
+        Four things turn what would be allowed into a question, since no grant, rule or
         default can have foreseen them (a deny stays a deny):
 
         - ``carried``: text read from pages that the URL the call loads would carry away
@@ -95,14 +96,19 @@ class Gatekeeper:
           (``provenance.foreign_sources``), a grant for its target site alone never covers
           it;
         - the tool's ``user_supplies``: what the user gives on the card at each call (the
-          files of an upload), which no standing permission can give.
+          files of an upload), which no standing permission can give;
+        - ``foreign_tab``: whose tab the target is ("your active tab") when the thread does
+          not own it (``engine.thread_tabs``): a permission for the site is not one to take
+          over someone else's tab.
         """
         decision = self._decide(call, target, thread_id=thread_id, grants=grants)
         foreign = foreign_sources(call, target, read_from)
         supplied = call.tool.descriptor.user_supplies
-        if decision.action == "deny" or not (carried or foreign or supplied):
+        if decision.action == "deny" or not (carried or foreign or supplied or foreign_tab):
             return decision
         concerns = []
+        if foreign_tab:
+            concerns.append(f"it acts on {foreign_tab}, which this thread does not own")
         if supplied:
             concerns.append(f"you pick the {supplied} for each call")
         if carried:
@@ -117,7 +123,9 @@ class Gatekeeper:
             reason = f"{concern}: a standing permission never covers that"
         else:
             reason = f"{decision.reason}; {concern}"
-        basis = replace(decision.basis, carried=tuple(carried), read_from=foreign)
+        basis = replace(
+            decision.basis, carried=tuple(carried), read_from=foreign, foreign_tab=foreign_tab
+        )
         return replace(decision, action="ask", reason=reason, basis=basis)
 
     def _decide(
@@ -155,6 +163,7 @@ class Gatekeeper:
         approval_request_id: str | None = None,
         carried: Sequence[str] = (),
         read_from: Sequence[str] = (),
+        foreign_tab: str | None = None,
     ) -> Decision:
         """Decide again right before dispatch, with the target resolved again.
 
@@ -167,7 +176,13 @@ class Gatekeeper:
         if prior.action == "deny":
             return prior
         current = self.decide(
-            call, target, thread_id=thread_id, grants=grants, carried=carried, read_from=read_from
+            call,
+            target,
+            thread_id=thread_id,
+            grants=grants,
+            carried=carried,
+            read_from=read_from,
+            foreign_tab=foreign_tab,
         )
         if current.action != "ask":
             return current

@@ -117,6 +117,7 @@ class DecisionBasis(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     default: str | None = None  # which default applied: read_only, effects, l2_origin
     carried: tuple[str, ...] = ()  # page text the URL carries away (asked, never granted)
     read_from: tuple[str, ...] = ()  # other origins the turn read (asked, never granted)
+    foreign_tab: str | None = None  # whose tab it is, when the thread does not own it
 
 
 class Decision(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):

@@ -8,6 +8,7 @@ only to report invalid params). Submodules:
 - ``jsonrpc``: envelope structs, error codes, the generic ``decode_message``
 - ``messages``: ``decode_message`` with a one-pass fast path for op requests
 - ``common``, ``items``, ``entities``: shared types, items, threads/turns/runs/...
+- ``tabs``: a thread's tabs and its Chrome tab group (extension)
 - ``ops``: ``<Op>Params`` / ``<Op>Result`` of every op and host -> shim request
 - ``events``: ``<Name>Event`` params of every notification
 - ``registry``: ``OPS`` and ``SHIM_REQUESTS`` (each op declared once: method, params,

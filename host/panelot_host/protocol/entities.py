@@ -32,6 +32,7 @@ from panelot_host.protocol.common import (
     Usage,
 )
 from panelot_host.protocol.items import Item, SteeringItem
+from panelot_host.protocol.tabs import ThreadTabs
 
 
 class ThreadStats(msgspec.Struct, rename="camel"):
@@ -76,6 +77,8 @@ class Thread(msgspec.Struct, rename="camel", kw_only=True):
     forked_from_item_id: Id | None = None
     status: ThreadStatus = "idle"
     """Extension: what the thread is doing (``thread.updated`` follows its changes)."""
+    tab_group: ThreadTabs | None = None
+    """Extension: the browser tabs the thread owns and its tab group (null: none yet)."""
 
 
 class Turn(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
@@ -152,6 +155,12 @@ class ApprovalRequest(msgspec.Struct, rename="camel", omit_defaults=True, kw_onl
     call_id: str | None = None
     """Extension: the ``callId`` that ``browser.invoke`` will carry for this call; what the
     user supplies reaches the shim keyed by it, never through the host."""
+    tab_owner: str | None = None
+    """Extension: whose tab the call acts on, in words ("your active tab", "a tab of the
+    thread “Taxes”"), when the thread does not own it: such a call is always asked."""
+    shares_tab: bool = False
+    """Extension: allowing the call hands that tab (one of the user's) to the thread: it
+    joins the thread's tab group, and the thread's later calls on it are not asked for it."""
 
 
 class InteractionRequest(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):

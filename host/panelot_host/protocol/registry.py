@@ -52,6 +52,7 @@ OPS: Final = table(
     command("thread.fork", ops.ThreadForkParams, ops.ThreadForkResult),
     command("thread.selectBranch", ops.ThreadSelectBranchParams, ops.ThreadSelectBranchResult),
     command("thread.rename", ops.ThreadRenameParams, ops.ThreadRenameResult),
+    command("thread.shareTab", ops.ThreadShareTabParams, ops.ThreadShareTabResult),
     command("turn.submit", ops.TurnSubmitParams, ops.TurnSubmitResult),
     command("turn.steer", ops.TurnSteerParams, ops.TurnSteerResult),
     command("turn.enqueue", ops.TurnEnqueueParams, ops.TurnEnqueueResult),
@@ -83,6 +84,7 @@ SHIM_REQUESTS: Final = table(
         ops.BrowserResolveTargetResult,
     ),
     request("browser.invoke", ops.BrowserInvokeParams, ops.BrowserInvokeResult),
+    request("browser.threadTabs", ops.BrowserThreadTabsParams, ops.BrowserThreadTabsResult),
 )
 """Host -> shim requests (the shim answers with a response)."""
 

@@ -154,6 +154,7 @@ def _subscribed(session: Session, result: ops.ThreadResult) -> ops.ThreadResult:
 def _submit(session: Session, p: ops.TurnSubmitParams, receipt: Receipt) -> Any:
     attachments = [msgspec.to_builtins(a) for a in p.attachments]
     turns = _turns(session)
+    session.profile.ensure_engine().tabs.share_on_submit(p.thread_id, p.share_tab)
     return turns.submit(
         receipt, p.thread_id, p.text, attachments, p.model, p.token_budget, p.cost_budget_usd
     )
@@ -218,6 +219,10 @@ ROUTES: Mapping[str, Route] = bind(
         lambda s, p, r: _threads(s).select_branch(r, p.thread_id, p.item_id),
     ),
     on(ops.ThreadRenameParams, lambda s, p, r: _threads(s).rename(r, p.thread_id, p.title)),
+    on(
+        ops.ThreadShareTabParams,
+        lambda s, p, r: s.profile.ensure_engine().tabs.share(r, p.thread_id, p.tab),
+    ),
     # turns
     on(ops.TurnSubmitParams, _submit),
     on(

@@ -11,6 +11,7 @@ import msgspec
 from panelot_host.errors import InvalidResult, OutcomeUnknown, ToolError
 from panelot_host.protocol import codec
 from panelot_host.protocol.ops import browser as browser_ops
+from panelot_host.protocol.tabs import ThreadTabs
 from panelot_host.server.errors import ConnectionLost, RpcError
 from panelot_host.tools.target import Target
 
@@ -30,8 +31,12 @@ class ConnectionBrowser:
     def __init__(self, connection: Requester) -> None:
         self._connection = connection
 
-    async def resolve_target(self, tool: str, args: Mapping[str, Any]) -> Target:
-        params = browser_ops.BrowserResolveTargetParams(tool=tool, args=dict(args))
+    async def resolve_target(
+        self, tool: str, args: Mapping[str, Any], thread_tabs: ThreadTabs | None = None
+    ) -> Target:
+        params = browser_ops.BrowserResolveTargetParams(
+            tool=tool, args=dict(args), thread_tabs=thread_tabs
+        )
         found = await self._ask("browser.resolveTarget", params, RESOLVE_WAIT_S)
         assert isinstance(found, browser_ops.BrowserTarget)
         return Target(
@@ -41,13 +46,23 @@ class ConnectionBrowser:
             title=found.title,
             frame_id=found.frame_id,
             element=found.element,
+            active=found.active,
         )
 
     async def invoke(
-        self, call_id: str, tool: str, args: Mapping[str, Any], target: Target | None
+        self,
+        call_id: str,
+        tool: str,
+        args: Mapping[str, Any],
+        target: Target | None,
+        thread_tabs: ThreadTabs | None = None,
     ) -> dict[str, Any]:
         params = browser_ops.BrowserInvokeParams(
-            call_id=call_id, tool=tool, args=dict(args), target=_browser_target(target)
+            call_id=call_id,
+            tool=tool,
+            args=dict(args),
+            target=_browser_target(target),
+            thread_tabs=thread_tabs,
         )
         try:
             result = await self._ask("browser.invoke", params, INVOKE_WAIT_S)
@@ -59,6 +74,12 @@ class ConnectionBrowser:
             raise
         answer: dict[str, Any] = msgspec.to_builtins(result)
         return answer
+
+    async def find_thread_tabs(self, thread_tabs: ThreadTabs) -> ThreadTabs:
+        params = browser_ops.BrowserThreadTabsParams(thread_tabs=thread_tabs)
+        found = await self._ask("browser.threadTabs", params, RESOLVE_WAIT_S)
+        assert isinstance(found, ThreadTabs)
+        return found
 
     def detach(self, thread_id: str, turn_id: str) -> None:
         """Interrupt: tell the shim to detach L2 tools (chrome.debugger) of this Turn."""

@@ -12,7 +12,8 @@ Module map:
   thread and its branches), ``item_wire`` (the cached wire JSON of items), ``context_prefix``
   (the cached session prefix of a thread, in parts, and its elision pass, as bytes),
   ``turns`` (turns, runs, per-call usage), ``steering`` (steering and the queue), ``approvals``
-  (approval requests and interactions), ``grants`` (the grant ledger), ``settings``
+  (approval requests and interactions), ``grants`` (the grant ledger), ``tabs`` (the tabs
+  each thread owns and its tab group), ``settings``
   (settings and credential metadata), ``seq`` (per-thread event numbers).
 - Outside the host: ``inspect`` (a profile database read-only, for ``doctor``).
 """

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from panelot_host.protocol.tabs import ThreadTabs
 from panelot_host.vocabulary import (
     ApprovalScope,
     ApprovalState,
@@ -52,6 +53,8 @@ class ThreadRecord(msgspec.Struct, frozen=True):
     """The status of the thread's latest Turn (None: no Turn yet)."""
     last_run_state: RunState | None = None
     """The state of that Turn's latest Run."""
+    tab_group: ThreadTabs | None = None
+    """The tabs the thread owns (``store.tabs``), None when it never had any."""
 
 
 class CallEvidence(msgspec.Struct, frozen=True, rename="camel"):

@@ -11,6 +11,8 @@ from typing import Any
 import msgspec
 
 from panelot_host.errors import InvalidParams, NotFound
+from panelot_host.protocol.tabs import ThreadTabs
+from panelot_host.store import tabs
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ThreadRecord, ThreadStats
 from panelot_host.vocabulary import RunState, TitleSource, TurnStatus
@@ -104,7 +106,8 @@ _ACTIVITY = (
 
 
 def _with_activity(conn: sqlite3.Connection, records: list[ThreadRecord]) -> list[ThreadRecord]:
-    """The records with their latest Turn's status and its Run's state (one query)."""
+    """The records with their latest Turn's status and its Run's state (one query), and
+    their tabs (``store.tabs``)."""
     if not records:
         return records
     marks = ", ".join("?" * len(records))
@@ -112,12 +115,30 @@ def _with_activity(conn: sqlite3.Connection, records: list[ThreadRecord]) -> lis
     found: dict[str, tuple[TurnStatus, RunState | None]] = {
         tid: (status, state) for tid, status, state in rows
     }
-    return [_active(record, found.get(record.id)) for record in records]
+    with_tabs = set(
+        row[0]
+        for row in conn.execute(
+            f"SELECT thread_id FROM thread_tab_group WHERE thread_id IN ({marks})",
+            [r.id for r in records],
+        )
+    )
+    return [
+        _active(
+            record,
+            found.get(record.id),
+            tabs.get(conn, record.id) if record.id in with_tabs else None,
+        )
+        for record in records
+    ]
 
 
 def _active(
-    record: ThreadRecord, activity: tuple[TurnStatus, RunState | None] | None
+    record: ThreadRecord,
+    activity: tuple[TurnStatus, RunState | None] | None,
+    tab_group: ThreadTabs | None,
 ) -> ThreadRecord:
+    if tab_group is not None:
+        record = msgspec.structs.replace(record, tab_group=tab_group)
     if activity is None:
         return record
     status, state = activity

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from panelot_host.errors import ToolError
+from panelot_host.protocol.tabs import ThreadTabs
 from panelot_host.tools.target import Target
 
 
@@ -21,14 +22,27 @@ class BrowserBridge(Protocol):
     with an error or the Port is gone.
     """
 
-    async def resolve_target(self, tool: str, args: Mapping[str, Any]) -> Target:
-        """The tab the call would act on, with its origin."""
+    async def resolve_target(
+        self, tool: str, args: Mapping[str, Any], thread_tabs: ThreadTabs | None = None
+    ) -> Target:
+        """The tab the call would act on, with its origin; a call that names no tab acts
+        on ``thread_tabs.tabs[0]`` (the calling thread's current tab), else the active tab."""
         ...
 
     async def invoke(
-        self, call_id: str, tool: str, args: Mapping[str, Any], target: Target | None
+        self,
+        call_id: str,
+        tool: str,
+        args: Mapping[str, Any],
+        target: Target | None,
+        thread_tabs: ThreadTabs | None = None,
     ) -> dict[str, Any]:
-        """Run ``tool``; the answer is ``{content, details?, isError, target?}``."""
+        """Run ``tool``; the answer is ``{content, details?, isError, target?,
+        threadTabs?}`` (``threadTabs``: the calling thread's tabs after the call)."""
+        ...
+
+    async def find_thread_tabs(self, thread_tabs: ThreadTabs) -> ThreadTabs:
+        """``browser.threadTabs``: the thread's tabs as found (and grouped) in the browser."""
         ...
 
 

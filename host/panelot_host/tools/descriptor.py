@@ -40,13 +40,16 @@ class BrowserBinding(msgspec.Struct, tag="browser", frozen=True, rename="camel")
     ``delivers`` says, in words ("types into"), how the call puts what the model chose into
     its target's origin; content read from other origins then never rides on a site grant
     alone (``gatekeeper.provenance``). None for calls that deliver nothing (reads, closing
-    or switching tabs, going back).
+    or switching tabs, going back). ``acts_on`` says whether the call acts on an open tab
+    (``tab``), opens a new one (``new_tab``) or touches none (``nothing``: listing tabs
+    or downloads): only a call on an open tab can act on a tab its thread does not own.
     """
 
     tool: str
     protocol_version: int = 1
     destination: str | None = None
     delivers: str | None = None
+    acts_on: Literal["tab", "new_tab", "nothing"] = "tab"
 
 
 class McpBinding(msgspec.Struct, tag="mcp", frozen=True, rename="camel"):

@@ -14,7 +14,8 @@ class Target(msgspec.Struct, frozen=True, kw_only=True, rename="camel", omit_def
     ``current_origin`` where the tab is now (``gatekeeper.destination``). ``frame_id``
     names the frame a ref lies in when it is not the tab's top frame: ``origin`` is then
     that frame's own, so a frame of another site is decided for that site. A call that
-    acts on no tab (reading a download) has no ``tab_id``.
+    acts on no tab (reading a download) has no ``tab_id``. ``active``: the tab is the one
+    the user sees in its window.
     """
 
     tab_id: int | None = None
@@ -25,3 +26,4 @@ class Target(msgspec.Struct, frozen=True, kw_only=True, rename="camel", omit_def
     current_origin: str | None = None
     frame_id: int | None = None
     element: str | None = None  # the element a ref names, as the snapshot showed it
+    active: bool | None = None  # the tab is the active one of its window (the user's view)

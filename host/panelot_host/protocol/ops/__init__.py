@@ -18,6 +18,8 @@ from panelot_host.protocol.ops.browser import (
     BrowserResolveTargetParams,
     BrowserResolveTargetResult,
     BrowserTarget,
+    BrowserThreadTabsParams,
+    BrowserThreadTabsResult,
     CancelRequestParams,
 )
 from panelot_host.protocol.ops.config import (
@@ -76,6 +78,8 @@ from panelot_host.protocol.ops.threads import (
     ThreadResult,
     ThreadSelectBranchParams,
     ThreadSelectBranchResult,
+    ThreadShareTabParams,
+    ThreadShareTabResult,
 )
 from panelot_host.protocol.ops.turns import (
     ApprovalResponseParams,
@@ -109,6 +113,8 @@ __all__ = [
     "BrowserResolveTargetParams",
     "BrowserResolveTargetResult",
     "BrowserTarget",
+    "BrowserThreadTabsParams",
+    "BrowserThreadTabsResult",
     "CancelRequestParams",
     "ClientCapabilities",
     "ClientInfo",
@@ -173,6 +179,8 @@ __all__ = [
     "ThreadResult",
     "ThreadSelectBranchParams",
     "ThreadSelectBranchResult",
+    "ThreadShareTabParams",
+    "ThreadShareTabResult",
     "TurnEnqueueParams",
     "TurnEnqueueResult",
     "TurnInterruptParams",

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.protocol.common import ToolContent
+from panelot_host.protocol.tabs import ThreadTabs
 
 
 class BrowserTarget(msgspec.Struct, rename="camel", kw_only=True):
@@ -14,7 +15,9 @@ class BrowserTarget(msgspec.Struct, rename="camel", kw_only=True):
     on no tab (``browser_downloads`` reading a file: ``url``/``origin`` are where it came
     from); ``frameId`` names the frame of the tab a ref lies in when it is not the top one
     (``origin`` is then that frame's own); ``element`` is the element a call's ref names,
-    as the tab's latest snapshot showed it (``textbox "Email"``), for the approval card."""
+    as the tab's latest snapshot showed it (``textbox "Email"``), for the approval card;
+    ``active`` says the tab is the active tab of its window (the one the user sees), so a
+    card can say "your active tab"."""
 
     tab_id: int | None = None
     url: str
@@ -22,14 +25,17 @@ class BrowserTarget(msgspec.Struct, rename="camel", kw_only=True):
     title: str = ""
     frame_id: int | None = None
     element: str | None = None
+    active: bool | None = None
 
 
-class BrowserResolveTargetParams(msgspec.Struct, rename="camel", kw_only=True):
+class BrowserResolveTargetParams(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
     """Which tab would ``tool`` act on with ``args``? Asked before the gatekeeper decides
-    and again right before dispatch."""
+    and again right before dispatch. **extension** ``threadTabs`` are the calling thread's
+    tabs: a call that names no tab acts on ``threadTabs.tabs[0]`` (else the active tab)."""
 
     tool: str
     args: dict[str, Any]
+    thread_tabs: ThreadTabs | None = None
 
 
 BrowserResolveTargetResult = BrowserTarget
@@ -37,21 +43,38 @@ BrowserResolveTargetResult = BrowserTarget
 
 class BrowserInvokeParams(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
     """Run a browser tool. ``callId`` is the toolCall item's ``callId``; ``target`` is the
-    tab the gatekeeper approved, when resolved."""
+    tab the gatekeeper approved, when resolved. **extension** ``threadTabs`` as for
+    ``browser.resolveTarget``; a tab the call opens joins them."""
 
     call_id: str
     tool: str
     args: dict[str, Any]
     target: BrowserTarget | None = None
+    thread_tabs: ThreadTabs | None = None
 
 
 class BrowserInvokeResult(msgspec.Struct, rename="camel", kw_only=True):
-    """The tool's outcome; ``target`` reports the tab after the action."""
+    """The tool's outcome; ``target`` reports the tab after the action. **extension**
+    ``threadTabs``: the calling thread's tabs after the call (with a tab it opened, without
+    one that was closed or taken out of the thread's group), for the host to keep."""
 
     content: ToolContent
     is_error: bool = False
     details: Any | None = None
     target: BrowserTarget | None = None
+    thread_tabs: ThreadTabs | None = None
+
+
+class BrowserThreadTabsParams(msgspec.Struct, rename="camel", kw_only=True):
+    """**extension** ``browser.threadTabs``: find the thread's tabs in the browser (after a
+    restart, by the group's title and colour and the tabs' URLs), put them in the thread's
+    tab group (made or renamed as needed) and answer what was found. The host asks once
+    per connection before a thread's first browser call, and when the user shares a tab."""
+
+    thread_tabs: ThreadTabs
+
+
+BrowserThreadTabsResult = ThreadTabs
 
 
 class CancelRequestParams(msgspec.Struct, rename="camel", forbid_unknown_fields=True):

@@ -123,6 +123,13 @@ class Settings(Result, kw_only=True):
     default_cost_budget_usd: float | None = None
     """Extension: US dollars a Turn may spend by default (only with a model whose price is
     known; other models are held by ``defaultTokenBudget`` alone)."""
+    share_active_tab: bool = False
+    """Extension: a message sent from the panel hands the tab active in the user's window
+    to the thread (``turn.submit``'s ``shareTab``); off, the thread asks before it acts on
+    a tab it does not own."""
+    act_on_unowned_tabs: bool = False
+    """Extension: threads act on tabs they do not own (the user's, another thread's)
+    without first asking; off by default."""
 
 
 class SettingsGetParams(Params, kw_only=True):
@@ -160,6 +167,10 @@ class SettingsUpdateParams(Params, omit_defaults=True, kw_only=True):
     """Extension: replaces the whole map of per-model limits."""
     default_cost_budget_usd: CostBudgetUsd | _Opt | None = UNSET
     """Extension: US dollars a Turn may spend by default; null: no budget in money."""
+    share_active_tab: bool | _Opt | None = UNSET
+    """Extension: hand the active tab to the thread with each message (null: off)."""
+    act_on_unowned_tabs: bool | _Opt | None = UNSET
+    """Extension: act on tabs a thread does not own without asking (null: the default)."""
 
 
 Secret = Annotated[str, Meta(min_length=1, max_length=65_536)]

@@ -1,4 +1,4 @@
-"""Thread ops: create, list, open, delete, fork, selectBranch, rename."""
+"""Thread ops: create, list, open, delete, fork, selectBranch, rename, shareTab."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from msgspec import Meta
 from panelot_host.protocol.common import CommandId, Id, Title
 from panelot_host.protocol.entities import Thread, ThreadSnapshot
 from panelot_host.protocol.ops._base import EmptyResult, Params, Result
+from panelot_host.protocol.tabs import SharedTab
 
 
 class ThreadCreateParams(Params, kw_only=True):
@@ -103,3 +104,15 @@ class ThreadRenameParams(Params, kw_only=True):
 
 
 ThreadRenameResult = ThreadResult
+
+
+class ThreadShareTabParams(Params, kw_only=True):
+    """**extension** Hand the tab ``tab`` over to the thread: it joins the thread's tabs
+    and its tab group; the thread's calls then act on it as on a tab it opened."""
+
+    command_id: CommandId
+    thread_id: Id
+    tab: SharedTab
+
+
+ThreadShareTabResult = ThreadResult

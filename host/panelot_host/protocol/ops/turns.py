@@ -23,6 +23,7 @@ from panelot_host.protocol.common import (
 from panelot_host.protocol.entities import QueueEntry
 from panelot_host.protocol.items import ImageAttachment
 from panelot_host.protocol.ops._base import EmptyResult, Params, Result
+from panelot_host.protocol.tabs import SharedTab
 
 MAX_ATTACHMENTS = 20
 
@@ -39,6 +40,10 @@ class TurnSubmitParams(Params, kw_only=True):
     cost_budget_usd: CostBudgetUsd | None = None
     """Extension: US dollars the Turn may spend; ``capability`` when the model's price is
     unknown. Default: the ``defaultCostBudgetUsd`` setting."""
+    share_tab: SharedTab | None = None
+    """Extension: the tab active in the user's window as they sent the message; when the
+    ``shareActiveTab`` setting is on, the host hands it to the thread (as
+    ``thread.shareTab``), else it is ignored."""
 
     def __post_init__(self) -> None:
         if not self.text and not self.attachments:
