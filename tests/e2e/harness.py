@@ -68,6 +68,9 @@ class Profile:
     host_executable: Path | None = None  # another native host (benchmarks' echo host)
     extra_args: list[str] = field(default_factory=list)
     without_model: bool = False  # no provider variables at all: a new user's first run
+    # the tests of other features act on tabs the user opened, without the question a
+    # thread asks before it acts on a tab it does not own (issue 26's tests turn it on)
+    ask_for_unowned_tabs: bool = False
 
     @property
     def user_data(self) -> Path:
@@ -103,6 +106,7 @@ class Profile:
             "PANELOT_MODEL": "claude-sonnet-4-5",
             "TMPDIR": str(tmp),  # whatever Chromium or the host writes to temp stays here
             SUITE_VARIABLE: SUITE_MARK,  # finds every process of the suite afterwards
+            "PANELOT_ACT_ON_UNOWNED_TABS": "0" if self.ask_for_unowned_tabs else "1",
             **self.env,
         }
         if not installed:  # the installed wrapper sets it to the origins it was installed for
