@@ -74,10 +74,26 @@ ACTIVE_TURN_STATUSES: Final[tuple[TurnStatus, ...]] = ("running", "paused")
 
 RUN_TRANSITIONS: Final[Mapping[RunState, frozenset[RunState]]] = {
     # Staying in a state is allowed: the cursor is written with it at each step.
-    "queued": frozenset({"queued", "streaming", "interrupted", "failed"}),
+    # ``queued``: waiting for one of the engine's slots (``maxParallelTurns``); a run enters
+    # it from a state it works in, or as the user's answer ends a wait, and leaves it for
+    # the state it continues in (after a restart, recovery may find a cut write:
+    # ``paused_uncertain``).
+    "queued": frozenset(
+        {
+            "queued",
+            "streaming",
+            "executing_tool",
+            "awaiting_approval",
+            "awaiting_interaction",
+            "paused_uncertain",
+            "interrupted",
+            "failed",
+        }
+    ),
     "streaming": frozenset(
         {
             "streaming",
+            "queued",
             "executing_tool",
             "awaiting_approval",
             "budget_paused",
@@ -87,12 +103,13 @@ RUN_TRANSITIONS: Final[Mapping[RunState, frozenset[RunState]]] = {
         }
     ),
     "awaiting_approval": frozenset(
-        {"awaiting_approval", "executing_tool", "streaming", "interrupted", "failed"}
+        {"awaiting_approval", "executing_tool", "streaming", "queued", "interrupted", "failed"}
     ),
     "executing_tool": frozenset(
         {
             "executing_tool",
             "streaming",
+            "queued",
             "awaiting_approval",
             "awaiting_interaction",
             "paused_uncertain",
@@ -101,7 +118,7 @@ RUN_TRANSITIONS: Final[Mapping[RunState, frozenset[RunState]]] = {
         }
     ),
     "awaiting_interaction": frozenset(
-        {"awaiting_interaction", "executing_tool", "streaming", "interrupted", "failed"}
+        {"awaiting_interaction", "executing_tool", "streaming", "queued", "interrupted", "failed"}
     ),
     # A paused or interrupted run resumes (run.resume, recovery.resolve) or is interrupted.
     "paused_uncertain": frozenset(

@@ -1025,6 +1025,7 @@ export interface Run {
     | "paused_uncertain"
     | "queued"
     | "streaming";
+  waitReason?: string | null;
 }
 export interface RunResumeParams {
   /**
@@ -1058,6 +1059,7 @@ export interface RunUpdatedEvent {
     | "queued"
     | "streaming";
   turnId?: string | null;
+  waitReason?: string | null;
 }
 /**
  * Effective settings. Never contains a secret: MCP ``env``/``headers`` literal values
@@ -1082,6 +1084,7 @@ export interface Settings {
   defaultCostBudgetUsd?: number | null;
   shareActiveTab?: boolean;
   actOnUnownedTabs?: boolean;
+  maxParallelTurns?: number;
 }
 export interface SettingsGetParams {}
 /**
@@ -1117,6 +1120,7 @@ export interface SettingsUpdateParams {
   defaultCostBudgetUsd?: number | null;
   shareActiveTab?: boolean | null;
   actOnUnownedTabs?: boolean | null;
+  maxParallelTurns?: number | null;
 }
 /**
  * The tab the user hands to a thread (``thread.shareTab``, ``turn.start``'s
@@ -1153,7 +1157,8 @@ export interface Thread {
     | "idle"
     | "interrupted"
     | "paused_uncertain"
-    | "running";
+    | "running"
+    | "waiting";
   tabGroup?: ThreadTabs | null;
 }
 /**

@@ -32,8 +32,9 @@ KEYS = (
     "taskModel",
     "defaultTokenBudget",
     "defaultCostBudgetUsd",
+    "maxParallelTurns",
 )
-_INTEGERS = frozenset({"defaultTokenBudget"})
+_INTEGERS = frozenset({"defaultTokenBudget", "maxParallelTurns"})
 _AMOUNTS = frozenset({"defaultCostBudgetUsd"})
 
 

@@ -18,7 +18,8 @@ Module map:
   answers), ``admission`` (a Turn's first transaction), ``config_ops`` (settings,
   credentials, permissions), ``provider_ops`` (is a model usable, the model servers on
   this computer, "Test connection"), ``authority`` (which settings changes widen authority).
-- The run: ``actor`` (serialises a thread's run), ``loop`` (model calls and tool steps
+- The run: ``actor`` (serialises a thread's run), ``slots`` (how many runs work at the
+  same time, ``maxParallelTurns``, first come first served), ``loop`` (model calls and tool steps
   until a final response), ``cursor`` (the stored state a run continues from), ``stream``
   (one model call into a draft), ``response`` (storing its outcome), ``tool_step`` (one
   tool call through the Gatekeeper), ``page_reads`` (what the Turn read, which a

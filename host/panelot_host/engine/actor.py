@@ -23,11 +23,16 @@ class StopCause(Enum):
     SHUTDOWN = "shutdown"  # stdin EOF: settle for recovery; the Turn stays resumable
 
 
+def _nothing() -> None:
+    return None
+
+
 class _Drive:
-    def __init__(self) -> None:
+    def __init__(self, on_release: Callable[[], None]) -> None:
         self.scope: anyio.CancelScope | None = None
         self.finished = anyio.Event()
         self.stop_cause = StopCause.NONE
+        self.on_release = on_release
 
 
 class ThreadActor:
@@ -48,11 +53,15 @@ class ThreadActor:
     def stop_cause(self) -> StopCause:
         return self._current.stop_cause if self._current else StopCause.NONE
 
-    def drive(self, driver: Callable[[], Awaitable[None]]) -> bool:
-        """Start ``driver`` as the thread's loop unless one runs; True if it was started."""
+    def drive(
+        self, driver: Callable[[], Awaitable[None]], on_release: Callable[[], None] = _nothing
+    ) -> bool:
+        """Start ``driver`` as the thread's loop unless one runs; True if it was started.
+        ``on_release`` is called when the loop releases the thread (it gives the run's slot
+        back: a paused or ended run holds none), or at the latest when its task ends."""
         if self._current is not None:
             return False
-        drive = self._current = _Drive()
+        drive = self._current = _Drive(on_release)
 
         async def run() -> None:
             try:
@@ -74,6 +83,7 @@ class ThreadActor:
             self._release(self._current)
 
     def _release(self, drive: _Drive) -> None:
+        drive.on_release()
         drive.finished.set()
         if self._current is drive:
             self._current = None

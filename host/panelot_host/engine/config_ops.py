@@ -18,6 +18,7 @@ from panelot_host.engine.authority import credential_widening, widening
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.policy import grant_from_record
+from panelot_host.engine.slots import max_parallel_turns
 from panelot_host.engine.thread_tabs import acts_on_unowned_tabs
 from panelot_host.engine.views import iso
 from panelot_host.errors import InvalidParams, ProviderConfigError
@@ -95,6 +96,7 @@ class ConfigService:
                 self.mcp.write(mcp_servers)  # rolls back if refused
             result = unit.respond(ops.SettingsResult(settings=self._effective(unit.conn)))
         self.ctx.policy.settings_changed()
+        self.ctx.slots.resize(max_parallel_turns(self.ctx.policy.settings()))  # at once
         self.ctx.publish.authority_widened(cmd.command_id, widening(before, self._authority_view()))
         return result
 
@@ -121,6 +123,7 @@ class ConfigService:
             default_cost_budget_usd=stored.get("defaultCostBudgetUsd"),
             share_active_tab=bool(stored.get("shareActiveTab") or False),
             act_on_unowned_tabs=acts_on_unowned_tabs(self.ctx, stored),
+            max_parallel_turns=max_parallel_turns(stored),
             policy_rules=list(stored.get("policyRules", [])),
             mcp_servers=self._mcp_servers(),
             base_url=stored.get("baseUrl") or None,

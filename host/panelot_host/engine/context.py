@@ -3,9 +3,10 @@ they work on.
 
 ``EngineContext`` holds the dependencies, fixed when the engine is built: nothing is
 patched in later. The state that changes while the host runs lives in the objects it
-holds, each with one job: the thread actors, the policy cache, the link to the client
-that runs browser tools, the per-thread history cache. ``RunRef`` (``store.records``, re-exported
-here) names one run (thread, Turn, run) and travels instead of three loose ids.
+holds, each with one job: the thread actors, the slots runs work in, the policy cache,
+the link to the client that runs browser tools, the per-thread history cache. ``RunRef``
+(``store.records``, re-exported here) names one run (thread, Turn, run) and travels
+instead of three loose ids.
 ``ToolSources`` is the seam to the host's MCP servers (``tool_warmup`` waits on it).
 """
 
@@ -20,6 +21,7 @@ from panelot_host.engine.failpoints import NO_FAULTS, FaultHook
 from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.policy import PolicyCache
 from panelot_host.engine.publish import Publisher
+from panelot_host.engine.slots import TurnSlots
 from panelot_host.engine.stream import MAX_ANSWER_BYTES
 from panelot_host.providers.types import Message
 from panelot_host.store.db import Database
@@ -78,7 +80,8 @@ class EngineContext:
     ``on_idle`` is called when a thread's run ends (the queue starts its next entry);
     ``on_first_turn`` when a thread's first Turn starts (a title is made); ``faults`` is
     the fault-injection hook (``engine.failpoints``; none in production);
-    ``max_answer_bytes`` bounds one model answer (``engine.stream``)."""
+    ``max_answer_bytes`` bounds one model answer (``engine.stream``); ``slots`` limits
+    how many runs work at the same time (``engine.slots``)."""
 
     db: Database
     publish: Publisher
@@ -93,6 +96,7 @@ class EngineContext:
     faults: FaultHook = NO_FAULTS
     max_answer_bytes: int = MAX_ANSWER_BYTES
     act_on_unowned_tabs_default: bool = False  # engine.thread_tabs, until the user sets it
+    slots: TurnSlots = field(default_factory=TurnSlots)
     link: BrowserLink = field(init=False, default_factory=BrowserLink)
     history_cache: HistoryCache = field(init=False, default_factory=dict)
 

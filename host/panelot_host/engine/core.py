@@ -19,6 +19,7 @@ from panelot_host.engine.prompts import SYSTEM_PROMPT
 from panelot_host.engine.provider_ops import ProviderService
 from panelot_host.engine.publish import Publisher
 from panelot_host.engine.recovery import refresh_evidence, settle_on_start
+from panelot_host.engine.slots import TurnSlots, max_parallel_turns
 from panelot_host.engine.stream import MAX_ANSWER_BYTES
 from panelot_host.engine.thread_tabs import TabService
 from panelot_host.engine.titles import generate_title
@@ -56,13 +57,14 @@ class Engine:
     ) -> None:
         self.db = db
         self.seq = seq
+        policy = PolicyCache(db)
         self.ctx = EngineContext(
             db=db,
             publish=Publisher(sink, lambda thread_id: threads.get(db.conn, thread_id)),
             models=models,
             registry=registry,
             actors=ThreadActors(spawn),
-            policy=PolicyCache(db),
+            policy=policy,
             system_prompt=system_prompt,
             tool_sources=tool_sources,
             on_idle=self._on_idle,
@@ -70,6 +72,7 @@ class Engine:
             faults=Failpoints.from_environ(environ or {}),
             max_answer_bytes=max_answer_bytes,
             act_on_unowned_tabs_default=(environ or {}).get(UNOWNED_TABS_VARIABLE) == "1",
+            slots=TurnSlots(max_parallel_turns(policy.settings())),
         )
         self.turns = TurnService(self.ctx)
         self.tabs = TabService(self.ctx)

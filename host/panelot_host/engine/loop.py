@@ -42,6 +42,7 @@ from panelot_host.engine.history import without_result_images
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
 from panelot_host.engine.session_context import SessionContext
+from panelot_host.engine.slots import RunSlot
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
 from panelot_host.engine.tokens import (
     ModelLimits,
@@ -82,6 +83,7 @@ class RunDriver:
         self.ctx = ctx
         self.run = run
         self.finish = TurnFinisher(ctx, run)
+        self.slot = RunSlot(ctx.slots, ctx.db, ctx.publish, run)  # given back by the actor
         self._draft: AssistantDraft | None = None
         self._draft_item_id: str | None = None
         self._model: ResolvedModel | None = None
@@ -98,6 +100,7 @@ class RunDriver:
     async def __call__(self) -> None:
         actor = self.ctx.actor(self.run.thread_id)
         try:
+            await self.slot.take()  # queued until one is free
             await self._loop()
         except RunPaused:
             return  # already paused and released, with its events sent
@@ -126,7 +129,7 @@ class RunDriver:
         cell = self._cell = CursorCell(
             load_cursor(turns.get_run(self.ctx.db.conn, self.run.run_id).cursor)
         )
-        stepper = ToolStepper(self.ctx, self.run, cell)
+        stepper = ToolStepper(self.ctx, self.run, cell, self.slot)
         calls = self._unsettled_calls()  # left by a restart, or awaiting approval
         if not calls and cell.value.calls == 0:  # a new run: MCP servers get their chance
             model = self._resolved(cell.value)

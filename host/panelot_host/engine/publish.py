@@ -30,7 +30,7 @@ from panelot_host.vocabulary import (
 )
 
 _RUN_STATE_STATUS = {
-    "queued": "running",
+    "queued": "waiting",
     "streaming": "running",
     "executing_tool": "running",
     "awaiting_approval": "awaiting_approval",
@@ -107,13 +107,15 @@ class Publisher:
         )
         self._sink.publish(thread_id, "item.delta", event)
 
-    def run_updated(self, run: RunRef, state: RunState) -> None:
+    def run_updated(self, run: RunRef, state: RunState, *, wait_reason: str | None = None) -> None:
+        """``run.updated`` (``wait_reason``: why a ``queued`` run waits for a slot)."""
         event = events.RunUpdatedEvent(
             thread_id=run.thread_id,
             seq=PENDING_SEQ,
             run_id=run.run_id,
             state=state,
             turn_id=run.turn_id,
+            wait_reason=wait_reason,
         )
         self._sink.publish(run.thread_id, "run.updated", event)
         status = _RUN_STATE_STATUS.get(state)

@@ -2,7 +2,8 @@
 settle what the last process left, driven by the stored run state and cursor, never by a
 view derived from other rows.
 
-- an interrupted model stream -> ``interrupted`` (resumable with ``run.resume``);
+- an interrupted model stream, or a run that waited for a slot -> ``interrupted``
+  (resumable with ``run.resume``);
 - a tool call that started with no stored result -> re-run on ``run.resume`` when its
   recovery class is ``read`` or ``idempotent``; ``paused_uncertain`` for ``write`` until
   ``recovery.resolve``, with evidence; a lost ``remote`` call (MCP elicitation) gets a
@@ -68,9 +69,9 @@ def settle_on_start(ctx: EngineContext) -> list[str]:
 
 def _settle_run(ctx: EngineContext, conn: sqlite3.Connection, run: RunRecord) -> RunState:
     match run.state:
-        case "streaming" | "queued":
+        case "streaming":
             return "interrupted"
-        case "executing_tool" | "interrupted":
+        case "executing_tool" | "interrupted" | "queued":  # queued: perhaps amid a tool call
             return _settle_cut_calls(ctx, conn, run) or "interrupted"
         case _:
             return run.state  # waiting for the user, or paused: unchanged

@@ -13,7 +13,7 @@ from typing import cast
 
 import msgspec
 
-from panelot_host.engine import titles, views
+from panelot_host.engine import slots, titles, views
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.events import PENDING_SEQ, EventSink
 from panelot_host.engine.thread_list import list_threads
@@ -21,10 +21,10 @@ from panelot_host.protocol import entities, events
 from panelot_host.protocol.items import Item
 from panelot_host.protocol.ops import threads as ops
 from panelot_host.protocol.ops._base import EmptyResult
-from panelot_host.store import approvals, item_wire, items, steering, threads, turns
+from panelot_host.store import approvals, item_wire, items, settings, steering, threads, turns
 from panelot_host.store.db import Database
 from panelot_host.store.ids import new_id
-from panelot_host.store.records import ItemRecord
+from panelot_host.store.records import ItemRecord, RunRecord
 from panelot_host.store.seq import SeqAllocator
 
 DEFAULT_TITLE = "New thread"
@@ -135,7 +135,7 @@ def snapshot(
         thread=views.thread_view(record),
         items=branch_wire(db, thread_id, path),
         turn=views.turn_view(last) if last else None,
-        run=views.run_view(run) if run else None,
+        run=_run_view(conn, run) if run else None,
         pending_approvals=[
             views.approval_view(a) for a in approvals.pending_approvals(conn, thread_id)
         ],
@@ -154,6 +154,15 @@ def snapshot(
             for item_id, choices in points
         ],
     )
+
+
+def _run_view(conn: sqlite3.Connection, run: RunRecord) -> entities.Run:
+    """The run; while ``queued`` (for a slot, ``engine.slots``) with its reason, from the
+    limit in the stored settings."""
+    if run.state != "queued":
+        return views.run_view(run)
+    limit = slots.max_parallel_turns(settings.all_settings(conn))
+    return views.run_view(run, slots.wait_reason(limit))
 
 
 WIRE_FORMAT = 2

@@ -8,11 +8,12 @@ import anyio
 
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.context import EngineContext, RunRef
+from panelot_host.engine.slots import RunSlot
 from panelot_host.engine.thread_tabs import thread_browser
 from panelot_host.errors import ToolError
 from panelot_host.store import approvals, turns
 from panelot_host.store.ids import new_id
-from panelot_host.store.records import ItemRecord
+from panelot_host.store.records import InteractionRecord, ItemRecord
 from panelot_host.tools.context import BrowserBridge
 from panelot_host.tools.target import Target
 
@@ -21,12 +22,18 @@ class EngineToolContext:
     """One call's context; ``ask_user`` persists the question and waits for the answer."""
 
     def __init__(
-        self, ctx: EngineContext, run: RunRef, call: ItemRecord, target: Target | None
+        self,
+        ctx: EngineContext,
+        run: RunRef,
+        call: ItemRecord,
+        target: Target | None,
+        slot: RunSlot,
     ) -> None:
         self._ctx = ctx
         self._run = run
         self._call = call
         self._target = target
+        self._slot = slot
 
     @property
     def call_id(self) -> str:
@@ -57,19 +64,20 @@ class EngineToolContext:
 
     async def ask_user(self, prompt: str, schema: dict[str, Any]) -> dict[str, Any]:
         """Open an interaction, wait for its (once-claimed) answer and return the values.
+        While the user answers, the run holds no slot; it takes one again (``queued``
+        until one is free) to continue.
 
         Raises ``ToolError`` when the user declines or cancels.
         """
         # after a restart the call runs again: its stored question (claimed once) is reused
         existing = approvals.interaction_of_call(self._ctx.db.conn, self._call.id)
         interaction_id = existing.id if existing else self._open(prompt, schema)
-        actor = self._ctx.actor(self.thread_id)
         try:
-            while True:
-                record = approvals.get_interaction(self._ctx.db.conn, interaction_id)
-                if record.state != "pending":
-                    break
-                await actor.wait_for_change()
+            record = approvals.get_interaction(self._ctx.db.conn, interaction_id)
+            if record.state == "pending":
+                self._slot.give_back()
+                record = await self._answer(interaction_id)
+                await self._slot.take("executing_tool")
         except anyio.get_cancelled_exc_class():
             self._withdraw(interaction_id)
             raise
@@ -81,6 +89,14 @@ class EngineToolContext:
             raise ToolError("the user declined to answer")
         values: dict[str, Any] = response.get("values", {})
         return values
+
+    async def _answer(self, interaction_id: str) -> InteractionRecord:
+        actor = self._ctx.actor(self.thread_id)
+        while True:
+            await actor.wait_for_change()
+            record = approvals.get_interaction(self._ctx.db.conn, interaction_id)
+            if record.state != "pending":
+                return record
 
     def _withdraw(self, interaction_id: str) -> None:
         """The call ended while its question was open (e.g. an MCP call timed out): the

@@ -16,6 +16,7 @@ from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.page_reads import carried_by, origins_read
 from panelot_host.engine.policy import record_from_grant
 from panelot_host.engine.recovery import mark_uncertain
+from panelot_host.engine.slots import RunSlot
 from panelot_host.engine.thread_tabs import foreign_tab, is_users_tab, share_tab, thread_browser
 from panelot_host.engine.tool_context import EngineToolContext
 from panelot_host.errors import OutcomeUnknown, ToolError
@@ -51,10 +52,11 @@ TOOLS_DISABLED_RESULT = "Tools are disabled for the rest of this turn; nothing w
 class ToolStepper:
     """Processes the unsettled tool calls of one run, one at a time, in call order."""
 
-    def __init__(self, ctx: EngineContext, run: RunRef, cursor: CursorCell) -> None:
+    def __init__(self, ctx: EngineContext, run: RunRef, cursor: CursorCell, slot: RunSlot) -> None:
         self.ctx = ctx
         self.run = run
         self.cursor = cursor
+        self.slot = slot
 
     async def step(self, call: ItemRecord, catalog: RunCatalog, tools_disabled: bool) -> None:
         """Settle ``call``: a result is stored (or the run waits for the user)."""
@@ -158,15 +160,10 @@ class ToolStepper:
         self.ctx.publish.approval_request(record)
 
     async def _await_approval(self, call: ItemRecord, bound: BoundCall) -> None:
-        actor = self.ctx.actor(self.run.thread_id)
-        while True:
-            approval = approvals.latest_approval_of_call(self.ctx.db.conn, call.id)
-            if approval is None:  # the request was lost: decide afresh
-                await self._decide_and_run(call, bound)
-                return
-            if approval.state == "decided":
-                break
-            await actor.wait_for_change()
+        approval = await self._decided(call)
+        if approval is None:  # the request was lost: decide afresh
+            await self._decide_and_run(call, bound)
+            return
         if approval.decision != "allow":
             self._settle(call, user_denial(bound.name, approval.message), "denied")
             return
@@ -183,6 +180,26 @@ class ToolStepper:
             return
         shared = SharedTab(tab_id=target.tab_id, url=target.url or "", title=target.title or "")
         await share_tab(self.ctx, self.run.thread_id, shared)
+
+    async def _decided(self, call: ItemRecord) -> ApprovalRecord | None:
+        """The decided approval of ``call`` (None: lost). While the user decides, the run
+        holds no slot; it takes one again (``queued`` until one is free) to continue."""
+        approval = approvals.latest_approval_of_call(self.ctx.db.conn, call.id)
+        if approval is None or approval.state == "decided":
+            return approval
+        self.slot.give_back()
+        approval = await self._user_decision(call)
+        allowed = approval is not None and approval.decision == "allow"
+        await self.slot.take("executing_tool" if allowed else "streaming")
+        return approval
+
+    async def _user_decision(self, call: ItemRecord) -> ApprovalRecord | None:
+        actor = self.ctx.actor(self.run.thread_id)
+        while True:
+            await actor.wait_for_change()
+            approval = approvals.latest_approval_of_call(self.ctx.db.conn, call.id)
+            if approval is None or approval.state == "decided":
+                return approval
 
     async def _revalidate_and_run(
         self, call: ItemRecord, bound: BoundCall, approval: ApprovalRecord
@@ -224,7 +241,7 @@ class ToolStepper:
             running = items.get(conn, call.id)
         self.ctx.publish.run_updated(self.run, "executing_tool")
         self.ctx.publish.item_updated(running, self.run.turn_id)
-        context = EngineToolContext(self.ctx, self.run, call, target)
+        context = EngineToolContext(self.ctx, self.run, call, target, self.slot)
         try:
             result = await bound.execute(context)
         except OutcomeUnknown as exc:

@@ -265,7 +265,8 @@ class TurnService:
     # ------------------------------------------------------------ driving
 
     def drive(self, run: RunRef) -> None:
-        self.ctx.actor(run.thread_id).drive(RunDriver(self.ctx, run))
+        driver = RunDriver(self.ctx, run)
+        self.ctx.actor(run.thread_id).drive(driver, on_release=driver.slot.give_back)
 
     def _continue(self, thread_id: str) -> None:
         """Wake the loop waiting for the user, or (after a restart) start one."""

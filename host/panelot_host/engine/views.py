@@ -62,6 +62,7 @@ def thread_view(record: ThreadRecord) -> entities.Thread:
 
 
 _WAITING: dict[RunState | None, entities.ThreadStatus] = {
+    "queued": "waiting",  # for a free slot (``engine.slots``)
     "awaiting_approval": "awaiting_approval",
     "awaiting_interaction": "awaiting_answer",
     "budget_paused": "budget_paused",
@@ -201,8 +202,11 @@ def turn_view(record: TurnRecord) -> entities.Turn:
     )
 
 
-def run_view(record: RunRecord) -> entities.Run:
-    return entities.Run(id=record.id, turn_id=record.turn_id, state=record.state)
+def run_view(record: RunRecord, wait_reason: str | None = None) -> entities.Run:
+    """The run (``wait_reason``: why a ``queued`` run waits for a slot)."""
+    return entities.Run(
+        id=record.id, turn_id=record.turn_id, state=record.state, wait_reason=wait_reason
+    )
 
 
 def queue_view(records: list[QueueEntryRecord]) -> list[entities.QueueEntry]:

@@ -50,6 +50,7 @@ class ThreadStats(msgspec.Struct, rename="camel"):
 ThreadStatus = Literal[
     "idle",
     "running",
+    "waiting",
     "awaiting_approval",
     "awaiting_answer",
     "budget_paused",
@@ -58,10 +59,11 @@ ThreadStatus = Literal[
     "failed",
 ]
 """What a thread is doing, from its latest Turn and that Turn's Run (extension): ``idle``
-(no Turn, or the last one completed), ``running``, waiting for the user (``awaiting_approval``,
-``awaiting_answer``), paused until ``run.resume`` (``budget_paused``) or
-``recovery.resolve`` (``paused_uncertain``), or the last Turn ended ``interrupted`` or
-``failed`` (an interrupted Turn left by a restart can be resumed)."""
+(no Turn, or the last one completed), ``running``, ``waiting`` for a free slot (its Run is
+``queued``: ``maxParallelTurns`` Turns already run; ``Run.waitReason`` says so), waiting
+for the user (``awaiting_approval``, ``awaiting_answer``), paused until ``run.resume``
+(``budget_paused``) or ``recovery.resolve`` (``paused_uncertain``), or the last Turn ended
+``interrupted`` or ``failed`` (an interrupted Turn left by a restart can be resumed)."""
 
 
 class Thread(msgspec.Struct, rename="camel", kw_only=True):
@@ -108,12 +110,15 @@ class Turn(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
     """Extension: set while ``status`` is ``paused``."""
 
 
-class Run(msgspec.Struct, rename="camel", kw_only=True):
+class Run(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
     """The execution of a Turn; ``state`` follows architecture.md's run state machine."""
 
     id: Id
     turn_id: Id
     state: RunState
+    wait_reason: str | None = None
+    """Extension: with ``state`` ``queued``, why the Run waits, in words for the user (e.g.
+    "3 tasks are already running; this one starts when one of them finishes")."""
 
 
 class QueueEntry(msgspec.Struct, rename="camel", kw_only=True):

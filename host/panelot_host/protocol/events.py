@@ -142,6 +142,9 @@ class RunUpdatedEvent(ThreadEvent, kw_only=True):
     state: RunState
     turn_id: Id | None = None
     """Extension."""
+    wait_reason: str | None = None
+    """Extension: with ``state`` ``queued``, why the run waits for a slot, in words for the
+    user (``maxParallelTurns`` Turns already run); absent otherwise."""
 
 
 class TurnPausedEvent(ThreadEvent, kw_only=True):

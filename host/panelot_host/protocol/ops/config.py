@@ -22,6 +22,14 @@ CredentialName = Annotated[
 
 ModelName = Annotated[str, Meta(min_length=1, max_length=200)]
 
+DEFAULT_MAX_PARALLEL_TURNS = 3
+"""``maxParallelTurns`` when the setting is not stored."""
+
+MaxParallelTurns = Annotated[
+    int,
+    Meta(ge=1, le=16, description="Turns (of different threads) that may run at the same time"),
+]
+
 
 class CredentialRef(Params, kw_only=True):
     """``{"credentialRef": name}``: stands for the secret stored under that name."""
@@ -130,6 +138,10 @@ class Settings(Result, kw_only=True):
     act_on_unowned_tabs: bool = False
     """Extension: threads act on tabs they do not own (the user's, another thread's)
     without first asking; off by default."""
+    max_parallel_turns: int = DEFAULT_MAX_PARALLEL_TURNS
+    """Extension: how many Turns may run at the same time (1 to 16, default 3); a further
+    Turn waits, its Run ``queued`` with a ``waitReason``, until one of them finishes or
+    stops to wait for the user."""
 
 
 class SettingsGetParams(Params, kw_only=True):
@@ -171,6 +183,9 @@ class SettingsUpdateParams(Params, omit_defaults=True, kw_only=True):
     """Extension: hand the active tab to the thread with each message (null: off)."""
     act_on_unowned_tabs: bool | _Opt | None = UNSET
     """Extension: act on tabs a thread does not own without asking (null: the default)."""
+    max_parallel_turns: MaxParallelTurns | _Opt | None = UNSET
+    """Extension: how many Turns may run at the same time (1 to 16); null: the default, 3.
+    Takes effect at once: raising it starts waiting Turns."""
 
 
 Secret = Annotated[str, Meta(min_length=1, max_length=65_536)]
