@@ -480,3 +480,28 @@ async def test_a_lost_remote_call_is_not_resumed_and_the_model_is_told(
     assert tool_log.names() == ["slow"]  # not run again
     result = next(m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage))
     assert result.content[0].text == REMOTE_LOST  # type: ignore[union-attr]
+
+
+async def test_a_run_waiting_for_a_slot_at_shutdown_waits_as_interrupted_until_run_resume(
+    open_host: Callable[..., object], provider: ScriptedProvider
+) -> None:
+    provider.add([Text("busy"), Hang()])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        await s.client.send("settings.update", {"commandId": "one", "maxParallelTurns": 1})
+        busy_thread = await new_thread(s.client, "busy")
+        await _submit(s.client, busy_thread, "busy", "s1")
+        await wait_for(s.log, "item.delta")
+        thread_id = await new_thread(s.client, "waits")
+        turn_id = await _submit(s.client, thread_id, "waits", "s2")
+        await wait_for(s.log, "run.updated", threadId=thread_id, state="queued")
+    provider.add([Text("done")])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["run"]["state"] == "interrupted" and "waitReason" not in snapshot["run"]
+        assert snapshot["thread"]["status"] == "interrupted"
+        await s.client.send(
+            "run.resume",
+            {"commandId": "r1", "threadId": thread_id, "runId": snapshot["run"]["id"]},
+        )
+        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "completed"
