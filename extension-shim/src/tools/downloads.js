@@ -38,6 +38,7 @@ function startedAfter(args) {
 export const downloadsTool = {
   name: "browser_downloads",
   pageAccess: false,
+  tabless: true,
   /** Reading one is decided by the origin it came from; the list like any read of the active tab. */
   async resolve(args, threadTabs) {
     if (!Number.isInteger(args.id)) return describeTab(await findTab(args, undefined, threadTabs));

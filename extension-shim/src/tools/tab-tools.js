@@ -26,6 +26,7 @@ function loadedResult(tab, loaded, verb) {
 export const tabsList = {
   name: "browser_tabs_list",
   pageAccess: false,
+  tabless: true,
   async run(_args, ctx) {
     const tabs = await chrome.tabs.query({});
     const rows = tabs.map((tab) => ({ ...describeTab(tab), active: tab.active, windowId: tab.windowId, yours: owns(ctx.threadTabs, tab.id) }));
@@ -53,6 +54,7 @@ function approvedDestination(url, ctx) {
 export const tabNew = {
   name: "browser_tab_new",
   pageAccess: false,
+  tabless: true,
   async run(args, ctx) {
     if (args.url === undefined) {
       const tab = await chrome.tabs.create({ active: true });

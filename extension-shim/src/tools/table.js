@@ -3,6 +3,7 @@
 // registers every tool with `ToolTable.register`.
 
 import { ToolFailure, ToolRequestError } from "./errors.js";
+import { TabQueue } from "./tab-queue.js";
 import { describeTab, findTab, restrictionOf } from "./tabs.js";
 import { findThreadTabs, tabsAfterCall } from "./thread-tabs.js";
 
@@ -27,6 +28,7 @@ import { findThreadTabs, tabsAfterCall } from "./thread-tabs.js";
  * @property {(args: Record<string, any>, ctx: ToolContext) => Promise<BrowserInvokeResult>} run
  * @property {(args: Record<string, any>, threadTabs: import("../generated/protocol").ThreadTabs | null) => Promise<BrowserTarget>} [resolve]  default: the tool's tab
  * @property {(threadId: string, turnId: string) => void} [detach]  `browser.detach`: release L2 attachments
+ * @property {boolean} [tabless]  acts on no tab (lists tabs or downloads, opens a new tab): waits for no other call
  */
 
 export class ToolTable {
@@ -37,6 +39,7 @@ export class ToolTable {
     this.tools = new Map();
     /** @type {Array<(threadId: string, turnId: string) => void>} */
     this.detachers = [];
+    this.queue = new TabQueue();
   }
 
   /** Also run `release` on `browser.detach` (state shared by several tools). @param {(threadId: string, turnId: string) => void} release */
@@ -82,7 +85,8 @@ export class ToolTable {
   }
 
   /**
-   * `browser.invoke`: run the tool; failures it can explain become error results.
+   * `browser.invoke`: run the tool, after the calls on the same tab that came before it
+   * (calls on other tabs run meanwhile); failures it can explain become error results.
    * @param {BrowserInvokeParams} params @param {AbortSignal} signal
    * @returns {Promise<BrowserInvokeResult>}
    */
@@ -90,6 +94,33 @@ export class ToolTable {
     const tool = this.get(params.tool);
     const args = params.args ?? {};
     const threadTabs = params.threadTabs ?? null;
+    const tabId = await this.tabOf(tool, args, params.target ?? undefined, threadTabs);
+    const call = () => this.call(tool, params, threadTabs, signal);
+    return tabId === undefined ? call() : this.queue.run(tabId, signal, call);
+  }
+
+  /**
+   * The tab a call will act on, for its place in that tab's line; undefined for a call on
+   * no tab, or when there is none (the tool then says so itself).
+   * @param {BrowserTool} tool @param {Record<string, any>} args @param {BrowserTarget | undefined} target
+   * @param {import("../generated/protocol").ThreadTabs | null} threadTabs
+   * @returns {Promise<number | undefined>}
+   */
+  async tabOf(tool, args, target, threadTabs) {
+    if (tool.tabless) return undefined;
+    if (typeof args.tabId === "number") return args.tabId;
+    if (typeof target?.tabId === "number") return target.tabId;
+    return (await findTab(args, target, threadTabs).catch(() => undefined))?.id;
+  }
+
+  /**
+   * Run the tool, then find the calling thread's tabs as the call left them.
+   * @param {BrowserTool} tool @param {BrowserInvokeParams} params
+   * @param {import("../generated/protocol").ThreadTabs | null} threadTabs @param {AbortSignal} signal
+   * @returns {Promise<BrowserInvokeResult>}
+   */
+  async call(tool, params, threadTabs, signal) {
+    const args = params.args ?? {};
     /** @type {ToolContext} */
     const ctx = { signal, callId: params.callId, target: params.target ?? undefined, tab: undefined, threadTabs };
     const result = await this.run(tool, args, ctx, signal);
