@@ -88,26 +88,44 @@ test("DebuggerSessions: one attachment per call, detached after it even when it 
   const calls = fakeDebugger();
   const sessions = new DebuggerSessions();
   const signal = new AbortController().signal;
-  await sessions.with(7, signal, (send) => send("Page.getLayoutMetrics"));
-  await assert.rejects(sessions.with(7, signal, (send) => send("Boom")), /Boom failed: boom/);
+  await sessions.with(7, { signal }, (send) => send("Page.getLayoutMetrics"));
+  await assert.rejects(sessions.with(7, { signal }, (send) => send("Boom")), /Boom failed: boom/);
   assert.deepEqual(calls, ["attach 7", "Page.getLayoutMetrics 7", "detach 7", "attach 7", "Boom 7", "detach 7"]);
   assert.equal(sessions.attached.size, 0);
 });
 
-test("DebuggerSessions: browser.detach releases what a cancelled call still holds", async () => {
+test("DebuggerSessions: browser.detach of a Turn releases what its cancelled calls still hold, not another thread's", async () => {
   const { DebuggerSessions } = await import("../src/tools/debugger.js");
   const calls = fakeDebugger();
   const sessions = new DebuggerSessions();
-  const controller = new AbortController();
   /** @type {() => void} */
   let release = () => {};
   const held = new Promise((resolve) => (release = () => resolve(undefined)));
-  const running = sessions.with(3, controller.signal, async () => held);
+  const signal = new AbortController().signal;
+  const mine = sessions.with(3, { signal, turn: { threadId: "th_a", turnId: "tu_1" } }, async () => held);
+  const theirs = sessions.with(4, { signal, turn: { threadId: "th_b", turnId: "tu_9" } }, async () => held);
+  const earlier = sessions.with(5, { signal, turn: { threadId: "th_a", turnId: "tu_0" } }, async () => held);
   await new Promise((resolve) => setTimeout(resolve, 0));
-  assert.deepEqual([...sessions.attached], [3]);
-  await sessions.releaseAll(); // the host's browser.detach, while the call still runs
+  assert.deepEqual([...sessions.attached.keys()], [3, 4, 5]);
+  await sessions.releaseTurn("th_a", "tu_1"); // the host's browser.detach, while the calls still run
+  assert.deepEqual(calls, ["attach 3", "attach 4", "attach 5", "detach 3"]);
+  assert.deepEqual([...sessions.attached.keys()], [4, 5]);
+  release();
+  await Promise.all([mine, theirs, earlier]); // each call's own finally detaches what is left
+  assert.deepEqual(calls, ["attach 3", "attach 4", "attach 5", "detach 3", "detach 4", "detach 5"]);
+});
+
+test("DebuggerSessions: a call whose host named no Turn is released by any browser.detach", async () => {
+  const { DebuggerSessions } = await import("../src/tools/debugger.js");
+  const calls = fakeDebugger();
+  const sessions = new DebuggerSessions();
+  /** @type {() => void} */
+  let release = () => {};
+  const held = new Promise((resolve) => (release = () => resolve(undefined)));
+  const running = sessions.with(3, { signal: new AbortController().signal }, async () => held);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await sessions.releaseTurn("th_a", "tu_1");
   assert.deepEqual(calls, ["attach 3", "detach 3"]);
-  assert.equal(sessions.attached.size, 0);
   release();
   await running; // its own finally finds nothing left to detach
   assert.deepEqual(calls, ["attach 3", "detach 3"]);

@@ -27,8 +27,10 @@ class FakeShim:
     def __init__(self, answer: Any) -> None:
         self.answer = answer
         self.notified: list[tuple[str, dict[str, Any]]] = []
+        self.asked: list[dict[str, Any]] = []
 
     async def request(self, method: str, params: msgspec.Struct, wait_s: float = 0) -> Any:
+        self.asked.append(msgspec.to_builtins(params))
         if isinstance(self.answer, BaseException):
             raise self.answer
         return msgspec.Raw(msgspec.json.encode(self.answer))
@@ -79,6 +81,21 @@ async def test_shim_failures_of_an_invoke(
     with pytest.raises(raised, match=says) as info:
         await browser.invoke("call_1", "browser_click", {}, None)
     assert type(info.value) is raised
+
+
+async def test_an_invoke_names_its_turn_so_detach_releases_only_that_turns_tabs() -> None:
+    shim = FakeShim({"content": "done", "isError": False})
+    browser = ConnectionBrowser(shim)
+    await browser.invoke("call_1", "browser_click", {}, None, thread_id="th_1", turn_id="tu_1")
+    await browser.invoke("call_2", "browser_click", {}, None)
+    assert shim.asked[0] == {
+        "callId": "call_1",
+        "tool": "browser_click",
+        "args": {},
+        "threadId": "th_1",
+        "turnId": "tu_1",
+    }
+    assert "threadId" not in shim.asked[1]  # omitted, as an older host sends it
 
 
 async def test_interrupt_tells_the_shim_to_detach() -> None:

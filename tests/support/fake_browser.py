@@ -72,6 +72,9 @@ class FakeBrowser:
         args: Mapping[str, Any],
         target: Target | None,
         thread_tabs: ThreadTabs | None = None,
+        *,
+        thread_id: str | None = None,
+        turn_id: str | None = None,
     ) -> dict[str, Any]:
         self.invocations.append((call_id, tool, dict(args), target))
         handler = getattr(self, "_" + tool.removeprefix("browser_"), None)

@@ -29,7 +29,14 @@ class Downloads:
         raise AssertionError("not asked here")
 
     async def invoke(
-        self, call_id: str, tool: str, args: Mapping[str, Any], target: Target | None
+        self,
+        call_id: str,
+        tool: str,
+        args: Mapping[str, Any],
+        target: Target | None,
+        *,
+        thread_id: str | None = None,
+        turn_id: str | None = None,
     ) -> dict[str, Any]:
         assert tool == "browser_downloads"
         self.asked.append(dict(args))
@@ -122,8 +129,8 @@ async def test_reading_a_download_under_way_waits_for_it_to_finish(tmp_path: Pat
     under_way = item(path, state="in_progress", mime="text/csv", bytesReceived=3)
 
     class Finishing(Downloads):
-        async def invoke(self, *args: Any) -> dict[str, Any]:
-            answer = await super().invoke(*args)
+        async def invoke(self, *args: Any, **turn: Any) -> dict[str, Any]:
+            answer = await super().invoke(*args, **turn)
             self.items = [item(path, mime="text/csv")]  # the next look finds it finished
             return answer
 
@@ -135,7 +142,7 @@ async def test_reading_a_download_under_way_waits_for_it_to_finish(tmp_path: Pat
 
 async def test_a_malformed_list_from_the_shim_is_an_error_result() -> None:
     class Broken(Downloads):
-        async def invoke(self, *args: Any) -> dict[str, Any]:
+        async def invoke(self, *args: Any, **turn: Any) -> dict[str, Any]:
             return {"content": "x", "details": {"downloads": [{"id": "seven"}]}}
 
     result = await run(Broken([]), {})

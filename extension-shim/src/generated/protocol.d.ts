@@ -336,7 +336,10 @@ export interface BranchPoint {
 /**
  * Run a browser tool. ``callId`` is the toolCall item's ``callId``; ``target`` is the
  * tab the gatekeeper approved, when resolved. **extension** ``threadTabs`` as for
- * ``browser.resolveTarget``; a tab the call opens joins them.
+ * ``browser.resolveTarget``; a tab the call opens joins them. **extension**
+ * ``threadId``/``turnId``: the Turn the call runs in, so that ``browser.detach`` of that
+ * Turn releases only what its calls hold (threads run Turns in parallel, each on its own
+ * tabs).
  */
 export interface BrowserInvokeParams {
   callId: string;
@@ -344,6 +347,8 @@ export interface BrowserInvokeParams {
   args: {};
   target?: BrowserTarget | null;
   threadTabs?: ThreadTabs | null;
+  threadId?: string | null;
+  turnId?: string | null;
 }
 /**
  * A tab as the shim reports it. **extension** ``tabId`` is absent for a call that acts

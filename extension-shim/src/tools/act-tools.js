@@ -302,7 +302,7 @@ export function actTools(records, debuggers, shots, uploads) {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "click", ref, button, count, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
         if (!located.ok) return located;
-        await debuggers.with(tabId, ctx.signal, async (send) => trustedClick(send, pixel(located.at), await approvedTarget(send, located.path, located.label), { button, count }));
+        await debuggers.with(tabId, ctx, async (send) => trustedClick(send, pixel(located.at), await approvedTarget(send, located.path, located.label), { button, count }));
         const how = count === 2 ? "double-clicked" : button === "left" ? "clicked" : `${button}-clicked`;
         return { ok: true, did: `${how} ${located.label} with trusted input (the debugger, detached again)` };
       }, true);
@@ -335,7 +335,7 @@ export function actTools(records, debuggers, shots, uploads) {
         if (!view) throw new ToolFailure(`the page in tab ${tabId} did not say where it is scrolled; take a new screenshot`);
         if (!inView()) return { ok: false, kind: "refused", error: `the point (${args.x}, ${args.y}) of the screenshot is no longer on the page (it got shorter or narrower); take a new screenshot` };
         const at = pixel({ x: spot.x - view.x, y: spot.y - view.y });
-        const hit = await debuggers.with(tabId, ctx.signal, async (send) => {
+        const hit = await debuggers.with(tabId, ctx, async (send) => {
           const guard = await pointOfOrigin(send, expectOrigin);
           await trustedClick(send, at, guard, { button, count });
           return guard.hit;
@@ -357,7 +357,7 @@ export function actTools(records, debuggers, shots, uploads) {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "hover", ref, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
         if (!located.ok) return located;
-        await debuggers.with(tabId, ctx.signal, async (send) => trustedHover(send, pixel(located.at), await approvedTarget(send, located.path, located.label)));
+        await debuggers.with(tabId, ctx, async (send) => trustedHover(send, pixel(located.at), await approvedTarget(send, located.path, located.label)));
         return { ok: true, did: `moved the pointer over ${located.label} with trusted input` };
       }, false);
     },
@@ -389,7 +389,7 @@ export function actTools(records, debuggers, shots, uploads) {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "type", ref, text: args.text, submit, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, text: "", expectOrigin });
         if (!located.ok) return located;
-        await debuggers.with(tabId, ctx.signal, async (send) => {
+        await debuggers.with(tabId, ctx, async (send) => {
           const guard = await approvedTarget(send, located.path, located.label);
           await trustedClick(send, pixel(located.at), guard);
           await guard.focus();
@@ -448,7 +448,7 @@ export function actTools(records, debuggers, shots, uploads) {
         if (typeof parsed === "string") throw new ToolFailure(parsed);
         const check = (await callPage(tabId, { op: "check", expectOrigin }, ctx.signal)).answer;
         if (!check.ok) return check;
-        await debuggers.with(tabId, ctx.signal, (send) => trustedKey(send, parsed));
+        await debuggers.with(tabId, ctx, (send) => trustedKey(send, parsed));
         return { ok: true, did: `pressed ${key} with trusted input` };
       }, true);
     },

@@ -1,7 +1,7 @@
 // The browser tools this extension can run, in one table, with the state they share: the
 // latest snapshot of each tab (refs are only valid in the document they came from), its
 // latest screenshot (browser_click_at takes points of it) and the debugger attachments of
-// L2 calls.
+// L2 calls (by tab, each owned by the Turn of its call).
 
 import { actTools } from "./act-tools.js";
 import { DebuggerSessions } from "./debugger.js";
@@ -34,6 +34,6 @@ export function createToolTable(ownOrigin, uploads) {
     .register(screenshotTool(debuggers, shots))
     .register(downloadsTool);
   for (const tool of [...pageTools(records), ...actTools(records, debuggers, shots, uploads)]) table.register(tool);
-  table.onDetach(() => void debuggers.releaseAll());
+  table.onDetach((threadId, turnId) => void debuggers.releaseTurn(threadId, turnId));
   return table;
 }

@@ -1,8 +1,9 @@
 // Level L2: chrome.debugger, for trusted input (pages that ignore scripted events) and
 // full-page screenshots. An attachment lives for one tool call only -- attached, used,
 // detached in `finally` -- so Chrome's "is debugging this browser" bar never outlives the
-// call, let alone the Turn; `browser.detach` (the user interrupted a Turn) detaches
-// whatever a cancelled call still holds.
+// call, let alone the Turn. Attachments are per tab, each owned by the Turn whose call made
+// it: `browser.detach {threadId, turnId}` (the user interrupted that Turn) detaches what a
+// cancelled call of that Turn still holds, and leaves other threads' tabs attached.
 
 import { ToolFailure } from "./errors.js";
 import { keyIdentity } from "../page/keys.js";
@@ -10,20 +11,27 @@ import { keyIdentity } from "../page/keys.js";
 const PROTOCOL = "1.3";
 
 /** @typedef {(method: string, params?: Record<string, unknown>) => Promise<any>} Send */
+/** @typedef {{threadId: string, turnId: string}} TurnRef  the Turn a call runs in, as the host said */
+
+/** @param {TurnRef | undefined} turn @returns {string} "" for a call whose host named no Turn */
+const ownerOf = (turn) => (turn ? JSON.stringify([turn.threadId, turn.turnId]) : "");
 
 export class DebuggerSessions {
   constructor() {
-    /** @type {Set<number>} tabs this worker holds an attachment to */
-    this.attached = new Set();
+    /** @type {Map<number, string>} tabs this worker holds an attachment to -> the Turn that holds it */
+    this.attached = new Map();
   }
 
   /**
-   * Attach to `tabId`, run `use`, detach.
+   * Attach to `tabId` for the call, run `use`, detach.
    * @template T
-   * @param {number} tabId @param {AbortSignal} signal @param {(send: Send) => Promise<T>} use
+   * @param {number} tabId
+   * @param {{signal: AbortSignal, turn?: TurnRef}} call  the tool's context: its signal, and its Turn (`browser.detach` of that Turn lets go)
+   * @param {(send: Send) => Promise<T>} use
    * @returns {Promise<T>}
    */
-  async with(tabId, signal, use) {
+  async with(tabId, call, use) {
+    const { signal, turn } = call;
     signal.throwIfAborted();
     if (this.attached.has(tabId)) throw new ToolFailure(`tab ${tabId} is already in use by another trusted action; try again when it ends`);
     try {
@@ -32,7 +40,7 @@ export class DebuggerSessions {
       const message = error instanceof Error ? error.message : String(error);
       throw new ToolFailure(`Chrome refused the debugger for tab ${tabId} (${message}); if DevTools is open on it, close it and try again`);
     }
-    this.attached.add(tabId);
+    this.attached.set(tabId, ownerOf(turn));
     /** @type {Send} */
     const send = async (method, params) => {
       signal.throwIfAborted();
@@ -66,9 +74,15 @@ export class DebuggerSessions {
     if (source.tabId !== undefined) this.attached.delete(source.tabId);
   }
 
-  /** `browser.detach`: let go of every attachment. */
-  async releaseAll() {
-    await Promise.all([...this.attached].map((tabId) => this.release(tabId)));
+  /**
+   * `browser.detach`: let go of the attachments of this Turn's calls (and of calls whose
+   * host named no Turn: it runs one Turn at a time), never another thread's.
+   * @param {string} threadId @param {string} turnId
+   */
+  async releaseTurn(threadId, turnId) {
+    const owner = ownerOf({ threadId, turnId });
+    const tabs = [...this.attached].filter(([, holder]) => holder === owner || holder === "").map(([tabId]) => tabId);
+    await Promise.all(tabs.map((tabId) => this.release(tabId)));
   }
 }
 

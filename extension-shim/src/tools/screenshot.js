@@ -115,7 +115,7 @@ export function screenshotTool(debuggers, shots) {
       let what;
       let placed = true;
       if (args.fullPage === true) {
-        shot = await debuggers.with(tabId, ctx.signal, async (send) => {
+        shot = await debuggers.with(tabId, ctx, async (send) => {
           const metrics = await send("Page.getLayoutMetrics");
           const size = metrics.cssContentSize ?? metrics.contentSize;
           const width = Math.ceil(size.width);

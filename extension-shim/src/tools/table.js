@@ -19,6 +19,7 @@ import { findThreadTabs, tabsAfterCall } from "./thread-tabs.js";
  * @property {BrowserTarget | undefined} target  the tab the gatekeeper approved, when resolved
  * @property {chrome.tabs.Tab | undefined} tab  for `pageAccess` tools: the page, already checked
  * @property {import("../generated/protocol").ThreadTabs | null} threadTabs  the calling thread's tabs (`thread-tabs.js`)
+ * @property {import("./debugger.js").TurnRef} [turn]  the Turn the call runs in, when the host says (`browser.detach` names it)
  */
 
 /**
@@ -122,7 +123,7 @@ export class ToolTable {
   async call(tool, params, threadTabs, signal) {
     const args = params.args ?? {};
     /** @type {ToolContext} */
-    const ctx = { signal, callId: params.callId, target: params.target ?? undefined, tab: undefined, threadTabs };
+    const ctx = { signal, callId: params.callId, target: params.target ?? undefined, tab: undefined, threadTabs, turn: turnOf(params) };
     const result = await this.run(tool, args, ctx, signal);
     if (threadTabs && !signal.aborted) {
       try {
@@ -173,4 +174,10 @@ export class ToolTable {
     for (const tool of this.tools.values()) tool.detach?.(threadId, turnId);
     for (const release of this.detachers) release(threadId, turnId);
   }
+}
+
+/** The Turn a call runs in, when the host named it. @param {BrowserInvokeParams} params */
+function turnOf(params) {
+  const { threadId, turnId } = params;
+  return typeof threadId === "string" && typeof turnId === "string" ? { threadId, turnId } : undefined;
 }

@@ -170,9 +170,14 @@ class ThreadBrowser:
         args: Mapping[str, Any],
         target: Target | None,
         thread_tabs: ThreadTabs | None = None,
+        *,
+        thread_id: str | None = None,
+        turn_id: str | None = None,
     ) -> dict[str, Any]:
         tabs = thread_tabs or await self._tabs()
-        answer = await self._bridge.invoke(call_id, tool, args, target, tabs)
+        answer = await self._bridge.invoke(
+            call_id, tool, args, target, tabs, thread_id=thread_id, turn_id=turn_id
+        )
         reported = answer.get("threadTabs")
         if isinstance(reported, dict):
             try:

@@ -56,6 +56,9 @@ class ConnectionBrowser:
         args: Mapping[str, Any],
         target: Target | None,
         thread_tabs: ThreadTabs | None = None,
+        *,
+        thread_id: str | None = None,
+        turn_id: str | None = None,
     ) -> dict[str, Any]:
         params = browser_ops.BrowserInvokeParams(
             call_id=call_id,
@@ -63,6 +66,8 @@ class ConnectionBrowser:
             args=dict(args),
             target=_browser_target(target),
             thread_tabs=thread_tabs,
+            thread_id=thread_id,
+            turn_id=turn_id,
         )
         try:
             result = await self._ask("browser.invoke", params, INVOKE_WAIT_S)

@@ -412,7 +412,14 @@ async def invoke_browser_tool(tool: str, args: dict[str, Any], context: ToolCont
         ToolError: no browser is connected (the engine makes it an error result).
     """
     browser = require_browser(context.browser)
-    answer = await browser.invoke(context.call_id, tool, args, context.target)
+    answer = await browser.invoke(
+        context.call_id,
+        tool,
+        args,
+        context.target,
+        thread_id=context.thread_id,
+        turn_id=context.turn_id,
+    )
     return browser_result(tool, answer)
 
 

@@ -36,8 +36,12 @@ class BrowserBridge(Protocol):
         args: Mapping[str, Any],
         target: Target | None,
         thread_tabs: ThreadTabs | None = None,
+        *,
+        thread_id: str | None = None,
+        turn_id: str | None = None,
     ) -> dict[str, Any]:
-        """Run ``tool``; the answer is ``{content, details?, isError, target?,
+        """Run ``tool`` for the Turn ``turn_id`` of ``thread_id`` (what ``detach`` of that
+        Turn releases); the answer is ``{content, details?, isError, target?,
         threadTabs?}`` (``threadTabs``: the calling thread's tabs after the call)."""
         ...
 

@@ -44,13 +44,18 @@ BrowserResolveTargetResult = BrowserTarget
 class BrowserInvokeParams(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
     """Run a browser tool. ``callId`` is the toolCall item's ``callId``; ``target`` is the
     tab the gatekeeper approved, when resolved. **extension** ``threadTabs`` as for
-    ``browser.resolveTarget``; a tab the call opens joins them."""
+    ``browser.resolveTarget``; a tab the call opens joins them. **extension**
+    ``threadId``/``turnId``: the Turn the call runs in, so that ``browser.detach`` of that
+    Turn releases only what its calls hold (threads run Turns in parallel, each on its own
+    tabs)."""
 
     call_id: str
     tool: str
     args: dict[str, Any]
     target: BrowserTarget | None = None
     thread_tabs: ThreadTabs | None = None
+    thread_id: str | None = None
+    turn_id: str | None = None
 
 
 class BrowserInvokeResult(msgspec.Struct, rename="camel", kw_only=True):
