@@ -73,7 +73,7 @@ def test_click_at_a_point_of_the_screenshot(
                 browser,
                 model,
                 [
-                    ("browser_tab_select", {"tabId": tab}),
+                    ("browser_tab_select", {"tabId": tab, "focus": True}),
                     ("browser_screenshot", {"tabId": tab}),
                     ("browser_click_at", at_square),
                 ],

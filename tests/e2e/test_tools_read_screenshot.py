@@ -95,7 +95,8 @@ def test_screenshot_is_a_scaled_jpeg_and_full_page_uses_the_debugger(
             browser,
             model,
             [
-                ("browser_tab_select", {"tabId": tab}),  # the panel's page is in front
+                # the panel's page is in front
+                ("browser_tab_select", {"tabId": tab, "focus": True}),
                 ("browser_screenshot", {"tabId": tab}),
                 ("browser_screenshot", {"tabId": tab, "fullPage": True}),
             ],

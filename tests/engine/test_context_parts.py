@@ -164,12 +164,21 @@ def test_superseded_reads_of_a_tab_become_notes_and_pairing_is_unchanged() -> No
 
 def test_selecting_another_tab_makes_a_read_without_tab_id_another_tabs() -> None:
     messages = _session(
-        [("browser_snapshot", {}), ("browser_tab_select", {"tabId": 5}), ("browser_snapshot", {}),
-         ("browser_snapshot", {"tabId": 5})]
+        [("browser_snapshot", {}), ("browser_tab_select", {"tabId": 5, "focus": True}),
+         ("browser_snapshot", {}), ("browser_snapshot", {"tabId": 5})]
     )  # fmt: skip
     texts = [_text(m) for m in _elided(messages) if isinstance(m, ToolResultMessage)]
     assert texts[0].startswith("page 0")  # the first tab's only snapshot
     assert "elided" in texts[2]  # tab 5 by selection, read again by id
+
+
+def test_a_read_after_switching_in_the_background_is_not_taken_for_the_switched_tab() -> None:
+    messages = _session(
+        [("browser_snapshot", {}), ("browser_tab_select", {"tabId": 5}), ("browser_snapshot", {}),
+         ("browser_snapshot", {"tabId": 5})]
+    )  # fmt: skip
+    texts = [_text(m) for m in _elided(messages) if isinstance(m, ToolResultMessage)]
+    assert texts[2].startswith("page 2")  # the active tab stayed: not tab 5's earlier read
 
 
 def test_only_the_latest_screenshots_keep_their_images() -> None:

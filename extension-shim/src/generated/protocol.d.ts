@@ -1759,12 +1759,20 @@ export interface BrowserTabNewArgs {
    * An absolute URL.
    */
   url?: string;
+  /**
+   * Show the tab to the user (make it the active tab of a focused window); only when the user asked to see it. Default: false, the user's view stays as it is.
+   */
+  focus?: boolean;
 }
 export interface BrowserTabSelectArgs {
   /**
    * The tab; default: the tab this thread used last (else the active tab).
    */
   tabId: number;
+  /**
+   * Show the tab to the user (make it the active tab of a focused window); only when the user asked to see it. Default: false, the user's view stays as it is.
+   */
+  focus?: boolean;
 }
 export interface BrowserTabCloseArgs {
   /**

@@ -134,7 +134,7 @@ export function screenshotTool(debuggers, shots) {
         what = `the whole page (${shot.width}x${shot.height} px${shot.cut ? `, the first ${FULL_PAGE_MAX_CSS_PX} of ${shot.cssHeight} px of height` : ""})`;
         shots.set(tabId, { url: tab.url ?? "", width: shot.width, height: shot.height, cssX: 0, cssY: 0, cssWidth: shot.cssWidth, cssHeight: shot.shownHeight, fullPage: true });
       } else {
-        if (!tab.active) throw new ToolFailure(`tab ${tabId} is not visible; select it first with browser_tab_select`);
+        if (!tab.active) throw new ToolFailure(`tab ${tabId} is in the background, and Chrome only captures the tab its window shows: read it with browser_snapshot, or capture the whole page with fullPage: true (through the debugger); browser_tab_select with focus: true shows it, but only when the user asked to see it`);
         const before = await viewportOf(tabId, ctx.signal);
         const dataUrl = await bounded(chrome.tabs.captureVisibleTab(tab.windowId, { format: "png" }), ctx.signal, CAPTURE_BOUND_MS, `the screenshot of tab ${tabId}`);
         const view = await viewportOf(tabId, ctx.signal);

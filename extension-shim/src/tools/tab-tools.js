@@ -55,16 +55,31 @@ export const tabNew = {
   name: "browser_tab_new",
   pageAccess: false,
   tabless: true,
+  // in the background unless the user asked to see it: a thread never takes the user's focus
   async run(args, ctx) {
+    const active = args.focus === true;
     if (args.url === undefined) {
-      const tab = await chrome.tabs.create({ active: true });
-      return loadedResult(tab, true, "Opened");
+      const tab = await chrome.tabs.create({ active });
+      return shownOrNot(loadedResult(tab, true, "Opened"), active);
     }
     const url = approvedDestination(args.url, ctx);
-    const { tab, loaded } = await loadIn(() => chrome.tabs.create({ url, active: true }), ctx.signal);
-    return loadedResult(tab, loaded, "Opened");
+    const { tab, loaded } = await loadIn(() => chrome.tabs.create({ url, active }), ctx.signal);
+    return shownOrNot(loadedResult(tab, loaded, "Opened"), active);
   },
 };
+
+/**
+ * The result of opening or selecting a tab, saying whether the user sees it.
+ * @param {BrowserInvokeResult} result @param {boolean} shown
+ * @returns {BrowserInvokeResult}
+ */
+function shownOrNot(result, shown) {
+  const tabId = result.target?.tabId;
+  const note = shown
+    ? " It is the active tab the user sees."
+    : ` It is in the background (the user's view is unchanged): act on it with tabId ${tabId}.`;
+  return { ...result, content: `${result.content}.${note}`, details: { shown } };
+}
 
 /** @type {BrowserTool} */
 export const tabSelect = {
@@ -73,12 +88,14 @@ export const tabSelect = {
   async resolve(args) {
     return describeTab(await findTab(args, undefined));
   },
+  // the call's target, reported; shown to the user (active, its window focused) only with `focus`
   async run(args) {
     if (typeof args.tabId !== "number") throw new ToolFailure("`tabId` is required");
     const tab = await findTab(args, undefined);
+    if (args.focus !== true) return shownOrNot(loadedResult(tab, tab.status !== "loading", "Selected"), false);
     const selected = await chrome.tabs.update(args.tabId, { active: true });
     await chrome.windows.update(tab.windowId, { focused: true });
-    return loadedResult(selected ?? tab, true, "Selected");
+    return shownOrNot(loadedResult(selected ?? tab, true, "Selected"), true);
   },
 };
 

@@ -29,8 +29,10 @@ cache is what it shares with the previous one:
 
 Tabs: a result names the tab it describes (``ToolResultMessage.tab_id``, from the stored
 result's target); without one, a call's ``tabId`` argument names its tab, and a call
-without one reads the active tab, which ``browser_tab_select`` (with its ``tabId``) or
-``browser_tab_new`` may change.
+without one reads the active tab, which ``browser_tab_select`` (with its ``tabId`` and
+``focus``) or ``browser_tab_new`` may change. Switching without ``focus`` leaves the
+active tab as it was, but a call from before ``focus`` existed did change it: the active
+tab after one is taken as unknown (no read is superseded by a guess).
 """
 
 from __future__ import annotations
@@ -279,7 +281,11 @@ class _Walk:
                 continue
             tab_id = part.args.get("tabId")
             if part.name in ACTIVE_TAB_TOOLS:
-                selected = part.name == "browser_tab_select" and tab_id is not None
+                selected = (
+                    part.name == "browser_tab_select"
+                    and tab_id is not None
+                    and part.args.get("focus") is True
+                )
                 self.active = ("tab", tab_id) if selected else ("active", part.call_id)
             else:
                 self.tabs[part.call_id] = ("tab", tab_id) if tab_id is not None else self.active

@@ -38,6 +38,14 @@ _TAB = {
 _REF = {"type": "string", "minLength": 1, "description": "An element ref from browser_snapshot."}
 _URL = {"type": "string", "minLength": 1, "format": "uri", "description": "An absolute URL."}
 _TABID = {"tabId": _TAB}  # shared: _schema deep-copies each spec's properties
+_FOCUS = {
+    "focus": {
+        "type": "boolean",
+        "description": "Show the tab to the user (make it the active tab of a focused "
+        "window); only when the user asked to see it. Default: false, the user's view stays "
+        "as it is.",
+    }
+}
 _TRUSTED = {
     "trusted": {
         "type": "boolean",
@@ -82,22 +90,26 @@ _SPECS: tuple[_Spec, ...] = (
     _Spec(
         name="browser_tab_new",
         label="Open a tab",
-        properties={"url": _URL},
+        properties={"url": _URL, **_FOCUS},
         acts_on="new_tab",
         effect="navigate",
         recovery="write",
         destination="url",
-        description="Open a new tab, at `url` when given, and make it active.",
+        description="Open a new tab, at `url` when given, in the background (the user's "
+        "active tab stays active; act on the new tab by its `tabId`), or shown to the user "
+        "with `focus`.",
         delivers="opens a page of",
     ),
     _Spec(
         name="browser_tab_select",
         label="Switch tab",
-        properties=_TABID,
+        properties={**_TABID, **_FOCUS},
         required=("tabId",),
         effect="navigate",
         recovery="idempotent",
-        description="Make the tab `tabId` the active tab.",
+        description="Switch to the tab `tabId`: it becomes this call's target and is "
+        "reported, while the user's view stays as it is (act on it by its `tabId`); with "
+        "`focus` it also becomes the active tab the user sees.",
     ),
     _Spec(
         name="browser_tab_close",
