@@ -149,3 +149,21 @@ test("settle: waits as long as it is told for a load to start, and a download en
   assert.equal(await settle(download, signal, 3_000, 5_000), false);
   assert.ok(Date.now() - started < 1_000);
 });
+
+test("watchTab: a download from a page of another origin is another tab's, one without a referrer counts", async () => {
+  const { watchTab } = await import("../src/tools/watch.js");
+  /** @type {Array<(item: any) => void>} */
+  const created = [];
+  const event = () => ({ addListener: () => {}, removeListener: () => {} });
+  globalThis.chrome = /** @type {any} */ ({
+    ...globalThis.chrome,
+    tabs: { onUpdated: event(), onRemoved: event() },
+    downloads: { onCreated: { addListener: (/** @type {any} */ f) => created.push(f), removeListener: () => {} } },
+  });
+  const watch = watchTab(4, "https://shop.example");
+  for (const [id, referrer] of [[1, "https://shop.example/cart"], [2, "https://bank.example/"], [3, ""]]) {
+    for (const listener of created) listener({ id, url: `https://files.example/${id}`, referrer, mime: "text/csv" });
+  }
+  watch.stop();
+  assert.deepEqual(watch.downloads.map((d) => d.id), [1, 3]);
+});

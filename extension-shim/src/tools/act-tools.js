@@ -57,7 +57,7 @@ async function acting(ctx, verb, action, navigationExpected, dialogAnswer, frame
       target: describeTab(tab),
     };
   }
-  const watch = watchTab(tabId);
+  const watch = watchTab(tabId, originOf(tab.url ?? ""));
   /** @type {string[][]} */
   let dialogs = [];
   /** @type {ActAnswer} */

@@ -2,14 +2,21 @@
 // sleep that the tool's signal cuts short.
 
 import { bounded } from "./page.js";
+import { originOf } from "./tabs.js";
 
 /** @param {number} ms @param {AbortSignal} signal */
 export function sleep(ms, signal) {
   return bounded(new Promise((resolve) => setTimeout(resolve, ms)), signal, ms + 1_000, "a timer");
 }
 
-/** What happens to a tab while an action runs: navigation, closing, downloads. @param {number} tabId */
-export function watchTab(tabId) {
+/**
+ * What happens to a tab while an action runs: navigation, closing, downloads. A download
+ * names no tab: one whose referrer is a page of another origin than `origin` (the tab's, at
+ * the start) came from another tab, e.g. another thread's action running meanwhile; one
+ * without a referrer cannot be told apart and counts.
+ * @param {number} tabId @param {string} [origin]
+ */
+export function watchTab(tabId, origin) {
   const seen = { loading: false, complete: false, removed: false };
   /** @param {number} id @param {chrome.tabs.OnUpdatedInfo} change */
   const onUpdated = (id, change) => {
@@ -24,7 +31,10 @@ export function watchTab(tabId) {
   /** @type {{id: number, url: string, mime: string}[]} downloads started meanwhile (they carry no tab id) */
   const downloads = [];
   /** @param {chrome.downloads.DownloadItem} item */
-  const onDownload = (item) => void downloads.push({ id: item.id, url: item.finalUrl || item.url, mime: item.mime });
+  const onDownload = (item) => {
+    if (origin && item.referrer && originOf(item.referrer) !== origin) return;
+    downloads.push({ id: item.id, url: item.finalUrl || item.url, mime: item.mime });
+  };
   chrome.tabs.onUpdated.addListener(onUpdated);
   chrome.tabs.onRemoved.addListener(onRemoved);
   chrome.downloads?.onCreated.addListener(onDownload);
