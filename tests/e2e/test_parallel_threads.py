@@ -218,7 +218,11 @@ def test_two_threads_work_at_once_each_in_its_own_tabs(
         thread_b = panel_b.evaluate("panelot.threadId")
         calls = _tool_log(browser)
         acted = {
-            thread: {tab for t, name, status, tab in calls if t == thread and status == "succeeded"}
+            thread: {
+                tab
+                for t, _name, status, tab in calls
+                if t == thread and status == "succeeded" and tab is not None
+            }
             for thread in (thread_a, thread_b)
         }
         tab_a = worker.evaluate(

@@ -25,6 +25,12 @@ PAGES = {SHOP: FakePage("Shop", "Welcome"), NEWS: FakePage("News", "Headlines")}
 TOOLS = frozenset({"browser_read", "browser_tab_new", "browser_tabs_list", "browser_click"})
 
 
+@pytest.fixture(autouse=True)
+async def _owning(client: DirectTransport) -> None:
+    """Threads ask before acting on a tab they do not own (the other tests turn it off)."""
+    await client.send("settings.update", {"commandId": "owning", "actOnUnownedTabs": False})
+
+
 def _browser(host: Host) -> FakeBrowser:
     assert host.profile is not None
     browser = FakeBrowser(PAGES, SHOP)  # tab 1, the user's active tab
@@ -167,6 +173,10 @@ async def test_the_user_may_let_threads_act_on_any_tab_without_asking(
     host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
 ) -> None:
     _browser(host)
+    await client.send("settings.update", {"commandId": "default", "actOnUnownedTabs": None})
+    settings = await client.send("settings.get", {})
+    assert settings["settings"]["actOnUnownedTabs"] is True  # PANELOT_ACT_ON_UNOWNED_TABS=1
+    await client.send("settings.update", {"commandId": "own", "actOnUnownedTabs": False})
     settings = await client.send("settings.get", {})
     assert settings["settings"]["actOnUnownedTabs"] is False
     await client.send("settings.update", {"commandId": "any", "actOnUnownedTabs": True})
@@ -176,7 +186,7 @@ async def test_the_user_may_let_threads_act_on_any_tab_without_asking(
     assert log.of("approval.request") == []
 
 
-def test_group_titles_are_short_and_colours_fixed_per_thread() -> None:
+async def test_group_titles_are_short_and_colours_fixed_per_thread() -> None:
     assert group_title("  Plan   the trip  ") == "Plan the trip"
     long = group_title("x" * 100)
     assert len(long) == 40 and long.endswith("…")

@@ -30,7 +30,14 @@ class HostProcess:
         env: dict[str, str] | None = None,
         pause_reading: bool = False,
     ) -> None:
-        environ = {**os.environ, "PANELOT_HOME": str(home), **(env or {})}
+        # the tests of other features act on the tab that is active (issue 26's own tests
+        # turn the question before acting on a tab a thread does not own back on)
+        environ = {
+            **os.environ,
+            "PANELOT_HOME": str(home),
+            "PANELOT_ACT_ON_UNOWNED_TABS": "1",
+            **(env or {}),
+        }
         for key in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
             if env is None or key not in env:
                 environ.pop(key, None)

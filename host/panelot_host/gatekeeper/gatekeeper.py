@@ -34,7 +34,8 @@ from panelot_host.tools.target import Target
 async def resolve_target(call: BoundCall, browser: BrowserBridge | None) -> Target | None:
     """The call's target: None at L0, the tool's own resolver, or the shim's answer
     (``browser.resolveTarget``) for browser tools; for one that loads a URL, that URL's
-    destination in the tab the shim named (``destination.destination_target``).
+    destination in the tab the shim named (``destination.destination_target``). A call
+    that acts on no open tab (``BrowserBinding.acts_on``) has no ``tab_id``.
 
     Raises:
         ToolError: a browser tool with no browser connected, the shim failed, or the URL a
@@ -48,6 +49,8 @@ async def resolve_target(call: BoundCall, browser: BrowserBridge | None) -> Targ
     binding = descriptor.binding
     if isinstance(binding, BrowserBinding):
         tab = await require_browser(browser).resolve_target(binding.tool, call.args)
+        if binding.acts_on != "tab":  # opening a tab, listing tabs: no open tab is acted on
+            tab = replace(tab, tab_id=None, active=None)
         if binding.destination is None:
             return tab
         return destination_target(tab, call.args, binding.destination)

@@ -109,8 +109,8 @@ class ConnectionBrowser:
 
 
 def _browser_target(target: Target | None) -> browser_ops.BrowserTarget | None:
-    if target is None or target.tab_id is None:
-        return None
+    if target is None:
+        return None  # a tool call without a target (L0 and host-side tools)
     return browser_ops.BrowserTarget(
         tab_id=target.tab_id,
         url=target.url or "",
