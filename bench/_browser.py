@@ -30,6 +30,8 @@ from tests.e2e.harness import Browser, Profile, chromium_version  # noqa: E402
 from tests.e2e.miniwob_kit import EPISODE_MS, reward, serve_miniwob, start_episode  # noqa: E402
 from tests.e2e.miniwob_policies import POLICIES, Policy, Stuck, task_text  # noqa: E402
 from tests.e2e.tool_driver import tool_results  # noqa: E402
+from tests.providers.sse_server import Delay  # noqa: E402
+from tests.support.web import serve_html  # noqa: E402
 from tests.support.wire_client import HostProcess, initialize_params  # noqa: E402
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "POLICIES",
     "REPO",
     "Browser",
+    "Delay",
     "FakeAnthropic",
     "HostProcess",
     "Policy",
@@ -49,6 +52,7 @@ __all__ = [
     "median",
     "percentile",
     "reward",
+    "serve_html",
     "serve_miniwob",
     "start_episode",
     "task_text",

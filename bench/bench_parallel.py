@@ -25,15 +25,15 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
-from tests.providers.sse_server import Delay
-from tests.support.web import serve_html
 
 from _browser import (
     Browser,
+    Delay,
     FakeAnthropic,
     Reply,
     connected_panel,
     launched,
+    serve_html,
     text_reply,
     tool_results,
     tool_use_reply,
