@@ -3,6 +3,7 @@
 // browser tools. All state lives in the host; Chrome may stop this worker at any time and
 // the next panel action starts it again.
 
+import { ToolbarBadge } from "./src/attention.js";
 import { causeOfDisconnect } from "./src/causes.js";
 import { HostLink } from "./src/host-link.js";
 import { profileId } from "./src/profile.js";
@@ -14,6 +15,8 @@ import { STAGE_FILES, StagedUploads } from "./src/tools/uploads.js";
 const ownOrigin = `chrome-extension://${chrome.runtime.id}`;
 const uploads = new StagedUploads();
 const table = createToolTable(ownOrigin, uploads);
+// the number of threads waiting for the user, on the toolbar action (issue 26)
+const badge = new ToolbarBadge(chrome.action, chrome.runtime.getManifest().action?.default_title ?? "Panelot");
 
 const link = new HostLink({
   initializeParams: async () => ({
@@ -25,16 +28,32 @@ const link = new HostLink({
   onNotification: (method, params) => {
     if (method === "$/cancelRequest") shim.cancel(params?.id);
     else if (method === "browser.detach") table.detach(params?.threadId, params?.turnId);
-    else relay.fromHost(method, params);
+    else {
+      if (method === "thread.updated") void badge.update(params?.thread);
+      relay.fromHost(method, params);
+    }
   },
   onStatus: (status) => {
     if (status.state === "disconnected") shim.abortAll();
+    if (status.state === "connected") seedBadge();
     relay.broadcastStatus(status);
   },
   explain: (message) => causeOfDisconnect(message, chrome.runtime.id),
 });
 const shim = new Shim(table, (id, answer) => link.answer(id, answer));
-const relay = new Relay(link).serve(STAGE_FILES, (params) => uploads.stage(params?.callId, params?.files));
+const relay = new Relay(link)
+  .serve(STAGE_FILES, (params) => uploads.stage(params?.callId, params?.files))
+  .watch((method, params) => {
+    if (method === "thread.delete" && typeof params?.threadId === "string") void badge.forget(params.threadId);
+  });
+
+/** Each thread's status anew once the host is connected: a restarted worker knew none. */
+function seedBadge() {
+  link.send("thread.list", { limit: 200 }, 30_000).done.then(
+    (result) => badge.seed(result?.threads ?? []),
+    (error) => console.warn("panelot: could not list the threads for the toolbar badge", error),
+  );
+}
 
 chrome.runtime.onConnect.addListener((port) => {
   if (port.name === PANEL_PORT && port.sender?.id === chrome.runtime.id) relay.attach(port);
@@ -50,6 +69,7 @@ Object.assign(globalThis, {
     relay,
     shim,
     table,
+    badge,
     stats: () => ({ ...link.stats(), ...relay.stats(), ...shim.stats(), status: link.status.state }),
   },
 });

@@ -38,6 +38,14 @@ export class Relay {
     this.panels = new Set();
     /** @type {Map<string, (params: any) => unknown>} requests the worker answers itself */
     this.local = new Map();
+    /** @type {Array<(method: string, params: any, result: any) => void>} told of each op the host answered */
+    this.watchers = [];
+  }
+
+  /** Be told of every op a panel sent that the host answered (not of failures). @param {(method: string, params: any, result: any) => void} watcher */
+  watch(watcher) {
+    this.watchers.push(watcher);
+    return this;
   }
 
   /** Answer panel requests for `method` here, never sending them to the host. @param {string} method @param {(params: any) => unknown} handler */
@@ -117,6 +125,7 @@ export class Relay {
       if (sent.id !== null) panel.inflight.set(id, sent.id);
       const result = await sent.done.finally(() => panel.inflight.delete(id));
       this.post(panel, { jsonrpc: "2.0", id, result });
+      for (const watcher of this.watchers) watcher(method, params, result);
     } catch (error) {
       const rpc = error instanceof RpcError
         ? error.rpc
