@@ -53,3 +53,47 @@ test("a message sent while a new thread is being created goes to the new thread"
   assert.deepEqual(submitted.map(([, params]) => params.threadId), ["thr_new"]);
   assert.equal(requests.filter(([method]) => method === "thread.create").length, 1);
 });
+
+/** A client that records requests and answers `answers[method]` (or `{}`). */
+function recordingClient(answers = {}) {
+  /** @type {[string, any][]} */
+  const requests = [];
+  const client = /** @type {any} */ ({
+    /** @param {string} method @param {any} params */
+    async request(method, params) {
+      requests.push([method, params]);
+      const answer = answers[method];
+      return typeof answer === "function" ? answer(params) : answer ?? {};
+    },
+    notify() {},
+  });
+  return { client, requests };
+}
+
+test("Stop interrupts the shown thread's turn, never the turn of another thread running beside it", async () => {
+  const { client, requests } = recordingClient();
+  const store = new Store();
+  const controller = new Controller(store, client);
+  store.load(/** @type {any} */ ({ ...snapshot("thr_shown"), lastSeq: 3, turn: { id: "trn_shown", status: "running", usage: {}, costUsd: null } }));
+  // another thread runs and asks for an approval in the background
+  controller.onNotification("thread.updated", { threadId: "thr_other", seq: 9, thread: { id: "thr_other", title: "Other", status: "awaiting_approval" } });
+  controller.onNotification("turn.started", { threadId: "thr_other", seq: 10, turnId: "trn_other", runId: "run_other" });
+  assert.equal(store.state.turn?.id, "trn_shown");
+  assert.equal(store.state.approvals.size, 0);
+  await controller.stop();
+  assert.deepEqual(requests, [["turn.interrupt", { threadId: "thr_shown", turnId: "trn_shown" }]]);
+});
+
+test("Stop pressed while another thread's snapshot is on its way names that thread only, not the turn shown before", async () => {
+  /** @type {(value: any) => void} */
+  let deliver = () => {};
+  const { client, requests } = recordingClient({ "thread.open": () => new Promise((resolve) => (deliver = resolve)) });
+  const store = new Store();
+  const controller = new Controller(store, client);
+  store.load(/** @type {any} */ ({ ...snapshot("thr_a"), turn: { id: "trn_a", status: "running", usage: {}, costUsd: null } }));
+  const opening = controller.open("thr_b");
+  await controller.stop();
+  deliver(snapshot("thr_b"));
+  await opening;
+  assert.deepEqual(requests.filter(([m]) => m === "turn.interrupt"), [["turn.interrupt", { threadId: "thr_b" }]]);
+});

@@ -345,10 +345,16 @@ export class Controller {
     this.store.emit("queue");
   }
 
+  /**
+   * Stop the shown thread's turn, never another thread's: the interrupt names the shown
+   * thread and the turn its snapshot and events gave (while another thread's snapshot is
+   * still on its way, the turn is not known: the thread alone is named).
+   */
   async stop() {
-    const threadId = this.threadId;
-    const turnId = this.store.state.turn?.id;
+    const s = this.store.state;
+    const threadId = s.threadId;
     if (!threadId) return;
+    const turnId = s.thread?.id === threadId ? s.turn?.id : undefined;
     await this.attempt(() => this.client.request("turn.interrupt", turnId ? { threadId, turnId } : { threadId }, 65_000));
   }
 
