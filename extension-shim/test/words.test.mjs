@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { actionWords } from "../src/panel/views/action-words.js";
+import { actionWords, tabOwnerWords } from "../src/panel/views/action-words.js";
 import { grantWords } from "../src/panel/views/rule-words.js";
 import { providerFix } from "../src/panel/views/error-words.js";
 import { failureReason } from "../src/panel/views/result-words.js";
@@ -51,4 +51,11 @@ test("a provider's refusal leads to the setting that fixes it", () => {
 test("a failure's reason drops the model's tags, the tool's name and the tab's state", () => {
   const raw = '<untrusted-page-content>\nbrowser_click: ref "e999" is not in the latest snapshot. Take a new one. Tab 817541303 is at http://x/ (origin http://x)\n</untrusted-page-content>';
   assert.equal(failureReason(raw), 'Ref "e999" is not in the latest snapshot.');
+});
+
+test("an approval on a tab the thread does not own says whose tab it is, and that allowing shares it", () => {
+  const approval = { tool: { name: "browser_click", label: "Click", level: 1, effects: [] }, args: { ref: "e3" }, target };
+  assert.equal(tabOwnerWords(approval), null);
+  assert.equal(tabOwnerWords({ ...approval, tabOwner: "your active tab", sharesTab: true }), "This is your active tab, not one of this thread's. Allowing shares it with this thread.");
+  assert.equal(tabOwnerWords({ ...approval, tabOwner: "a tab of the thread “Taxes”" }), "This is a tab of the thread “Taxes”, not one of this thread's.");
 });

@@ -144,6 +144,18 @@ export function approvalSentence(approval) {
 }
 
 /**
+ * Whose tab the call acts on when the thread does not own it (`tabOwner`, the host's words:
+ * "your active tab", "one of your tabs", "a tab of the thread “Taxes”"), and whether
+ * allowing hands it to the thread; null for a tab of the thread's own.
+ * @param {ApprovalRequest} approval
+ */
+export function tabOwnerWords(approval) {
+  if (!approval.tabOwner) return null;
+  const whose = `This is ${approval.tabOwner}, not one of this thread's.`;
+  return approval.sharesTab ? `${whose} Allowing shares it with this thread.` : whose;
+}
+
+/**
  * What the model said just before asking for the call: the text of the message that holds
  * it, when it gave one.
  * @param {Map<string, Item>} items @param {string} toolCallId

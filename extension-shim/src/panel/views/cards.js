@@ -4,7 +4,7 @@
 // its element; the conversation list (chat.js) places and keeps them.
 
 import { el, button } from "../dom.js";
-import { approvalSentence, reasonFor } from "./action-words.js";
+import { approvalSentence, reasonFor, tabOwnerWords } from "./action-words.js";
 import { argumentLines, scrollable } from "./tool-text.js";
 
 /** @typedef {import("../store.js").Item} Item */
@@ -54,6 +54,14 @@ export function approvalCard(approval, items, controller) {
     why.setAttribute("role", "note");
     why.setAttribute("aria-label", "The model's reason");
     li.append(why);
+  }
+  const whose = tabOwnerWords(approval);
+  if (whose) {
+    // a permission for the site is not one to take over someone else's tab: say whose it is
+    const owner = el("p", "tab-owner", whose);
+    owner.setAttribute("role", "note");
+    owner.setAttribute("aria-label", "Whose tab this is");
+    li.append(owner);
   }
   if (leaving && leaving !== origin) li.append(el("p", "navigation-place", `The tab is now on ${leaving}; this leaves it for ${origin}.`));
   const carried = approval.carried ?? [];
