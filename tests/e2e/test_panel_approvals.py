@@ -5,6 +5,7 @@ connection-level `authority.widened` notice."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -38,7 +39,12 @@ def _tool_statuses(panel: Page) -> list[str]:
     return [i["status"] for i in snapshot(panel)["items"] if i["kind"] == "toolCall"]
 
 
-def test_each_choice_and_its_scope(browser: Browser, model: FakeAnthropic) -> None:
+def test_each_choice_and_its_scope(
+    launch_profile: Callable[..., Browser], model: FakeAnthropic
+) -> None:
+    # the threads share one tab: which thread owns it is issue 26's question, asked
+    # whatever the grants (test_panel_parallel.py); here the grants alone decide
+    browser = launch_profile(env={"PANELOT_ACT_ON_UNOWNED_TABS": "1"})
     with serve_pages() as site:
         tab = site_tab(browser, site)
         panel = browser.open_panel()
