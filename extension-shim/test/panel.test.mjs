@@ -6,6 +6,7 @@ import test from "node:test";
 
 import { Controller } from "../src/panel/controller.js";
 import { Store } from "../src/panel/store.js";
+import { pickSharedTab, tabCountWords } from "../src/panel/tabs.js";
 
 /** @param {string} id */
 const snapshot = (id) => ({
@@ -96,4 +97,55 @@ test("Stop pressed while another thread's snapshot is on its way names that thre
   deliver(snapshot("thr_b"));
   await opening;
   assert.deepEqual(requests.filter(([m]) => m === "turn.interrupt"), [["turn.interrupt", { threadId: "thr_b" }]]);
+});
+
+test("a message carries the tab the user looks at, and Share this tab hands it to the shown thread", async () => {
+  const panelPage = { id: 1, url: "chrome-extension://fgopaapjpackdnagfgbbdlkanlmcoohh/sidepanel.html", active: true, lastAccessed: 9 };
+  const shop = { id: 7, url: "https://shop.example/", title: "Shop", active: false, lastAccessed: 5 };
+  globalThis.chrome = /** @type {any} */ ({ runtime: { id: "fgopaapjpackdnagfgbbdlkanlmcoohh" }, tabs: { query: async () => [panelPage, shop] } });
+  try {
+    const tabGroup = { threadId: "thr_1", title: "New thread", color: "blue", tabs: [{ tabId: 7, url: "https://shop.example/", source: "shared" }] };
+    const { client, requests } = recordingClient({ "turn.submit": { turnId: "trn_1" }, "thread.shareTab": { thread: { id: "thr_1", title: "New thread", tabGroup } } });
+    const store = new Store();
+    store.load(/** @type {any} */ (snapshot("thr_1")));
+    const controller = new Controller(store, client);
+    assert.equal(await controller.send("Compare prices"), true);
+    assert.equal(await controller.shareTab(), true);
+    const tab = { tabId: 7, url: "https://shop.example/", title: "Shop" };
+    assert.deepEqual(requests[0][1].shareTab, tab);
+    assert.equal(requests[1][0], "thread.shareTab");
+    assert.deepEqual({ threadId: requests[1][1].threadId, tab: requests[1][1].tab }, { threadId: "thr_1", tab });
+    assert.equal(store.state.thread?.tabGroup?.tabs?.length, 1);
+  } finally {
+    delete globalThis.chrome;
+  }
+});
+
+test("the other threads waiting for the user are known whatever the list shows", async () => {
+  const { client } = recordingClient({ "thread.list": { threads: [{ id: "a", title: "A", status: "awaiting_answer" }, { id: "b", title: "B", status: "idle" }], nextCursor: null } });
+  const store = new Store();
+  const controller = new Controller(store, client);
+  await controller.refreshThreads();
+  controller.onThreadUpdated(/** @type {any} */ ({ id: "c", title: "C", status: "awaiting_approval" }));
+  assert.deepEqual([...store.state.statuses], [["a", "awaiting_answer"], ["b", "idle"], ["c", "awaiting_approval"]]);
+});
+
+const OWN = "chrome-extension://fgopaapjpackdnagfgbbdlkanlmcoohh/";
+
+test("the shared tab is the active one of the panel's window, never the panel's own page", () => {
+  const panel = { id: 1, url: `${OWN}sidepanel.html?debug`, active: true, lastAccessed: 30 };
+  const shop = { id: 2, url: "https://shop.example/cart", title: "Cart", active: false, lastAccessed: 20 };
+  const news = { id: 3, url: "https://news.example/", title: "News", active: false, lastAccessed: 10 };
+  // the panel opened as a tab is the active one: the tab used last before it is shared
+  assert.deepEqual(pickSharedTab([panel, news, shop], [panel, news, shop], OWN), { tabId: 2, url: "https://shop.example/cart", title: "Cart" });
+  // Chrome's side panel is no tab: the window's active tab is the page beside it
+  assert.equal(pickSharedTab([{ ...news, active: true }, shop], [], OWN)?.tabId, 3);
+  // the panel alone in its window: the tab used last in any window
+  assert.equal(pickSharedTab([panel], [panel, news, { ...shop, id: 9 }], OWN)?.tabId, 9);
+  assert.equal(pickSharedTab([panel], [panel], OWN), null);
+});
+
+test("a thread's tabs are counted in words", () => {
+  assert.equal(tabCountWords(1), "1 tab");
+  assert.equal(tabCountWords(3), "3 tabs");
 });

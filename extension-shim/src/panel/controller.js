@@ -3,6 +3,7 @@
 // fresh `thread.open` snapshot. Failures become notices, never silent spinners.
 
 import { PanelRpcError } from "./client.js";
+import { activeTab } from "./tabs.js";
 import { UPLOAD_MAX_BYTES } from "../tools/uploads.js";
 
 /** @typedef {import("./client.js").PanelClient} PanelClient */
@@ -67,6 +68,9 @@ export class Controller {
     if (!result || this.store.state.query.trim() !== query) return;
     s.threads = result.threads;
     s.matches = new Map((result.matches ?? []).map((m) => [m.threadId, m]));
+    // a search lists some threads only: the others keep the status last heard of them
+    if (!query) s.statuses = new Map();
+    for (const thread of result.threads) s.statuses.set(thread.id, thread.status ?? "idle");
     this.store.emit("threads");
   }
 
@@ -134,6 +138,25 @@ export class Controller {
     if (result) this.onThreadUpdated(result.thread);
   }
 
+  /**
+   * "Share this tab with the thread": the tab the user is looking at joins the shown
+   * thread's tabs (a new thread when none is shown).
+   */
+  async shareTab() {
+    const tab = await activeTab();
+    if (!tab) {
+      this.store.notify("error", "There is no tab to share: open the page in a tab first.");
+      return false;
+    }
+    const threadId = await this.targetThread();
+    if (!threadId) return false;
+    const result = await this.attempt(() => this.client.request("thread.shareTab", { commandId: newCommandId(), threadId, tab }));
+    if (!result) return false;
+    this.onThreadUpdated(result.thread);
+    this.store.notify("info", `Shared the tab “${tab.title || tab.url}” with this thread.`);
+    return true;
+  }
+
   async deleteThread() {
     const thread = this.store.state.thread;
     if (!thread) return;
@@ -142,6 +165,7 @@ export class Controller {
     const done = await this.attempt(() => this.client.request("thread.delete", { commandId: newCommandId(), threadId: thread.id }));
     if (!done) return;
     this.store.state.threads = this.store.state.threads.filter((t) => t.id !== thread.id);
+    this.store.state.statuses.delete(thread.id);
     this.store.clearThread();
     this.store.notify("info", `Deleted “${thread.title}”.`);
   }
@@ -234,7 +258,10 @@ export class Controller {
       return true;
     }
     try {
-      await this.client.request("turn.submit", { commandId: newCommandId(), threadId, text });
+      // the tab the user looks at goes along; the host hands it over only when the
+      // shareActiveTab setting is on
+      const shareTab = await activeTab();
+      await this.client.request("turn.submit", shareTab ? { commandId: newCommandId(), threadId, text, shareTab } : { commandId: newCommandId(), threadId, text });
       return true;
     } catch (error) {
       // the turn started elsewhere a moment ago: queue it rather than lose it
@@ -497,6 +524,7 @@ export class Controller {
     if (!s.query && moved) s.threads.unshift(thread);
     else if (at >= 0) s.threads.splice(at, 0, thread);
     if (thread.id === s.threadId) s.thread = thread;
+    s.statuses.set(thread.id, thread.status ?? "idle");
     this.store.emit("thread");
   }
 

@@ -29,6 +29,7 @@ import { applyThreadEvent } from "./reducer.js";
  *   provider: ProviderStatus | null,
  *   kept: string | null,
  *   threads: Thread[],
+ *   statuses: Map<string, string>,
  *   query: string,
  *   matches: Map<string, ThreadMatch>,
  *   threadId: string | null,
@@ -68,6 +69,7 @@ export class Store {
       provider: null,
       kept: null,
       threads: [],
+      statuses: new Map(),
       query: "",
       matches: new Map(),
       threadId: null,
@@ -156,6 +158,7 @@ export class Store {
     s.pendingSteering = new Map(snapshot.pendingSteering.map((item) => [item.id, { text: item.kind === "steering" ? item.text : "", admitted: false }]));
     const known = s.threads.findIndex((t) => t.id === snapshot.thread.id);
     if (known >= 0) s.threads[known] = snapshot.thread;
+    s.statuses.set(snapshot.thread.id, snapshot.thread.status ?? "idle");
     for (const topic of /** @type {Topic[]} */ (["snapshot", "threads", "run", "queue", "cards", "steering"])) this.emit(topic);
   }
 

@@ -2,7 +2,8 @@
 // OpenAI-compatible server by base URL), model, the API key (sent with credentials.set,
 // never shown back: only "set" and its fingerprint) and the budget per turn in money.
 // Advanced, collapsed: limits (task model, context window, output limit, token budget),
-// rules picked from lists (an action in words, a site, Allow / Ask first / Deny), the grant
+// tabs (share the active tab with each message; act on tabs a thread does not own without
+// asking), rules picked from lists (an action in words, a site, Allow / Ask first / Deny), the grant
 // ledger with revoke, and MCP servers with their status.
 
 import { el, button, labelledField, plainTextInput } from "../dom.js";
@@ -56,7 +57,7 @@ export function mountSettings(store, controller) {
       return;
     }
     const model = plainTextInput(settings.model ?? "");
-    const advanced = el("details", "settings-advanced", el("summary", "", "Advanced"), limitsSection(settings, model), policySection(settings), grantsSection(), mcpSection(settings));
+    const advanced = el("details", "settings-advanced", el("summary", "", "Advanced"), limitsSection(settings, model), tabsSection(settings), policySection(settings), grantsSection(), mcpSection(settings));
     advanced.open = view.advancedOpen;
     advanced.addEventListener("toggle", () => { view.advancedOpen = advanced.open; });
     root.replaceChildren(modelSection(settings, model), keySection(settings), advanced);
@@ -220,6 +221,59 @@ export function mountSettings(store, controller) {
       }
     });
     return section("API key", form);
+  }
+
+  /**
+   * The thread's tabs (issue 26): two switches, each saved as it is flipped.
+   * @param {Settings} settings
+   */
+  function tabsSection(settings) {
+    const share = toggle(
+      "setting-share-active-tab",
+      "Share the active tab with each message",
+      Boolean(settings.shareActiveTab),
+      "The tab you are looking at when you send a message joins the thread's tabs, and the thread works in it.",
+      (on) => ({ shareActiveTab: on }),
+    );
+    const unowned = toggle(
+      "setting-act-on-unowned-tabs",
+      "Let threads act on tabs they don't own without asking",
+      Boolean(settings.actOnUnownedTabs),
+      "Off: a thread asks before it acts on one of your tabs or another thread's, even on a site you allowed.",
+      (on) => ({ actOnUnownedTabs: on }),
+    );
+    return section("Tabs", share, unowned);
+  }
+
+  /**
+   * A checkbox saved with `settings.update` when it changes (undone if the host refuses).
+   * @param {string} id @param {string} label @param {boolean} checked @param {string} help
+   * @param {(on: boolean) => Record<string, unknown>} update
+   */
+  function toggle(id, label, checked, help, update) {
+    const box = el("input");
+    box.type = "checkbox";
+    box.id = id;
+    box.checked = checked;
+    const lab = el("label", "", label);
+    lab.htmlFor = id;
+    const line = el("p", "help", help);
+    line.id = `${id}-help`;
+    box.setAttribute("aria-describedby", line.id);
+    box.addEventListener("change", async () => {
+      const on = box.checked;
+      box.disabled = true;
+      const result = await controller.updateSettings(update(on));
+      box.disabled = false;
+      if (!result) {
+        box.checked = !on;
+        return;
+      }
+      view.settings = result; // no re-render: the focus stays on the box
+      box.checked = Boolean(result[/** @type {"shareActiveTab" | "actOnUnownedTabs"} */ (Object.keys(update(on))[0])]);
+      say(`Saved: ${label}, ${on ? "on" : "off"}.`);
+    });
+    return el("div", "field check", el("div", "check-line", box, lab), line);
   }
 
   /** @param {Settings} settings */

@@ -1,8 +1,12 @@
-// The threads view: search box, the list (newest first, title, status, turns, tokens, cost,
-// highlighted search snippets), and the shown thread's header (title, usage, rename, fork,
-// delete, back to the previous branch).
+// The threads view: search box, the list (newest first, title, status — a live dot while
+// it runs, a badge while it waits for the user —, turns, tokens, cost, highlighted search
+// snippets), the count of the other threads that need the user on the "Threads" button,
+// and the shown thread's header (title, usage, its tabs with "Share this tab", rename,
+// fork, delete, back to the previous branch).
 
+import { needsYou, needsYouWords } from "../../attention.js";
 import { el, iconButton, tokens, dollars, totalTokens, usageWords } from "../dom.js";
+import { showThreadTabs, tabCountWords } from "../tabs.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -28,6 +32,9 @@ export function mountThreads(store, controller) {
   const usage = /** @type {HTMLElement} */ (document.getElementById("thread-usage"));
   const actions = /** @type {HTMLElement} */ (document.getElementById("thread-actions"));
   const empty = /** @type {HTMLElement} */ (document.getElementById("threads-empty"));
+  const tabsRow = /** @type {HTMLElement} */ (document.getElementById("thread-tabs"));
+  const count = /** @type {HTMLElement} */ (document.getElementById("threads-count"));
+  const attention = /** @type {HTMLElement} */ (document.getElementById("threads-attention"));
 
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let debounce;
@@ -46,6 +53,23 @@ export function mountThreads(store, controller) {
   back.type = "button";
   back.addEventListener("click", () => controller.backToPreviousBranch());
   actions.append(back, rename, fork, remove);
+
+  // the thread's tabs: "3 tabs" brings them to the front; "Share this tab" hands over the
+  // tab the user is looking at (tabs.js says which one that is)
+  const showTabs = el("button", "tab-group-chip");
+  showTabs.type = "button";
+  const groupDot = el("span", "group-dot");
+  groupDot.setAttribute("aria-hidden", "true");
+  const tabCount = el("span", "", "");
+  showTabs.append(groupDot, el("span", "visually-hidden", "Show this thread's "), tabCount);
+  showTabs.addEventListener("click", async () => {
+    if (!(await showThreadTabs(store.state.thread?.tabGroup))) store.notify("info", "This thread's tabs are closed.");
+  });
+  const share = el("button", "share-tab", "Share this tab", el("span", "visually-hidden", " with the thread"));
+  share.type = "button";
+  share.title = "The tab you are looking at joins this thread's tabs: the thread works in it.";
+  share.addEventListener("click", () => controller.shareTab());
+  tabsRow.append(showTabs, share);
 
   function renderList() {
     const s = store.state;
@@ -71,7 +95,15 @@ export function mountThreads(store, controller) {
     ].filter(Boolean).join(" · ");
     const badge = el("span", "thread-status", STATUS_WORDS[status] ?? "running");
     badge.dataset.status = status;
+    // motion says it runs, the word says it too (never the colour or the dot alone)
+    if (isRunning(status)) badge.prepend(liveDot());
     open.append(el("span", "thread-title", thread.title || "Untitled"), el("span", "thread-meta", badge, ` · ${meta}`));
+    if (needsYou(status)) {
+      open.dataset.attention = "true";
+      const flag = el("span", "row-badge", "!");
+      flag.setAttribute("aria-hidden", "true"); // its words are the status: "needs approval"
+      open.append(flag);
+    }
     const match = s.matches.get(thread.id);
     if (match && match.source === "message") open.append(highlighted(match.text, match.highlights));
     else if (match) open.firstChild?.replaceWith(highlighted(match.text, match.highlights, "thread-title"));
@@ -85,9 +117,31 @@ export function mountThreads(store, controller) {
     return totalTokens(thread.stats) ? dollars(thread.stats?.costUsd) : "nothing spent yet";
   }
 
+  /** The "Threads" button's count: the other threads that wait for the user (the shown one's card is in view). */
+  function renderCount() {
+    const s = store.state;
+    let n = 0;
+    for (const [id, status] of s.statuses) if (id !== s.threadId && needsYou(status)) n += 1;
+    count.hidden = n === 0;
+    count.textContent = n ? String(n) : "";
+    attention.textContent = n ? needsYouWords(n) : "";
+  }
+
+  function renderTabs() {
+    const s = store.state;
+    const tabs = s.thread?.tabGroup?.tabs ?? [];
+    tabsRow.hidden = s.host.state !== "connected" && !s.thread;
+    showTabs.hidden = tabs.length === 0;
+    tabCount.textContent = tabCountWords(tabs.length);
+    groupDot.dataset.color = s.thread?.tabGroup?.color ?? "grey";
+    showTabs.title = s.thread?.tabGroup ? `In the tab group “${s.thread.tabGroup.title}”` : "";
+  }
+
   function renderHead() {
     const s = store.state;
     const thread = s.thread;
+    renderTabs();
+    renderCount();
     title.textContent = thread ? thread.title || "Untitled" : "New conversation";
     title.title = title.textContent; // the whole title, when two lines cut it
     actions.hidden = !thread;
@@ -111,9 +165,23 @@ export function mountThreads(store, controller) {
     renderHead();
   });
   store.on("run", renderList);
-  store.on("host", renderList);
+  store.on("host", () => {
+    renderList();
+    renderTabs();
+  });
   renderList();
   renderHead();
+}
+
+/** A status shown as running: `running`, and any this panel does not know yet. @param {string} status */
+function isRunning(status) {
+  return !(status in STATUS_WORDS) || status === "running";
+}
+
+function liveDot() {
+  const dot = el("span", "live-dot");
+  dot.setAttribute("aria-hidden", "true");
+  return dot;
 }
 
 /**
