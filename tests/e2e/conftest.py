@@ -128,6 +128,22 @@ def browser(
         launched.close()
 
 
+@pytest.fixture
+def owning_browser(
+    playwright: Playwright, tmp_path: Path, model: FakeAnthropic, request: pytest.FixtureRequest
+) -> Iterator[Browser]:
+    """A profile in which threads ask before they act on a tab they do not own (issue 26;
+    the other tests' profiles let them act on the tabs the test opened)."""
+    launched = Profile(root=tmp_path, model_url=model.url, ask_for_unowned_tabs=True).launch(
+        playwright
+    )
+    try:
+        yield launched
+    finally:
+        _save_panel(launched, request.node.name)
+        launched.close()
+
+
 def _save_panel(browser: Browser, name: str) -> None:
     """One screenshot per test of the last panel it used, whatever the outcome."""
     panels = [p for p in browser.context.pages if "/sidepanel.html" in p.url]

@@ -57,8 +57,9 @@ def _wait_for_toolbar(browser: Browser, panel: Page, text: str) -> str:
 
 
 def test_a_background_thread_asks_with_badges_and_its_card_says_whose_tab_it_is(
-    browser: Browser, model: FakeAnthropic
+    owning_browser: Browser, model: FakeAnthropic
 ) -> None:
+    browser = owning_browser
     with serve_html(_page) as site:
         panel = browser.open_panel()
         connected(panel)
@@ -130,8 +131,9 @@ def _open_advanced(panel: Page) -> None:
 
 
 def test_the_tab_settings_round_trip_and_a_message_shares_the_active_tab(
-    browser: Browser, model: FakeAnthropic
+    owning_browser: Browser, model: FakeAnthropic
 ) -> None:
+    browser = owning_browser
     with serve_html(_page) as site:
         panel = browser.open_panel()
         connected(panel)
@@ -150,9 +152,15 @@ def test_the_tab_settings_round_trip_and_a_message_shares_the_active_tab(
         unowned.check()
         expect(panel.get_by_text("Saved: Let threads act on tabs they don't own")).to_be_visible()
         expect(unowned).to_be_focused()  # saving does not take the focus away
+        tasks = panel.get_by_role("spinbutton", name="Tasks running at once")
+        expect(tasks).to_have_value("3")
+        tasks.fill("5")
+        tasks.press("Tab")
+        expect(panel.get_by_text("Saved: 5 tasks running at once.")).to_be_visible()
         settings = rpc(panel, "settings.get", {})["settings"]
         assert settings["shareActiveTab"] is True
         assert settings["actOnUnownedTabs"] is True
+        assert settings["maxParallelTurns"] == 5
         panel.get_by_role("heading", name="Tabs").scroll_into_view_if_needed()
         both_schemes(panel, "parallel-tab-settings")
 

@@ -12,12 +12,11 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import closing, suppress
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, Playwright, expect
 from tests.support.web import serve_html
 
@@ -133,20 +132,6 @@ def _allow_all(panels: list[Page], done: Callable[[], bool], timeout_s: float = 
         time.sleep(0.1)
 
 
-@pytest.fixture
-def owning_browser(
-    playwright: Playwright, tmp_path: Path, model: FakeAnthropic
-) -> Iterator[Browser]:
-    """A profile in which threads ask before they act on a tab they do not own."""
-    launched = Profile(root=tmp_path, model_url=model.url, ask_for_unowned_tabs=True).launch(
-        playwright
-    )
-    try:
-        yield launched
-    finally:
-        launched.close()
-
-
 def test_two_threads_work_at_once_each_in_its_own_tabs(
     owning_browser: Browser, model: FakeAnthropic
 ) -> None:
@@ -195,7 +180,7 @@ def test_two_threads_work_at_once_each_in_its_own_tabs(
 
         # A's first call names no tab: it would act on the user's active tab, so it asks
         card = approval_cards(panel_a).first
-        expect(card).to_contain_text("My own work")
+        expect(card).to_contain_text("your active tab")
         card.get_by_role("button", name="Deny", exact=True).click()
 
         def both_typed() -> bool:

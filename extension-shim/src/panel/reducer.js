@@ -47,7 +47,7 @@ const HANDLERS = {
     return [["delta", item.id]];
   },
   "run.updated": (s, p) => {
-    s.run = { id: p.runId, state: p.state };
+    s.run = { id: p.runId, state: p.state, waitReason: p.waitReason ?? undefined };
     const paused = p.state === "budget_paused" || p.state === "paused_uncertain";
     if (s.turn && !paused && s.turn.status === "paused") s.turn = { ...s.turn, status: "running" };
     return [["run"]];

@@ -39,7 +39,7 @@ import { applyThreadEvent } from "./reducer.js";
  *   toolTimes: Map<string, {startedAt: number, endedAt?: number}>,
  *   progress: Map<string, unknown>,
  *   turn: TurnView | null,
- *   run: {id: string, state: string} | null,
+ *   run: {id: string, state: string, waitReason?: string} | null,
  *   turnUsage: Map<string, TurnUsage>,
  *   branches: Map<string, BranchPoint>,
  *   approvals: Map<string, ApprovalRequest>,
@@ -147,7 +147,7 @@ export class Store {
     s.toolTimes = new Map();
     const turn = snapshot.turn;
     s.turn = turn ? { id: turn.id, status: turn.status, runId: snapshot.run?.id, pauseReason: turn.pauseReason ?? undefined, budgetReached: turn.budgetReached ?? undefined, costBudgetUsd: turn.costBudgetUsd ?? undefined, costUsd: turn.costUsd, error: turn.error ?? undefined } : null;
-    s.run = snapshot.run ? { id: snapshot.run.id, state: snapshot.run.state } : null;
+    s.run = snapshot.run ? { id: snapshot.run.id, state: snapshot.run.state, waitReason: snapshot.run.waitReason ?? undefined } : null;
     // every ended turn's usage (a host without `turns` sends only the last one)
     const ended = [...(snapshot.turns ?? []), ...(turn ? [turn] : [])].filter((t) => t.status !== "running" && t.status !== "paused");
     s.turnUsage = new Map(ended.map((t) => [t.id, { usage: t.usage, costUsd: t.costUsd }]));

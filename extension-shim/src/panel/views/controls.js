@@ -149,6 +149,7 @@ export function mountControls(store, controller) {
     let text = "";
     if (s.turn?.status === "interrupted" && (!state || state === "interrupted")) text = "Stopped.";
     if (state && (live || state === "failed" || state === "interrupted")) text = RUN_WORDS[state] ?? state;
+    if (state === "queued" && s.run?.waitReason) text = `Waiting: ${s.run.waitReason}.`;
     const providerFailed = s.turn?.status === "failed" && s.turn.error?.kind === "provider";
     const fix = providerFailed && s.turn?.error ? providerFix(s.turn.error.message) : null;
     if (s.turn?.status === "failed" && s.turn.error) text = `This turn failed: ${s.turn.error.message}`;

@@ -242,7 +242,45 @@ export function mountSettings(store, controller) {
       "Off: a thread asks before it acts on one of your tabs or another thread's, even on a site you allowed.",
       (on) => ({ actOnUnownedTabs: on }),
     );
-    return section("Tabs", share, unowned);
+    return section("Tabs", share, unowned, tasksAtOnce(settings));
+  }
+
+  /**
+   * How many tasks (threads' turns) run at the same time: a spinbutton saved on change.
+   * @param {Settings} settings
+   */
+  function tasksAtOnce(settings) {
+    const input = el("input");
+    input.type = "number";
+    input.id = "setting-max-parallel-turns";
+    input.min = "1";
+    input.max = "16";
+    input.step = "1";
+    input.value = String(settings.maxParallelTurns ?? 3);
+    const lab = el("label", "", "Tasks running at once");
+    lab.htmlFor = input.id;
+    const line = el("p", "help", "More tasks wait their turn, in order, and start as one finishes or waits for you.");
+    line.id = `${input.id}-help`;
+    input.setAttribute("aria-describedby", line.id);
+    input.addEventListener("change", async () => {
+      const wanted = Number(input.value);
+      if (!Number.isInteger(wanted) || wanted < 1 || wanted > 16) {
+        input.value = String(view.settings?.maxParallelTurns ?? 3);
+        say("Tasks running at once: a whole number from 1 to 16.");
+        return;
+      }
+      input.disabled = true;
+      const result = await controller.updateSettings({ maxParallelTurns: wanted });
+      input.disabled = false;
+      if (!result) {
+        input.value = String(view.settings?.maxParallelTurns ?? 3);
+        return;
+      }
+      view.settings = result;
+      input.value = String(result.maxParallelTurns ?? wanted);
+      say(`Saved: ${wanted} ${wanted === 1 ? "task" : "tasks"} running at once.`);
+    });
+    return el("div", "field", lab, input, line);
   }
 
   /**

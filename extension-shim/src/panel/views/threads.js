@@ -16,6 +16,7 @@ import { showThreadTabs, tabCountWords } from "../tabs.js";
 const STATUS_WORDS = /** @type {Record<string, string>} */ ({
   idle: "idle",
   running: "running",
+  waiting: "waiting its turn",
   awaiting_approval: "needs approval",
   awaiting_answer: "needs an answer",
   budget_paused: "paused: budget",
