@@ -65,6 +65,8 @@ from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.profiles import database_path
 from panelot_host.store.records import ItemRecord
 
+# the scripted session browses the tab that is active: no question about whose tab
+ACT_ON_ANY_TAB = {"PANELOT_ACT_ON_UNOWNED_TABS": "1"}
 INIT = {"protocolVersion": 1, "client": {"name": "bench", "version": "0"}}
 
 
@@ -74,7 +76,9 @@ INIT = {"protocolVersion": 1, "client": {"name": "bench", "version": "0"}}
 async def run_session(home: Path, steps: int) -> tuple[WindowedModel, str]:
     model = WindowedModel(browsing_steps(steps // 2))
     models = FixedModels(model.provider, model_info())
-    config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
+    config = HostConfig(
+        home=home, lease_wait_s=0.5, key_dir=home.parent / "keys", environ=ACT_ON_ANY_TAB
+    )
     async with (
         Host(config, models=lambda _db: models, registry=default_registry()) as host,
         DirectTransport.connect(host, shim=BrowsingShim()) as client,

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from tests.support.invariants import check_request
+from tests.support.tabs import ACT_ON_ANY_TAB
 from tests.support.tools import ToolLog, make_test_tools
 
 from panelot_host.engine.models import FixedModels
@@ -81,7 +82,7 @@ async def host(
         key_dir=home.parent / "keys",
         # the tests of other features act on the fake browser's active tab; issue 26's
         # tests (tests/engine/test_thread_tabs.py) turn the ownership question back on
-        environ={"PANELOT_ACT_ON_UNOWNED_TABS": "1"},
+        environ=ACT_ON_ANY_TAB,
     )
     async with Host(config, models=lambda _db: models, registry=registry) as host:
         yield host

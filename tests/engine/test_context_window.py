@@ -22,6 +22,7 @@ from tests.support.context_session import (
     model_info,
 )
 from tests.support.invariants import check_request
+from tests.support.tabs import ACT_ON_ANY_TAB
 
 from panelot_host.engine import elision
 from panelot_host.engine.models import FixedModels
@@ -59,7 +60,9 @@ def opener(home: Path, info: ModelInfo, model: WindowedModel | ScriptedProvider)
     @asynccontextmanager
     async def open_host() -> AsyncIterator[Session]:
         models = FixedModels(provider, info)
-        config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
+        config = HostConfig(
+            home=home, lease_wait_s=0.5, key_dir=home.parent / "keys", environ=ACT_ON_ANY_TAB
+        )
         async with (
             Host(config, models=lambda _db: models, registry=default_registry()) as host,
             DirectTransport.connect(host, shim=BrowsingShim()) as client,

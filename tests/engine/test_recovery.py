@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from tests.conftest import EventLog
 from tests.engine.helpers import INIT, new_thread, wait_for, wait_until
+from tests.support.tabs import ACT_ON_ANY_TAB
 from tests.support.tools import ToolLog, make_test_tools
 
 from panelot_host.engine.models import FixedModels
@@ -45,7 +46,9 @@ def open_host(
             registry = default_registry()
             registry.update(add=make_test_tools(tool_log))
         models = FixedModels(provider, model_info)
-        config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
+        config = HostConfig(
+            home=home, lease_wait_s=0.5, key_dir=home.parent / "keys", environ=ACT_ON_ANY_TAB
+        )
         async with (
             Host(config, models=lambda _db: models, registry=registry) as host,
             DirectTransport.connect(host) as client,
@@ -312,7 +315,9 @@ async def test_an_uncertain_browser_write_gets_the_tabs_current_state_as_evidenc
 
     registry = default_registry()
     models = FixedModels(provider, model_info)
-    config = HostConfig(home=home, lease_wait_s=0.5, key_dir=home.parent / "keys")
+    config = HostConfig(
+        home=home, lease_wait_s=0.5, key_dir=home.parent / "keys", environ=ACT_ON_ANY_TAB
+    )
     url = {"now": "https://bank.example/transfer"}
     invoked: list[dict] = []  # type: ignore[type-arg]
     release = anyio.Event()
