@@ -358,7 +358,7 @@ async def test_target_resolution(catalog: RunCatalog) -> None:
     browser.tabs[2] = type(browser.tabs[1])(2, [f"{BANK}/"])
     assert await resolve_target(bind(catalog, "note_read"), browser) is None  # L0: no target
     assert await resolve_target(bind(catalog, "browser_read", {"tabId": 2}), browser) == Target(
-        tab_id=2, url=f"{BANK}/", origin=BANK, title="Bank"
+        tab_id=2, url=f"{BANK}/", origin=BANK, title="Bank", active=False
     )
     with pytest.raises(ToolError, match="no browser"):
         await resolve_target(bind(catalog, "browser_read"), None)

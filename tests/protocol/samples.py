@@ -37,10 +37,18 @@ from panelot_host.protocol.items import (
     ToolCallItem,
     UserItem,
 )
+from panelot_host.protocol.tabs import SharedTab, ThreadTab, ThreadTabs
 
 T0 = "2025-01-31T12:34:56.789Z"
 IMAGE = ImageAttachment(media_type="image/png", data="iVBORw0KGgo=", name="shot.png")
 
+THREAD_TABS = ThreadTabs(
+    thread_id="th_1",
+    title="Compare prices",
+    color="blue",
+    group_id=4,
+    tabs=[ThreadTab(tab_id=7, url="https://a.b/x", title="A", source="opened", grouped=True)],
+)
 THREAD = Thread(
     id="th_1",
     title="Find flights",
@@ -158,6 +166,9 @@ PARAMS: dict[str, msgspec.Struct] = {
         command_id="c4", thread_id="th_1", item_id="it_3"
     ),
     "thread.rename": ops.ThreadRenameParams(command_id="c5", thread_id="th_1", title="New"),
+    "thread.shareTab": ops.ThreadShareTabParams(
+        command_id="c5s", thread_id="th_1", tab=SharedTab(tab_id=7, url="https://a.b/x", title="A")
+    ),
     "turn.submit": ops.TurnSubmitParams(
         command_id="c6",
         thread_id="th_1",
@@ -204,7 +215,7 @@ PARAMS: dict[str, msgspec.Struct] = {
     "provider.test": ops.ProviderTestParams(),
     # host -> shim
     "browser.resolveTarget": ops.BrowserResolveTargetParams(
-        tool="browser_click", args={"ref": "e"}
+        tool="browser_click", args={"ref": "e"}, thread_tabs=THREAD_TABS
     ),
     "browser.invoke": ops.BrowserInvokeParams(
         call_id="toolu_1",
@@ -212,6 +223,7 @@ PARAMS: dict[str, msgspec.Struct] = {
         args={"ref": "e"},
         target=ops.BrowserTarget(tab_id=7, url="https://a.b/x", origin="https://a.b", title="A"),
     ),
+    "browser.threadTabs": ops.BrowserThreadTabsParams(thread_tabs=THREAD_TABS),
     "$/cancelRequest": ops.CancelRequestParams(id=17),
 }
 
@@ -228,6 +240,7 @@ RESULTS: dict[str, Any] = {
     "thread.fork": ops.ThreadResult(thread=THREAD),
     "thread.selectBranch": SNAPSHOT,
     "thread.rename": ops.ThreadResult(thread=THREAD),
+    "thread.shareTab": ops.ThreadResult(thread=THREAD),
     "turn.submit": ops.TurnSubmitResult(turn_id="tu_2"),
     "turn.steer": ops.TurnSteerResult(item_id="it_6"),
     "turn.enqueue": ops.TurnEnqueueResult(entry_id="qe_2", position=1),
@@ -280,7 +293,9 @@ RESULTS: dict[str, Any] = {
         content=[TextBlock("done"), ImageBlock("image/jpeg", "BBBB")],
         is_error=False,
         details={"diff": []},
+        thread_tabs=THREAD_TABS,
     ),
+    "browser.threadTabs": THREAD_TABS,
 }
 
 _TS = {"thread_id": "th_1", "seq": 7}

@@ -74,6 +74,7 @@ DOC_EVENTS = [
 ]
 EXTENSION_EVENTS = ["authority.widened", "item.updated"]
 DOC_SHIM = ["browser.resolveTarget", "browser.invoke"]
+EXTENSION_SHIM = ["browser.threadTabs"]
 DOC_ITEM_KINDS = ["user", "steering", "assistant", "toolCall", "notice", "compaction"]
 DOC_TOOL_STATUSES = [
     "pending",
@@ -139,7 +140,7 @@ DOC_COMMANDS = set(DOC_OPS) - {
 def test_every_method_is_registered() -> None:
     assert set(DOC_OPS) <= set(OPS)
     assert sorted(EVENTS) == sorted(DOC_EVENTS + EXTENSION_EVENTS)
-    assert sorted(SHIM_REQUESTS) == sorted(DOC_SHIM)
+    assert sorted(SHIM_REQUESTS) == sorted(DOC_SHIM + EXTENSION_SHIM)
     assert "$/cancelRequest" in CONTROL_NOTIFICATIONS
 
 

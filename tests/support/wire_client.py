@@ -13,6 +13,7 @@ from queue import Empty, Queue
 from typing import Any
 
 import msgspec
+from tests.support.tabs import ACT_ON_ANY_TAB
 
 from panelot_host.wire.chunking import ChunkAssembler
 from panelot_host.wire.framing import MAX_INBOUND_FRAME, encode_frame
@@ -32,12 +33,7 @@ class HostProcess:
     ) -> None:
         # the tests of other features act on the tab that is active (issue 26's own tests
         # turn the question before acting on a tab a thread does not own back on)
-        environ = {
-            **os.environ,
-            "PANELOT_HOME": str(home),
-            "PANELOT_ACT_ON_UNOWNED_TABS": "1",
-            **(env or {}),
-        }
+        environ = {**os.environ, "PANELOT_HOME": str(home), **ACT_ON_ANY_TAB, **(env or {})}
         for key in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
             if env is None or key not in env:
                 environ.pop(key, None)

@@ -144,6 +144,7 @@ async def test_browser_read_wraps_untrusted_page_text(
             "url": "https://shop.example/",
             "origin": "https://shop.example",
             "title": "Shop",
+            "active": True,
         }
     }
 

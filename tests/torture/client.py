@@ -20,6 +20,7 @@ from queue import Empty, Queue
 from typing import Any
 
 import msgspec
+from tests.support.tabs import ACT_ON_ANY_TAB
 
 from panelot_host.wire import (
     MAX_INBOUND_FRAME,
@@ -54,7 +55,8 @@ class HostClient:
         env: dict[str, str],
         shim: Callable[[HostClient, dict[str, Any]], None],
     ) -> None:
-        environ = {**os.environ, "PANELOT_HOME": str(home), **env}
+        # its fake browsers act on the active tab (tests/support/tabs.py)
+        environ = {**os.environ, "PANELOT_HOME": str(home), **ACT_ON_ANY_TAB, **env}
         for key in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "PANELOT_FAILPOINTS"):
             if key not in env:
                 environ.pop(key, None)
