@@ -10,7 +10,8 @@ Packages, one per part of the architecture (``docs/protocol.md`` is the wire):
 - Modules shared by all: ``errors`` (the one exception tree), ``vocabulary`` (item
   kinds, statuses and states as Literals, and the run state machine), ``private_files``
   (0700 / 0600 whatever the umask), ``home`` (where the data lives: ``PANELOT_HOME``),
-  ``secret_mask`` (secrets masked out of logs),
+  ``secret_mask`` (secrets masked out of logs), ``generated_file`` (the committed schemas'
+  command line: print, ``--write``, ``--check``),
   ``msgspec_import`` (msgspec imported without typing_extensions as a host starts),
   ``__main__`` (``python -m panelot_host``).
 """

@@ -7,15 +7,13 @@ stale); ``--check`` exits 1 when the committed file differs from the structs.
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 import msgspec
 
+from panelot_host.generated_file import json_text, write_or_check
 from panelot_host.protocol.common import PROTOCOL_VERSION
 from panelot_host.protocol.items import Item
 from panelot_host.protocol.jsonrpc import ERROR_CODES, ErrorData, ErrorObject
@@ -63,29 +61,18 @@ def generate() -> dict[str, Any]:
 
 def render() -> str:
     """``generate()`` as the exact text committed in ``schema/protocol.schema.json``."""
-    return json.dumps(generate(), indent=2, ensure_ascii=False) + "\n"
+    return json_text(generate())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the schema, or ``--write`` it to ``SCHEMA_PATH``, or ``--check`` it."""
-    parser = argparse.ArgumentParser(prog="python -m panelot_host.protocol.schema")
-    action = parser.add_mutually_exclusive_group()
-    action.add_argument("--write", action="store_true", help=f"write {SCHEMA_PATH}")
-    action.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.write:
-        SCHEMA_PATH.parent.mkdir(parents=True, exist_ok=True)
-        SCHEMA_PATH.write_text(text, encoding="utf-8")
-        return 0
-    if args.check:
-        current = SCHEMA_PATH.read_text(encoding="utf-8") if SCHEMA_PATH.exists() else ""
-        if current != text:
-            print(f"{SCHEMA_PATH} is stale; run: {REGENERATE}", file=sys.stderr)
-            return 1
-        return 0
-    sys.stdout.write(text)
-    return 0
+    return write_or_check(
+        argv,
+        prog="python -m panelot_host.protocol.schema",
+        path=SCHEMA_PATH,
+        render=render,
+        regenerate=REGENERATE,
+    )
 
 
 if __name__ == "__main__":

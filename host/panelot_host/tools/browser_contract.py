@@ -9,13 +9,11 @@ a test fails when it is stale); ``--check`` exits 1 when the committed file diff
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from panelot_host.generated_file import json_text, write_or_check
 from panelot_host.tools.browser import BROWSER_TOOL_NAMES, browser_tools
 
 CONTRACT_PATH: Final = Path(__file__).resolve().parents[3] / "schema" / "browser-tools.json"
@@ -42,28 +40,18 @@ def generate() -> dict[str, Any]:
 
 def render() -> str:
     """``generate()`` as the exact text committed in ``schema/browser-tools.json``."""
-    return json.dumps(generate(), indent=2, ensure_ascii=False) + "\n"
+    return json_text(generate())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the contract, or ``--write`` it to ``CONTRACT_PATH``, or ``--check`` it."""
-    parser = argparse.ArgumentParser(prog="python -m panelot_host.tools.browser_contract")
-    action = parser.add_mutually_exclusive_group()
-    action.add_argument("--write", action="store_true", help=f"write {CONTRACT_PATH}")
-    action.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.write:
-        CONTRACT_PATH.write_text(text, encoding="utf-8")
-        return 0
-    if args.check:
-        current = CONTRACT_PATH.read_text(encoding="utf-8") if CONTRACT_PATH.exists() else ""
-        if current != text:
-            print(f"{CONTRACT_PATH} is stale; run: {REGENERATE}", file=sys.stderr)
-            return 1
-        return 0
-    sys.stdout.write(text)
-    return 0
+    return write_or_check(
+        argv,
+        prog="python -m panelot_host.tools.browser_contract",
+        path=CONTRACT_PATH,
+        render=render,
+        regenerate=REGENERATE,
+    )
 
 
 if __name__ == "__main__":
