@@ -1,15 +1,19 @@
-// The conversation view: messages (user and steering as text, answers as sanitised
+// The conversation list: messages (user and steering as text, answers as sanitised
 // Markdown), tool-call cards, notices and errors, and the cards that wait for the user
-// (approvals, questions, uncertain writes; rendered by cards.js) — all as items of one list, in the order the
-// engine stored them. Streams into the DOM once per animation frame and keeps the newest
-// text in view unless the user scrolled up.
+// (approvals, questions, uncertain writes) — all as items of one list, in the order the
+// engine stored them. Pure renderers draw the items (messages.js, compaction.js,
+// tool-card.js, cards.js); this list keeps their rows: it renders the newest items of a
+// long thread and older ones as the user scrolls up, streams answers into the DOM once per
+// animation frame, keeps the newest text in view unless the user scrolled up, and re-draws
+// what a change of the run or the cards touches.
 
-import { el, button, iconButton, dollars, totalTokens, usageWords } from "../dom.js";
+import { el, button, dollars, totalTokens, usageWords } from "../dom.js";
 import { renderMarkdown } from "../markdown.js";
-import { approvalCard, questionCard, uncertainCard } from "./cards.js";
-import { argumentLines, scrollable } from "./tool-text.js";
-import { doingWords, doneWords, isStep, mountSteps } from "./steps.js";
-import { resultForPeople } from "./result-words.js";
+import { approvalCard, questionCard } from "./cards.js";
+import { isStep, mountSteps } from "./steps.js";
+import { branchSwitcher, messageActions, noticeLabel, thinkingBox } from "./messages.js";
+import { compactionDivider } from "./compaction.js";
+import { shownStatus, toolCard } from "./tool-card.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../store.js").Item} Item */
@@ -26,17 +30,6 @@ const MIN_RENDER_GAP_MS = 50;
 const STREAM_RENDER_BUDGET_MS = 12;
 /** Older items added per batch when scrolling up (small enough to stay within a frame). */
 const EARLIER_BATCH = 20;
-
-const STATUS_WORDS = /** @type {Record<string, string>} */ ({
-  pending: "pending",
-  awaiting_approval: "waiting for approval",
-  running: "running",
-  succeeded: "succeeded",
-  failed: "failed",
-  denied: "denied",
-  uncertain: "outcome unknown",
-  interrupted: "interrupted",
-});
 
 /** @param {Store} store @param {Controller} controller */
 export function mountChat(store, controller) {
@@ -76,6 +69,15 @@ export function mountChat(store, controller) {
   viewer.addEventListener("click", (event) => {
     if (event.target === viewer) viewer.close();
   });
+
+  /** An image of a result, full size in the viewer. @param {string} src @param {string} label */
+  function openImage(src, label) {
+    const full = el("img");
+    full.src = src;
+    full.alt = label;
+    viewer.replaceChildren(full, button("Close", () => viewer.close()));
+    viewer.showModal();
+  }
 
   function followNewest() {
     if (stick) scroller.scrollTop = scroller.scrollHeight;
@@ -162,22 +164,24 @@ export function mountChat(store, controller) {
     switch (item.kind) {
       case "user":
       case "steering": {
-        li.replaceChildren(el("div", "text", item.text), messageActions(item));
+        li.replaceChildren(el("div", "text", item.text), messageActions(item, controller));
         const point = s.branches.get(item.id);
-        if (point) li.append(branchSwitcher(point));
+        if (point) li.append(branchSwitcher(point, controller));
         break;
       }
       case "assistant": {
         const body = el("div", "md");
         renderMarkdown(body, item.text ?? "");
-        li.replaceChildren(body, messageActions(item));
+        li.replaceChildren(body, messageActions(item, controller));
         if (item.thinking) li.prepend(thinkingBox(item.thinking));
         li.hidden = !item.text && !item.thinking; // an answer that starts with a tool call has no text
         if (item.interrupted) li.dataset.interrupted = "true";
         break;
       }
       case "toolCall":
-        li.replaceChildren(toolCard(item, s.progress.get(item.id), s.toolTimes.get(item.id)));
+        li.replaceChildren(
+          toolCard(item, { status: shownStatus(item, s), progress: s.progress.get(item.id), times: s.toolTimes.get(item.id), controller, openImage }),
+        );
         if (isStep(item)) li.dataset.step = "true";
         // a question and an action whose outcome is unknown stay in view when steps fold
         if (!isStep(item) || item.status === "uncertain") li.dataset.keep = "true";
@@ -193,154 +197,6 @@ export function mountChat(store, controller) {
     }
   }
 
-  /**
-   * Older turns the engine summarized for the model (the items stay stored and shown above):
-   * a divider that expands to the summary, rendered as sanitised Markdown like an answer.
-   * @param {Extract<Item, {kind: "compaction"}>} item
-   */
-  function compactionDivider(item) {
-    const n = item.coveredItems;
-    const covered = n ? `${n} item${n === 1 ? "" : "s"}` : "older turns";
-    const tokens = item.tokensBefore && item.tokensAfter ? ` · ${item.tokensBefore} → ${item.tokensAfter} tokens` : "";
-    const body = el("div", "md");
-    renderMarkdown(body, item.summary);
-    return el("details", "compaction", el("summary", "", `Earlier conversation summarized (${covered}${tokens})`), body);
-  }
-
-  /** The model's reasoning, folded: text only, never Markdown. @param {string} text */
-  function thinkingBox(text) {
-    const box = el("details", "thinking", el("summary", "", "Thinking"), el("div", "thinking-text", text));
-    return box;
-  }
-
-  /** @param {string} code */
-  function noticeLabel(code) {
-    return code === "tools_disabled" ? "Tools disabled" : code === "change_approach" ? "Repeated failures" : code === "provider_retry" ? "Retrying" : "Notice";
-  }
-
-  /** Fork and branch buttons of a message (icons, so they add no text to the item). @param {Item} item */
-  function messageActions(item) {
-    const bar = el("div", "item-actions");
-    const fork = iconButton("fork", "Fork from here");
-    fork.addEventListener("click", () => controller.fork(item.id));
-    bar.append(fork);
-    const parent = /** @type {{parentId?: string}} */ (item).parentId;
-    if (item.kind === "user" && parent) {
-      const branch = iconButton("branch", "Branch from here");
-      branch.addEventListener("click", () => controller.branchBefore(item.id, parent));
-      bar.append(branch);
-    }
-    return bar;
-  }
-
-  /**
-   * "2 of 3" with previous / next: the message was sent again from the same place, and each
-   * button shows the whole branch of the neighbouring version.
-   * @param {import("../store.js").BranchPoint} point
-   */
-  function branchSwitcher(point) {
-    const at = point.choices.findIndex((choice) => choice.itemId === point.itemId);
-    const group = el("div", "branches");
-    group.setAttribute("role", "group");
-    group.setAttribute("aria-label", "Versions of this message");
-    const previous = iconButton("back", "Previous branch");
-    const next = iconButton("next", "Next branch");
-    previous.disabled = at <= 0;
-    next.disabled = at >= point.choices.length - 1;
-    previous.addEventListener("click", () => controller.switchBranch(point.choices[at - 1].headItemId));
-    next.addEventListener("click", () => controller.switchBranch(point.choices[at + 1].headItemId));
-    group.append(previous, el("span", "branch-position", `${at + 1} of ${point.choices.length}`), next);
-    return group;
-  }
-
-  /**
-   * @param {Extract<Item, {kind: "toolCall"}>} item @param {unknown} progress
-   * @param {{startedAt: number, endedAt?: number} | undefined} times
-   */
-  function toolCard(item, progress, times) {
-    const card = el("details", "tool");
-    const status = shownStatus(item);
-    card.dataset.status = status;
-    const label = /** @type {{label?: string}} */ (item).label ?? item.name;
-    const asked = questionAsked(item);
-    if (asked) card.classList.add("asked");
-    // a browser step says what it does or did, naming its target; a success needs no chip
-    const browser = item.name.startsWith("browser_");
-    const running = !item.result && status === "running";
-    const settled = item.result || status === "denied" || status === "uncertain";
-    const words = browser ? (running ? doingWords(item) : settled ? doneWords(item) : null) : null;
-    const marked = status !== "succeeded" && !running;
-    const summary = asked
-      ? el("summary", "", el("span", "tool-label", asked.question), el("span", "tool-answer", asked.answer))
-      : words
-        ? el("summary", "", el("span", "tool-label done", words), ...(marked ? [el("span", "tool-status", STATUS_WORDS[status] ?? status)] : []))
-        : el("summary", "", el("span", "tool-label", label), el("span", "tool-status", STATUS_WORDS[status] ?? status));
-    if (words) summary.firstElementChild?.setAttribute("title", words);
-    const took = duration(item, times);
-    if (took !== null && !asked) summary.append(el("span", "tool-time", `${(took / 1000).toFixed(1)} s`));
-    card.append(summary);
-    if (progress !== undefined && !item.result) {
-      card.append(el("p", "tool-progress", typeof progress === "string" ? progress : JSON.stringify(progress)));
-    }
-    const forPeople = resultForPeople(item);
-    if (forPeople) card.append(forPeople);
-    if (item.result) {
-      const images = findImages([item.result.content, item.result.details]);
-      if (images.length) card.append(el("div", "thumbs", ...images.map((image, n) => thumbnail(image, `${label}: image ${n + 1}`))));
-    }
-    card.append(technicalDetails(item));
-    if (item.status === "uncertain") {
-      card.open = true;
-      card.append(uncertainCard(item, controller));
-    }
-    if (item.status === "running" || item.status === "awaiting_approval") card.open = false;
-    return card;
-  }
-
-  /**
-   * The call as the model made it and its result as the model read it: the tool's name,
-   * its arguments and the raw text (with its untrusted-content tags), folded.
-   * @param {Extract<Item, {kind: "toolCall"}>} item
-   */
-  function technicalDetails(item) {
-    const box = el("details", "technical", el("summary", "", "Technical details"));
-    box.append(el("p", "tool-name", item.name));
-    box.append(scrollable(el("pre", "tool-args compact", argumentLines(item.args)), "Arguments"));
-    if (item.result) {
-      const content = item.result.content;
-      const text = typeof content === "string" ? content : content.filter((b) => b.type === "text").map((b) => /** @type {{text: string}} */ (b).text).join("\n");
-      box.append(scrollable(el("pre", item.result.isError ? "tool-result error" : "tool-result", text), "Result"));
-    }
-    return box;
-  }
-
-  /**
-   * An answered `ask_user` call, as the user lived it: the question and what they said
-   * (the question card is gone once answered; its call stays in the conversation).
-   * @param {Extract<Item, {kind: "toolCall"}>} item
-   * @returns {{question: string, answer: string} | null}
-   */
-  function questionAsked(item) {
-    if (item.name !== "ask_user" || !item.result) return null;
-    const args = /** @type {{question?: unknown}} */ (item.args ?? {});
-    const values = /** @type {{values?: {answer?: unknown}}} */ (item.result.details ?? {}).values;
-    const answer = typeof values?.answer === "string" && !item.result.isError ? `You answered: ${values.answer}` : "You did not answer";
-    return { question: typeof args.question === "string" ? args.question : "A question", answer };
-  }
-
-  /**
-   * The host stores `running` when a call starts but sends no event for it: an unsettled
-   * call is shown waiting for approval while its card is open, running while the run
-   * executes a tool.
-   * @param {Extract<Item, {kind: "toolCall"}>} item
-   */
-  function shownStatus(item) {
-    if (item.result || (item.status !== "pending" && item.status !== "awaiting_approval")) return item.status;
-    const s = store.state;
-    for (const approval of s.approvals.values()) if (approval.toolCallId === item.id) return "awaiting_approval";
-    return s.run?.state === "executing_tool" ? "running" : item.status;
-  }
-
   /** Re-draw the cards of unsettled calls (their shown status follows the run). */
   function refreshUnsettled() {
     for (const item of store.state.items.values()) {
@@ -349,25 +205,6 @@ export function mountChat(store, controller) {
         if (li) fill(li, item);
       }
     }
-  }
-
-  /** @param {{mediaType: string, data: string}} image @param {string} label */
-  function thumbnail(image, label) {
-    const open = el("button", "thumb");
-    open.type = "button";
-    open.setAttribute("aria-label", `Open ${label} full size`);
-    const img = el("img");
-    img.src = `data:${image.mediaType};base64,${image.data}`;
-    img.alt = "";
-    open.append(img);
-    open.addEventListener("click", () => {
-      const full = el("img");
-      full.src = img.src;
-      full.alt = label;
-      viewer.replaceChildren(full, button("Close", () => viewer.close()));
-      viewer.showModal();
-    });
-    return open;
   }
 
   /** @param {string} id */
@@ -516,37 +353,3 @@ export function mountChat(store, controller) {
   });
 }
 
-/**
- * How long a settled call ran, in ms: from the times the host stored with it (calls loaded
- * from history too), else as this panel saw it run; null while it runs or never ran.
- * @param {Extract<Item, {kind: "toolCall"}>} item
- * @param {{startedAt: number, endedAt?: number} | undefined} seen
- */
-function duration(item, seen) {
-  const started = item.startedAt ? Date.parse(item.startedAt) : NaN;
-  const ended = item.endedAt ? Date.parse(item.endedAt) : NaN;
-  if (Number.isFinite(started) && Number.isFinite(ended)) return Math.max(0, ended - started);
-  return seen?.endedAt ? seen.endedAt - seen.startedAt : null;
-}
-
-/**
- * Images anywhere in a tool result's content or details: objects with a base64 `data` and
- * an image `mediaType`.
- * @param {unknown[]} roots @returns {{mediaType: string, data: string}[]}
- */
-function findImages(roots) {
-  /** @type {{mediaType: string, data: string}[]} */
-  const found = [];
-  /** @param {unknown} node @param {number} depth */
-  const visit = (node, depth) => {
-    if (!node || typeof node !== "object" || depth > 4 || found.length >= 8) return;
-    const value = /** @type {Record<string, unknown>} */ (node);
-    if (typeof value.data === "string" && typeof value.mediaType === "string" && /^image\/(png|jpeg|gif|webp)$/.test(value.mediaType)) {
-      found.push({ mediaType: value.mediaType, data: value.data });
-      return;
-    }
-    for (const child of Array.isArray(node) ? node : Object.values(value)) visit(child, depth + 1);
-  };
-  for (const root of roots) visit(root, 0);
-  return found;
-}

@@ -1,0 +1,175 @@
+// The conversation's pure item renderers (tool cards, the cards that wait for the user,
+// a message's buttons and branch switcher), in the tiny DOM of dom-shim.mjs; the list
+// around them (windowing, streaming, scrolling) runs in real Chromium in
+// tests/e2e/test_panel_chat.py.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+
+import { byClass, byName, findAll, installDom, removeDom } from "./dom-shim.mjs";
+import { duration, findImages, questionAsked, shownStatus, toolCard } from "../src/panel/views/tool-card.js";
+import { branchSwitcher, messageActions, noticeLabel, thinkingBox } from "../src/panel/views/messages.js";
+import { approvalCard, questionCard } from "../src/panel/views/cards.js";
+
+before(installDom);
+after(removeDom);
+
+/** A controller that records what the user asked for. */
+function recorder() {
+  /** @type {[string, ...unknown[]][]} */
+  const calls = [];
+  const record = (/** @type {string} */ name) => (/** @type {unknown[]} */ ...args) => calls.push([name, ...args]);
+  const controller = /** @type {any} */ ({
+    fork: record("fork"),
+    branchBefore: record("branchBefore"),
+    switchBranch: record("switchBranch"),
+    resolveUncertain: record("resolveUncertain"),
+    answer: record("answer"),
+    decide: record("decide"),
+  });
+  return { calls, controller };
+}
+
+/** @param {Record<string, unknown>} fields @returns {any} */
+const call = (fields) => ({ id: "itm_1", kind: "toolCall", turnId: "trn_1", name: "browser_click", args: { ref: "e3" }, status: "pending", ...fields });
+
+const shown = (/** @type {any} */ item, /** @type {Record<string, unknown>} */ more = {}) => {
+  const { controller } = recorder();
+  return toolCard(item, { status: item.status, progress: undefined, times: undefined, controller, openImage: () => {}, ...more });
+};
+
+test("a browser step's card says what it did, with no status for a success, and how long it took", () => {
+  const target = { origin: "https://shop.example", tabId: 7, element: 'button "Pay now"' };
+  const item = call({ status: "succeeded", target, result: { content: "clicked", isError: false }, startedAt: "2026-01-01T00:00:00Z", endedAt: "2026-01-01T00:00:01.5Z" });
+  const card = shown(item);
+  const summary = card.firstElementChild;
+  assert.equal(card.dataset.status, "succeeded");
+  assert.equal(summary.textContent, "Clicked the button “Pay now” on shop.example1.5 s");
+  assert.equal(byClass(summary, "tool-status").length, 0);
+  assert.equal(summary.firstElementChild.getAttribute("title"), "Clicked the button “Pay now” on shop.example");
+  assert.equal(byClass(card, "tool-result")[0].textContent, "clicked");
+});
+
+test("a call that runs says it is running, and a tool of no browser shows its label and status", () => {
+  const running = shown(call({ status: "running" }), { progress: "half way" });
+  assert.match(running.firstElementChild.textContent, /^Clicking /);
+  assert.equal(byClass(running, "tool-progress")[0].textContent, "half way");
+  assert.equal(running.open, false);
+  const other = shown(call({ name: "mcp_weather", label: "Weather", status: "failed", result: { content: "no city", isError: true } }));
+  assert.deepEqual(other.firstElementChild.children.map((/** @type {any} */ e) => e.textContent), ["Weather", "failed"]);
+});
+
+test("a call waits for approval while its card is open, and runs while the run executes a tool", () => {
+  const item = call({ status: "pending" });
+  assert.equal(shownStatus(item, { approvals: new Map([["apr_1", /** @type {any} */ ({ toolCallId: "itm_1" })]]), run: null }), "awaiting_approval");
+  assert.equal(shownStatus(item, { approvals: new Map(), run: { id: "run_1", state: "executing_tool" } }), "running");
+  assert.equal(shownStatus(item, { approvals: new Map(), run: null }), "pending");
+  assert.equal(shownStatus(call({ status: "failed" }), { approvals: new Map(), run: { id: "run_1", state: "executing_tool" } }), "failed");
+});
+
+test("an answered question reads as the user lived it", () => {
+  const asked = call({ name: "ask_user", args: { question: "Which size?" }, status: "succeeded", result: { content: "M", isError: false, details: { values: { answer: "M" } } } });
+  assert.deepEqual(questionAsked(asked), { question: "Which size?", answer: "You answered: M" });
+  const card = shown(asked);
+  assert.ok(card.classList.contains("asked"));
+  assert.equal(card.firstElementChild.textContent, "Which size?You answered: M");
+  assert.equal(questionAsked({ ...asked, result: { content: "", isError: true } })?.answer, "You did not answer");
+  assert.equal(questionAsked(call({})), null);
+});
+
+test("a call whose outcome is unknown opens with “Did this happen?”, and its answers go to the controller", () => {
+  const { calls, controller } = recorder();
+  const card = toolCard(call({ status: "uncertain" }), { status: "uncertain", progress: undefined, times: undefined, controller, openImage: () => {} });
+  assert.equal(card.open, true);
+  assert.match(byClass(card, "card-title")[0].textContent, /^Did this happen\?/);
+  byName(card, "It did not happen").click();
+  byName(card, "Retry").click();
+  assert.deepEqual(calls, [["resolveUncertain", "itm_1", "failed"], ["resolveUncertain", "itm_1", "retry"]]);
+});
+
+test("a result's images become thumbnails that open full size, named after the tool", () => {
+  const image = { mediaType: "image/png", data: "iVBOR" };
+  const item = call({ name: "browser_screenshot", label: "Screenshot", status: "succeeded", result: { content: [{ type: "text", text: "a shot" }], isError: false, details: { shot: image } } });
+  /** @type {[string, string][]} */
+  const opened = [];
+  const card = shown(item, { openImage: (/** @type {string} */ src, /** @type {string} */ label) => opened.push([src, label]) });
+  byName(card, "Open Screenshot: image 1 full size").click();
+  assert.deepEqual(opened, [["data:image/png;base64,iVBOR", "Screenshot: image 1"]]);
+  assert.deepEqual(findImages([{ a: [{ mediaType: "image/svg+xml", data: "x" }] }]), []);
+});
+
+test("the technical details show the call as the model made it, folded", () => {
+  const card = shown(call({ args: { ref: "e3", trusted: true } }));
+  const details = byClass(card, "technical")[0];
+  assert.equal(details.firstElementChild.textContent, "Technical details");
+  assert.equal(byName(details, "Arguments").textContent, "ref: e3\ntrusted: true");
+});
+
+test("a call's duration comes from the host's times, else from what this panel saw", () => {
+  assert.equal(duration(call({ startedAt: "2026-01-01T00:00:00Z", endedAt: "2026-01-01T00:00:02Z" }), undefined), 2000);
+  assert.equal(duration(call({}), { startedAt: 100, endedAt: 350 }), 250);
+  assert.equal(duration(call({}), { startedAt: 100 }), null);
+});
+
+test("a message can be forked, and a user message sent after another can be branched", () => {
+  const { calls, controller } = recorder();
+  const user = /** @type {any} */ ({ id: "itm_2", kind: "user", turnId: "trn_1", text: "Hi", parentId: "itm_1" });
+  const bar = messageActions(user, controller);
+  byName(bar, "Fork from here").click();
+  byName(bar, "Branch from here").click();
+  assert.deepEqual(calls, [["fork", "itm_2"], ["branchBefore", "itm_2", "itm_1"]]);
+  const answer = messageActions(/** @type {any} */ ({ id: "itm_3", kind: "assistant", turnId: "trn_1", parentId: "itm_2" }), controller);
+  assert.equal(findAll(answer, (e) => e.getAttribute("aria-label") === "Branch from here").length, 0);
+});
+
+test("the branch switcher says which version is shown and shows the neighbouring one", () => {
+  const { calls, controller } = recorder();
+  const choices = ["a", "b", "c"].map((x) => ({ itemId: `itm_${x}`, headItemId: `head_${x}` }));
+  const group = branchSwitcher(/** @type {any} */ ({ itemId: "itm_b", choices }), controller);
+  assert.equal(group.getAttribute("role"), "group");
+  assert.equal(group.getAttribute("aria-label"), "Versions of this message");
+  assert.equal(byClass(group, "branch-position")[0].textContent, "2 of 3");
+  byName(group, "Previous branch").click();
+  byName(group, "Next branch").click();
+  assert.deepEqual(calls, [["switchBranch", "head_a"], ["switchBranch", "head_c"]]);
+  const first = branchSwitcher(/** @type {any} */ ({ itemId: "itm_a", choices }), controller);
+  assert.equal(byName(first, "Previous branch").disabled, true);
+  assert.equal(byName(first, "Next branch").disabled, false);
+});
+
+test("thinking is folded text, and a notice is labelled by its code", () => {
+  const box = thinkingBox("**not markdown**");
+  assert.equal(box.tagName, "DETAILS");
+  assert.equal(box.textContent, "Thinking**not markdown**");
+  assert.equal(noticeLabel("change_approach"), "Repeated failures");
+  assert.equal(noticeLabel("something_new"), "Notice");
+});
+
+test("a question with choices offers them as buttons, and Decline", () => {
+  const { calls, controller } = recorder();
+  const interaction = /** @type {any} */ ({ interactionId: "int_1", prompt: "Which size?", schema: { properties: { size: { enum: ["S", "M"] } } } });
+  const li = questionCard(interaction, controller);
+  assert.equal(li.dataset.card, "question");
+  byName(li, "M").click();
+  byName(li, "Decline").click();
+  assert.deepEqual(calls, [["answer", "int_1", { size: "M" }, "accept"], ["answer", "int_1", {}, "decline"]]);
+});
+
+test("an approval card is named by its one sentence and says whose tab it acts on", () => {
+  const { controller } = recorder();
+  const approval = /** @type {any} */ ({
+    requestId: "apr_1",
+    toolCallId: "itm_1",
+    tool: { name: "browser_click", label: "Click" },
+    args: { ref: "e3" },
+    target: { origin: "https://shop.example", tabId: 7, element: 'button "Pay now"' },
+    tabOwner: "your active tab",
+    sharesTab: true,
+  });
+  const li = approvalCard(approval, new Map(), controller);
+  const heading = byClass(li, "card-title")[0];
+  assert.equal(li.getAttribute("aria-labelledby"), heading.id);
+  assert.match(heading.textContent, /^Click the button “Pay now” on shop\.example.*\?$/);
+  assert.equal(byName(li, "Whose tab this is").textContent, "This is your active tab, not one of this thread's. Allowing shares it with this thread.");
+  for (const name of ["Allow once", "Deny"]) assert.equal(byName(li, name).tagName, "BUTTON");
+});
