@@ -82,6 +82,36 @@ def test_invalid_arguments_name_each_field_and_what_was_expected(
     assert len(result.details["violations"]) == len(expected_lines)
 
 
+@pytest.mark.parametrize(
+    "name, args, expected",
+    [
+        ("browser_click", {"ref": ""}, "- $.ref: '' should be non-empty"),
+        ("browser_click", {"ref": "e1", "button": "top"}, "- $.button: 'top' is not one of"),
+        ("browser_click_at", {"x": -1, "y": 5}, "- $.x: -1 is less than the minimum of 0"),
+        ("browser_drag", {"ref": "e1"}, "- $: give at least one of the properties toRef, toX"),
+        ("browser_type", {"ref": "e1"}, "- $.text: required property 'text' is missing"),
+        ("browser_press_key", {"key": ""}, "- $.key: '' should be non-empty"),
+        ("browser_wait_for", {}, "- $: give at least one of the properties text, textGone"),
+        ("browser_wait_for", {"timeMs": 70000}, "- $.timeMs: 70000 is greater than the maximum"),
+        ("browser_handle_dialog", {}, "- $.accept: required property 'accept' is missing"),
+        ("browser_handle_dialog", {"accept": True, "promptText": 3}, "- $.promptText: 3 is not"),
+        ("browser_tab_close", {}, "- $.tabId: required property 'tabId' is missing"),
+        ("browser_tab_select", {}, "- $.tabId: required property 'tabId' is missing"),
+        ("browser_read", {"offset": 1.5}, "- $.offset: 1.5 is not of type 'integer'"),
+        ("browser_downloads", {"id": "x"}, "- $.id: 'x' is not of type 'integer'"),
+    ],
+)
+def test_browser_tool_arguments_are_checked_once_by_the_host(
+    registry: ToolRegistry, name: str, args: dict[str, Any], expected: str
+) -> None:
+    # the extension's tools check no argument the schema checks (extension-shim/README.md)
+    catalog = new_run_catalog(registry.current, CAPS, [name])
+    result = catalog.bind(name, args)
+    assert isinstance(result, ToolResult) and isinstance(result.content, str)
+    assert result.content.startswith(f"Invalid arguments for tool `{name}`; nothing was executed")
+    assert expected in result.content
+
+
 def test_every_missing_required_field_is_named_once() -> None:
     registry = ToolRegistry()
     registry.register(

@@ -176,12 +176,6 @@ function capital(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** @param {Record<string, any>} args */
-function refOf(args) {
-  if (typeof args.ref !== "string" || args.ref === "") throw new ToolFailure("`ref` is required: an element ref from browser_snapshot, like e12");
-  return args.ref;
-}
-
 /**
  * Where a ref lies: the tab's latest snapshot, and the frame of another origin it is in
  * (null: the page itself).
@@ -202,7 +196,7 @@ function placeOf(records, tabId, ref) {
  */
 async function refTarget(records, args, threadTabs) {
   const tab = describeTab(await findTab(args, undefined, threadTabs));
-  if (typeof args.ref !== "string") return tab;
+  if (args.ref === undefined) return tab; // the host asks for the tab alone (an uncertain call's evidence)
   const tabId = tab.tabId ?? -1;
   const element = records.elementOf(tabId, args.ref);
   const target = element ? { ...tab, element } : tab;
@@ -227,8 +221,7 @@ function pointOfShot(shots, tab, args) {
   if (!shot) throw new ToolFailure(`there is no screenshot of tab ${tabId} to take a point of; take one with browser_screenshot`);
   if (shot.url !== tab.url) throw new ToolFailure(`tab ${tabId} shows another page (${tab.url}) than its latest screenshot (${shot.url}); take a new screenshot`);
   const { x, y } = args;
-  if (typeof x !== "number" || typeof y !== "number" || !Number.isFinite(x) || !Number.isFinite(y)) throw new ToolFailure("`x` and `y` are required: a point of the latest screenshot, in its pixels");
-  if (x < 0 || y < 0 || x >= shot.width || y >= shot.height) throw new ToolFailure(`(${x}, ${y}) is outside the latest screenshot of tab ${tabId}, which is ${shot.width}x${shot.height} px`);
+  if (x >= shot.width || y >= shot.height) throw new ToolFailure(`(${x}, ${y}) is outside the latest screenshot of tab ${tabId}, which is ${shot.width}x${shot.height} px`);
   return { x: shot.cssX + (x * shot.cssWidth) / shot.width, y: shot.cssY + (y * shot.cssHeight) / shot.height };
 }
 
@@ -263,12 +256,10 @@ export function actTools(records, debuggers, shots, uploads) {
     name: "browser_handle_dialog",
     pageAccess: true,
     async run(args, ctx) {
-      if (typeof args.accept !== "boolean") throw new ToolFailure("`accept` is required: true for OK, false for Cancel");
-      if (args.promptText !== undefined && typeof args.promptText !== "string") throw new ToolFailure("`promptText` is text");
       const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
       const tabId = /** @type {number} */ (tab.id);
       dialogAnswers.set(tabId, { accept: args.accept, promptText: args.promptText, until: Date.now() + DIALOG_ANSWER_MS });
-      const how = args.accept ? `OK${typeof args.promptText === "string" ? ` with ${JSON.stringify(args.promptText)}` : ""}` : "Cancel";
+      const how = args.accept ? `OK${args.promptText !== undefined ? ` with ${JSON.stringify(args.promptText)}` : ""}` : "Cancel";
       return {
         content: `The dialogs the page opens during the next action in tab ${tabId} (within ${DIALOG_ANSWER_MS / 1000} s) will be answered ${how}. Now repeat the action that opened the dialog.`,
         isError: false,
@@ -294,9 +285,8 @@ export function actTools(records, debuggers, shots, uploads) {
     name,
     pageAccess: true,
     run(args, ctx) {
-      const ref = refOf(args);
+      const ref = args.ref;
       const button = args.button ?? "left";
-      if (!["left", "right", "middle"].includes(button)) throw new ToolFailure("`button` is left, right or middle");
       plainInFrames(args);
       return actOnRef(ctx, ref, name, async (tabId, expectOrigin) => {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "click", ref, button, count, expectOrigin });
@@ -319,7 +309,6 @@ export function actTools(records, debuggers, shots, uploads) {
       const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
       const spot = pointOfShot(shots, tab, args);
       const button = args.button ?? "left";
-      if (!["left", "right", "middle"].includes(button)) throw new ToolFailure("`button` is left, right or middle");
       const count = args.double === true ? 2 : 1;
       return act(ctx, "browser_click_at", async (tabId, expectOrigin) => {
         const check = (await callPage(tabId, { op: "check", expectOrigin }, ctx.signal)).answer;
@@ -351,7 +340,7 @@ export function actTools(records, debuggers, shots, uploads) {
     name: "browser_hover",
     pageAccess: true,
     run(args, ctx) {
-      const ref = refOf(args);
+      const ref = args.ref;
       plainInFrames(args);
       return actOnRef(ctx, ref, "browser_hover", async (tabId, expectOrigin) => {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "hover", ref, expectOrigin });
@@ -368,9 +357,10 @@ export function actTools(records, debuggers, shots, uploads) {
     name: "browser_drag",
     pageAccess: true,
     run(args, ctx) {
-      const ref = refOf(args);
-      const toRef = typeof args.toRef === "string" && args.toRef !== "" ? args.toRef : undefined;
-      const point = typeof args.toX === "number" && typeof args.toY === "number" ? { x: args.toX, y: args.toY } : undefined;
+      const ref = args.ref;
+      const toRef = args.toRef;
+      const point = args.toX !== undefined && args.toY !== undefined ? { x: args.toX, y: args.toY } : undefined;
+      // the schema asks for `toRef` or `toX`; a point needs `toY` too
       if (!toRef && !point) throw new ToolFailure("give `toRef` (an element to drop on) or `toX` and `toY` (a point of the viewport, CSS pixels)");
       return actOnRef(ctx, ref, "browser_drag", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "drag", ref, toRef, to: point, expectOrigin }), true);
     },
@@ -381,8 +371,7 @@ export function actTools(records, debuggers, shots, uploads) {
     name: "browser_type",
     pageAccess: true,
     run(args, ctx) {
-      const ref = refOf(args);
-      if (typeof args.text !== "string") throw new ToolFailure("`text` is required");
+      const ref = args.ref;
       const submit = args.submit === true;
       plainInFrames(args);
       return actOnRef(ctx, ref, "browser_type", async (tabId, expectOrigin) => {
@@ -412,7 +401,7 @@ export function actTools(records, debuggers, shots, uploads) {
     name: "browser_upload_file",
     pageAccess: true,
     run(args, ctx) {
-      const ref = refOf(args);
+      const ref = args.ref;
       const files = uploads.take(ctx.callId);
       if (!files) {
         throw new ToolFailure("the user picked no files for this call (only files picked on its approval card in the panel are uploaded; nothing was done); ask the user to pick them when the card asks");
@@ -426,11 +415,8 @@ export function actTools(records, debuggers, shots, uploads) {
     name: "browser_select_option",
     pageAccess: true,
     run(args, ctx) {
-      const ref = refOf(args);
+      const ref = args.ref;
       const values = args.values;
-      if (!Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== "string")) {
-        throw new ToolFailure("`values` must be a non-empty list of option values or labels");
-      }
       return actOnRef(ctx, ref, "browser_select_option", (tabId, expectOrigin) => byRef(ctx, tabId, { op: "select", ref, values, expectOrigin }), false);
     },
   };
@@ -440,7 +426,6 @@ export function actTools(records, debuggers, shots, uploads) {
     name: "browser_press_key",
     pageAccess: true,
     run(args, ctx) {
-      if (typeof args.key !== "string" || args.key === "") throw new ToolFailure("`key` is required, e.g. Enter, Escape, ArrowDown, Control+A");
       const key = args.key;
       return act(ctx, "browser_press_key", async (tabId, expectOrigin) => {
         if (args.trusted !== true) return (await callPage(tabId, { op: "press", key, expectOrigin }, ctx.signal)).answer;
@@ -459,15 +444,12 @@ export function actTools(records, debuggers, shots, uploads) {
     name: "browser_scroll",
     pageAccess: true,
     run(args, ctx) {
-      const direction = args.direction;
-      if (args.ref === undefined && !["up", "down", "left", "right"].includes(direction)) {
-        throw new ToolFailure("give `ref` (scroll it into view) or `direction` (up, down, left, right)");
-      }
+      const { ref, direction } = args;
       const scrolling = (/** @type {number} */ tabId, /** @type {string} */ expectOrigin) =>
-        args.ref !== undefined
-          ? byRef(ctx, tabId, { op: "scroll", ref: refOf(args), expectOrigin })
+        ref !== undefined
+          ? byRef(ctx, tabId, { op: "scroll", ref, expectOrigin })
           : callPage(tabId, { op: "scroll", direction, expectOrigin }, ctx.signal).then((r) => r.answer);
-      return args.ref !== undefined ? actOnRef(ctx, refOf(args), "browser_scroll", scrolling, false) : act(ctx, "browser_scroll", scrolling, false);
+      return ref !== undefined ? actOnRef(ctx, ref, "browser_scroll", scrolling, false) : act(ctx, "browser_scroll", scrolling, false);
     },
   };
 
@@ -478,10 +460,7 @@ export function actTools(records, debuggers, shots, uploads) {
     async run(args, ctx) {
       const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
       const tabId = /** @type {number} */ (tab.id);
-      const text = typeof args.text === "string" && args.text !== "" ? args.text : undefined;
-      const gone = typeof args.textGone === "string" && args.textGone !== "" ? args.textGone : undefined;
-      const timeMs = typeof args.timeMs === "number" ? Math.max(0, Math.min(args.timeMs, 60_000)) : undefined;
-      if (text === undefined && gone === undefined && timeMs === undefined) throw new ToolFailure("give `text`, `textGone` or `timeMs`");
+      const { text, textGone: gone, timeMs } = args; // one at least, as the schema asks
       const started = Date.now();
       if (text === undefined && gone === undefined) {
         await sleep(/** @type {number} */ (timeMs), ctx.signal);

@@ -41,7 +41,7 @@ export const downloadsTool = {
   tabless: true,
   /** Reading one is decided by the origin it came from; the list like any read of the active tab. */
   async resolve(args, threadTabs) {
-    if (!Number.isInteger(args.id)) return describeTab(await findTab(args, undefined, threadTabs));
+    if (args.id === undefined) return describeTab(await findTab(args, undefined, threadTabs));
     const [item] = await chrome.downloads.search({ id: args.id });
     if (!item) throw new ToolFailure(`there is no download ${args.id}`);
     const url = item.finalUrl || item.url;

@@ -69,7 +69,8 @@ export function pageTools(records) {
     async run(args, ctx) {
       const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
       const tabId = /** @type {number} */ (tab.id);
-      const region = typeof args.ref === "string" && args.ref !== "" ? args.ref : undefined;
+      /** @type {string | undefined} */
+      const region = args.ref;
       const previous = records.get(tabId);
       if (region !== undefined && !previous) throw new ToolFailure(`there is no snapshot of tab ${tabId} to take ${region} from; take a whole-page snapshot first`);
       // a region inside a frame of another origin is outlined by that frame's document
@@ -127,7 +128,8 @@ export function pageTools(records) {
     async run(args, ctx) {
       const tab = /** @type {chrome.tabs.Tab} */ (ctx.tab);
       const tabId = /** @type {number} */ (tab.id);
-      const offset = typeof args.offset === "number" && args.offset > 0 ? Math.floor(args.offset) : 0;
+      /** @type {number} */
+      const offset = args.offset ?? 0;
       const { answer } = await callPage(tabId, { offset, maxChars: READ_MAX_CHARS }, ctx.signal, { script: READER });
       const end = answer.offset + answer.markdown.length;
       const head = `# ${answer.title}\n${answer.byline ? `${answer.byline}\n` : ""}Source: ${answer.url}${answer.fromArticle ? "" : " (no article found: the whole page)"}\n\n`;

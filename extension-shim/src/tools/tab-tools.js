@@ -90,7 +90,6 @@ export const tabSelect = {
   },
   // the call's target, reported; shown to the user (active, its window focused) only with `focus`
   async run(args) {
-    if (typeof args.tabId !== "number") throw new ToolFailure("`tabId` is required");
     const tab = await findTab(args, undefined);
     if (args.focus !== true) return shownOrNot(loadedResult(tab, tab.status !== "loading", "Selected"), false);
     const selected = await chrome.tabs.update(args.tabId, { active: true });
@@ -118,11 +117,9 @@ export function tabCloseTool(records) {
     name: "browser_tab_close",
     pageAccess: false,
     async resolve(args) {
-      if (typeof args.tabId !== "number") throw new ToolFailure("`tabId` is required");
       return describeTab(await findTab(args, undefined));
     },
     async run(args) {
-      if (typeof args.tabId !== "number") throw new ToolFailure("`tabId` is required");
       const tab = await findTab(args, undefined);
       const closed = describeTab(tab);
       await chrome.tabs.remove(args.tabId);
