@@ -178,15 +178,15 @@ export function mountChat(store, controller) {
         if (item.interrupted) li.dataset.interrupted = "true";
         break;
       }
-      case "toolCall":
-        li.replaceChildren(
-          toolCard(item, { status: shownStatus(item, s), progress: s.progress.get(item.id), times: s.toolTimes.get(item.id), controller, openImage }),
-        );
+      case "toolCall": {
+        const status = shownStatus(item, s);
+        li.replaceChildren(toolCard(item, { status, progress: s.progress.get(item.id), times: s.toolTimes.get(item.id), controller, openImage }));
         if (isStep(item)) li.dataset.step = "true";
         // a question and an action whose outcome is unknown stay in view when steps fold
         if (!isStep(item) || item.status === "uncertain") li.dataset.keep = "true";
         else delete li.dataset.keep;
         break;
+      }
       case "notice":
         // the user's words when the engine stored them apart from what it told the model
         li.replaceChildren(el("span", "notice-label", noticeLabel(item.code)), el("span", "", item.userText ?? item.text));
