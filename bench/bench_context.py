@@ -47,11 +47,11 @@ from tests.support.context_session import (
 )
 
 from _common import figure, header, median, seed_profile
-from panelot_host.engine.elision import Elider, Marks
-from panelot_host.engine.history import TurnHistory, build_messages
+from panelot_host.engine.context_window.elision import Elider, Marks
+from panelot_host.engine.context_window.history import TurnHistory, build_messages
+from panelot_host.engine.context_window.session_context import SessionContext
+from panelot_host.engine.context_window.tokens import TokenEstimator, model_limits
 from panelot_host.engine.models import FixedModels
-from panelot_host.engine.session_context import SessionContext
-from panelot_host.engine.tokens import TokenEstimator, model_limits
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.types import AssistantMessage, Message, ModelRequest

@@ -190,7 +190,7 @@ async def test_parallel_calls_rebuild_one_batch_followed_by_their_results(
     profile = host.profile
     assert profile is not None
     profile.db.conn.execute("UPDATE item SET ord = -ord WHERE call_id IN ('p1', 'p3')")
-    from panelot_host.engine.history import build_messages
+    from panelot_host.engine.context_window.history import build_messages
     from panelot_host.store import items, threads
 
     head = threads.get(profile.db.conn, thread_id).head_item_id

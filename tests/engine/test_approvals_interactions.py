@@ -285,7 +285,7 @@ async def test_interrupt_withdraws_a_pending_approval_and_says_nothing_ran(
 async def test_tool_result_images_become_a_note_for_a_model_without_vision(
     client: DirectTransport, provider: ScriptedProvider, log: EventLog
 ) -> None:
-    from panelot_host.engine.history import IMAGE_OMITTED
+    from panelot_host.engine.context_window.history import IMAGE_OMITTED
     from panelot_host.providers.types import TextPart
 
     provider.add([ToolCall("photo", {})], [Text("I cannot see it, but it is a cat")])

@@ -11,9 +11,15 @@ import msgspec
 import pytest
 from tests.support.invariants import check_request
 
-from panelot_host.engine import elision
-from panelot_host.engine.compaction import item_cost, plan, summary_text, transcript, user_messages
-from panelot_host.engine.tokens import (
+from panelot_host.engine.context_window import elision
+from panelot_host.engine.context_window.compaction import (
+    item_cost,
+    plan,
+    summary_text,
+    transcript,
+    user_messages,
+)
+from panelot_host.engine.context_window.tokens import (
     DEFAULT_CONTEXT_WINDOW,
     IMAGE_TOKENS,
     UNCALIBRATED_RATIO,

@@ -24,7 +24,7 @@ from tests.support.context_session import (
 from tests.support.invariants import check_request
 from tests.support.tabs import ACT_ON_ANY_TAB
 
-from panelot_host.engine import elision
+from panelot_host.engine.context_window import elision
 from panelot_host.engine.models import FixedModels
 from panelot_host.errors import ProviderHTTPError
 from panelot_host.providers.anthropic_request import build_body
@@ -253,7 +253,7 @@ async def test_a_stop_while_the_summary_streams_leaves_the_branch_as_it_was(home
 async def test_a_failure_inside_the_compaction_commit_stores_nothing(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from panelot_host.engine import compaction
+    from panelot_host.engine.context_window import compaction
 
     record_call_usage = compaction.record_call_usage
 

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from panelot_host.engine.elision import Elided, Elider, Marks
-from panelot_host.engine.history import build_messages
-from panelot_host.engine.session_context import SessionContext
-from panelot_host.engine.tokens import TokenEstimator
+from panelot_host.engine.context_window.elision import Elided, Elider, Marks
+from panelot_host.engine.context_window.history import build_messages
+from panelot_host.engine.context_window.session_context import SessionContext
+from panelot_host.engine.context_window.tokens import TokenEstimator
 from panelot_host.providers.types import Message
 from panelot_host.store import context_prefix, items, threads, turns
 from panelot_host.store.db import Database

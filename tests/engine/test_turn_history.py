@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from panelot_host.engine.history import TurnHistory, build_messages
+from panelot_host.engine.context_window.history import TurnHistory, build_messages
 from panelot_host.store.records import ItemRecord
 
 

@@ -30,11 +30,8 @@ Module map:
   ``models`` (providers and the task model), ``prompts`` (texts the engine sends),
   ``titles`` (thread titles), ``thread_tabs`` (the tabs a thread owns: what its browser
   calls carry, and whose a tab is when it owns it not).
-- The context a model sees: ``history`` (provider messages from the branch),
-  ``session_context`` (from the latest compaction on; the part before the Turn and its
-  elision pass stored durably, so a fresh process does not rebuild it), ``tokens`` (the
-  token account),
-  ``elision`` (superseded page state), ``compaction`` (summaries of older turns).
+- The context a model sees: ``context_window`` (history, session context, elision,
+  compaction, the token account, and the request built from them).
 - After a crash: ``recovery`` (settle what the last process left).
 - Fault injection: ``failpoints`` (the ``FaultHook`` seams the engine calls; the bugs and
   deaths the torture harness injects through them, none by default).

@@ -18,7 +18,8 @@ import msgspec
 from panelot_host.engine import prompts, tool_warmup
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.budget import budget_reached
-from panelot_host.engine.compaction import (
+from panelot_host.engine.context import EngineContext, RunRef
+from panelot_host.engine.context_window.compaction import (
     COMPACT_AT,
     FORCED_TAIL,
     KEEP_TAIL,
@@ -27,7 +28,17 @@ from panelot_host.engine.compaction import (
     item_cost,
     plan,
 )
-from panelot_host.engine.context import EngineContext, RunRef
+from panelot_host.engine.context_window.elision import Elider, Marks
+from panelot_host.engine.context_window.history import without_result_images
+from panelot_host.engine.context_window.session_context import SessionContext
+from panelot_host.engine.context_window.tokens import (
+    ModelLimits,
+    TokenEstimator,
+    calibrated_ratio,
+    effective_ratio,
+    message_tokens,
+    model_limits,
+)
 from panelot_host.engine.cursor import (
     CHANGE_APPROACH_AFTER,
     DISABLE_TOOLS_AFTER,
@@ -36,22 +47,11 @@ from panelot_host.engine.cursor import (
     dump_cursor,
     load_cursor,
 )
-from panelot_host.engine.elision import Elider, Marks
 from panelot_host.engine.finish import TurnFinisher
-from panelot_host.engine.history import without_result_images
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
-from panelot_host.engine.session_context import SessionContext
 from panelot_host.engine.slots import RunSlot
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
-from panelot_host.engine.tokens import (
-    ModelLimits,
-    TokenEstimator,
-    calibrated_ratio,
-    effective_ratio,
-    message_tokens,
-    model_limits,
-)
 from panelot_host.engine.tool_step import RunPaused, ToolStepper
 from panelot_host.errors import ContextOverflow, PanelotError, ProviderError, StoreError
 from panelot_host.providers.overflow import is_prompt_too_long

@@ -24,8 +24,8 @@ import sys
 import msgspec
 
 from panelot_host.engine.context import EngineContext
-from panelot_host.engine.elision import Elided, Elider, Marks, PrefixPass, Size
-from panelot_host.engine.history import TurnHistory, build_messages
+from panelot_host.engine.context_window.elision import Elided, Elider, Marks, PrefixPass, Size
+from panelot_host.engine.context_window.history import TurnHistory, build_messages
 from panelot_host.providers.types import Message, TextPart, UserMessage
 from panelot_host.store import context_prefix, items, threads, turns
 from panelot_host.store.records import ItemRecord
@@ -41,10 +41,10 @@ PREFIX_ENCODING = 1  # bump when the stored prefix's encoding changes
 # The modules whose code decides a stored prefix's messages: their source is part of the
 # format, so a prefix stored by other code is rebuilt, never trusted.
 _PREFIX_CODE = (
-    "panelot_host.engine.elision",
-    "panelot_host.engine.history",
-    "panelot_host.engine.session_context",
-    "panelot_host.engine.tokens",
+    "panelot_host.engine.context_window.elision",
+    "panelot_host.engine.context_window.history",
+    "panelot_host.engine.context_window.session_context",
+    "panelot_host.engine.context_window.tokens",
     "panelot_host.providers.types",
     "panelot_host.store.items",
     "panelot_host.store.records",

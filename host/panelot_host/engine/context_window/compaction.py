@@ -19,11 +19,11 @@ import msgspec
 
 from panelot_host.engine import prompts
 from panelot_host.engine.context import EngineContext, RunRef
+from panelot_host.engine.context_window.session_context import Boundary
+from panelot_host.engine.context_window.tokens import model_limits, text_tokens
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import record_call_usage
-from panelot_host.engine.session_context import Boundary
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
-from panelot_host.engine.tokens import model_limits, text_tokens
 from panelot_host.errors import ProviderError
 from panelot_host.providers.types import ModelRequest, RetryNotice, TextPart, UserMessage
 from panelot_host.store import items, threads
