@@ -253,7 +253,7 @@ def _add_step(db: Database, thread_id: str, turn_id: str, n: int) -> None:
 
 
 def _build(session: SessionContext, elider: Elider, estimator: TokenEstimator, marks: Marks) -> int:
-    """What the driver does for a request's context (``RunDriver._request``)."""
+    """What the driver does for a request's context (``RequestBuilder._request``)."""
     prefix, current = session.messages()
     elided = session.elided(elider, prefix, current, marks, estimator.of)
     estimator.forget_unless(elided.messages)

@@ -19,26 +19,7 @@ from panelot_host.engine import prompts, tool_warmup
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.budget import budget_reached
 from panelot_host.engine.context import EngineContext, RunRef
-from panelot_host.engine.context_window.compaction import (
-    COMPACT_AT,
-    FORCED_TAIL,
-    KEEP_TAIL,
-    CompactionFailed,
-    Compactor,
-    item_cost,
-    plan,
-)
-from panelot_host.engine.context_window.elision import Elider, Marks
-from panelot_host.engine.context_window.history import without_result_images
-from panelot_host.engine.context_window.session_context import SessionContext
-from panelot_host.engine.context_window.tokens import (
-    ModelLimits,
-    TokenEstimator,
-    calibrated_ratio,
-    effective_ratio,
-    message_tokens,
-    model_limits,
-)
+from panelot_host.engine.context_window.request import RequestBuilder
 from panelot_host.engine.cursor import (
     CHANGE_APPROACH_AFTER,
     DISABLE_TOOLS_AFTER,
@@ -55,25 +36,16 @@ from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_mode
 from panelot_host.engine.tool_step import RunPaused, ToolStepper
 from panelot_host.errors import ContextOverflow, PanelotError, ProviderError, StoreError
 from panelot_host.providers.overflow import is_prompt_too_long
-from panelot_host.providers.types import (
-    Message,
-    ModelRequest,
-    RetryNotice,
-    TextPart,
-    ToolResultMessage,
-    UserMessage,
-)
+from panelot_host.providers.types import RetryNotice
 from panelot_host.store import items, steering, threads, turns
 from panelot_host.store.ids import new_id, now_ms
 from panelot_host.store.records import ItemRecord
-from panelot_host.tools.capabilities import reject_image_history
 from panelot_host.tools.catalog import RunCatalog, recovered_run_catalog
 from panelot_host.vocabulary import StopReason, ToolCallStatus
 
 log = logging.getLogger(__name__)
 
 UNSETTLED: tuple[ToolCallStatus, ...] = ("pending", "awaiting_approval", "running")
-RETRY_GROWTH = 1.1  # a failed compaction is tried again once the context grew by 10 %
 
 
 class RunDriver:
@@ -90,12 +62,7 @@ class RunDriver:
         self._catalog: RunCatalog | None = None
         self._pending_cursor: RunCursor | None = None  # advanced, stored with the response
         self._cell = CursorCell(RunCursor())  # loaded from the run's row when the loop starts
-        self._checked_prefix: tuple[list[Message], list[Message]] | None = None
-        self._session = SessionContext(ctx, run.thread_id, run.turn_id)
-        self._estimator = TokenEstimator()
-        self._elider = Elider()
-        self._raw_estimate = 0  # of the request being answered, to calibrate the ratio
-        self._compact_after = 0  # after a compaction found nothing or failed: try again past
+        self._context = RequestBuilder(ctx, run, self._run_catalog, self._add_notice)
 
     async def __call__(self) -> None:
         actor = self.ctx.actor(self.run.thread_id)
@@ -218,7 +185,7 @@ class RunDriver:
     async def _model_call(self, cursor: RunCursor) -> AssistantDraft | None:
         model = self._resolved(cursor)
         cursor = self._admit_steering(cursor)
-        request = await self._fitted_request(cursor, model)
+        request = await self._context.fitted(cursor, model)
         item_id = new_id("itm")
         self._draft_item_id = item_id
         placeholder = ItemRecord(
@@ -246,12 +213,12 @@ class RunDriver:
                 too_long = not failed.draft.started and is_prompt_too_long(failed.error)
                 if too_long and not retried:
                     retried = True  # compact harder and retry once
-                    request = await self._fitted_request(cursor, model, forced=True)
+                    request = await self._context.fitted(cursor, model, forced=True)
                     continue
                 store_stream_failure(self.ctx, self.run, self._draft_id(), failed)
                 self._draft = None
                 if too_long:
-                    raise ContextOverflow(self._overflow_message(model, "")) from None
+                    raise ContextOverflow(self._context.overflow_message(model, "")) from None
                 self.finish.fail("provider", failed.error.message)
                 return None
             self._calibrate(draft)
@@ -375,116 +342,16 @@ class RunDriver:
 
     # ------------------------------------------------------------ the context
 
-    async def _fitted_request(
-        self, cursor: RunCursor, model: ResolvedModel, *, forced: bool = False
-    ) -> ModelRequest:
-        """The request of this model call, compacted first when its context passed
-        ``COMPACT_AT`` of the model's input budget (``forced``: the provider said the
-        prompt is too long; raises ``ContextOverflow`` when nothing more can be done)."""
-        limits = model_limits(model.info, self.ctx.policy.settings())
-        request, raw = self._request(cursor, model, limits)
-        ratio = effective_ratio(self._current_cursor().token_ratio)
-        due = raw * ratio > COMPACT_AT * limits.input_budget and raw > self._compact_after
-        if forced or due:
-            tail = (FORCED_TAIL if forced else KEEP_TAIL) * limits.input_budget / ratio
-            try:
-                if await self._compact(request, model, int(tail), int(raw * ratio)):
-                    request, raw = self._request(cursor, model, limits)
-                elif forced:
-                    raise ContextOverflow(self._overflow_message(model, ""))
-                else:
-                    self._compact_after = int(raw * RETRY_GROWTH)  # nothing older to cover
-            except CompactionFailed as failed:
-                if forced:
-                    reason = f" (summarizing failed: {failed.reason})"
-                    raise ContextOverflow(self._overflow_message(model, reason)) from None
-                log.warning("run %s: compaction failed: %s", self.run.run_id, failed.reason)
-                self._compact_after = int(raw * RETRY_GROWTH)
-                self._add_notice("compaction_failed", f"Could not summarize older turns: "
-                                 f"{failed.reason}")  # fmt: skip
-        self._raw_estimate = raw
-        log.debug(
-            "run %s: context ~%d tokens (raw %d x %.2f) of %d input budget, %d messages",
-            self.run.run_id, int(raw * ratio), raw, ratio, limits.input_budget,
-            len(request.messages),
-        )  # fmt: skip
-        return request
-
-    async def _compact(
-        self, request: ModelRequest, model: ResolvedModel, tail: int, estimate: int
-    ) -> bool:
-        """Store a compaction of the oldest turns; False when there is nothing to cover."""
-        compactor = Compactor(self.ctx, self.run)
-        boundary = self._session.boundary
-        results = {
-            m.call_id: message_tokens(m)
-            for m in request.messages
-            if isinstance(m, ToolResultMessage)
-        }
-        covered = plan(compactor.region(boundary), item_cost(results), tail)
-        if covered is None:
-            return False
-        previous = items.get(self.ctx.db.conn, boundary.item_id) if boundary else None
-        record = await compactor.compact(covered, previous, model, estimate)
-        self._session.compacted(record)
-        self._checked_prefix = None
-        return True
-
-    def _overflow_message(self, model: ResolvedModel, reason: str) -> str:
-        window = model_limits(model.info, self.ctx.policy.settings()).context_window
-        return prompts.CONTEXT_OVERFLOW.format(model=model.model, window=window, reason=reason)
-
     def _current_cursor(self) -> RunCursor:
         return self._pending_cursor or self._cell.value
 
     def _calibrate(self, draft: AssistantDraft) -> None:
         """Learn the estimate's ratio from the input tokens the provider reported; stored
         with the response (in the cursor), so a continued run decides the same way."""
-        if draft.stop is None or not draft.stop.usage_reported:
-            return
         cursor = self._current_cursor()
-        ratio = calibrated_ratio(cursor.token_ratio, self._raw_estimate, draft.stop.usage)
-        if ratio != cursor.token_ratio:
-            self._pending_cursor = msgspec.structs.replace(cursor, token_ratio=ratio)
-
-    def _request(
-        self, cursor: RunCursor, model: ResolvedModel, limits: ModelLimits
-    ) -> tuple[ModelRequest, int]:
-        """The request from the session context (superseded page state elided), and its
-        raw token estimate."""
-        prefix, current = self._session.messages()
-        nudge = _nudge(cursor)
-        if nudge:
-            current.append(UserMessage(content=[TextPart(nudge)]))
-        compacted = self._session.boundary is not None
-        elided = self._session.elided(
-            self._elider,
-            self._checked_prefix_of(prefix, model),
-            _fitted(current, model),
-            Marks.of_budget(limits.input_budget, after_compaction=compacted),
-            self._estimator.of,
-        )
-        tools = [] if cursor.tools_disabled else self._run_catalog(cursor).specs()
-        request = ModelRequest(
-            model=model.model,
-            system=self.ctx.system_prompt,
-            messages=_non_empty(elided.messages),
-            tools=tools,
-            max_tokens=limits.max_output_tokens,
-            stable_prefix=elided.stable if elided.messages else 0,
-        )
-        self._estimator.forget_unless(request.messages)
-        head = self._estimator.head(request.system, tools)
-        size = elided.size if elided.messages else self._estimator.messages(request.messages)
-        return request, head + size
-
-    def _checked_prefix_of(self, prefix: list[Message], model: ResolvedModel) -> list[Message]:
-        """The part before this Turn, fitted to the model once per run (see ``_fitted``),
-        so a model call costs what this Turn added, not the whole thread."""
-        cached = self._checked_prefix
-        if cached is None or cached[0] is not prefix:
-            cached = self._checked_prefix = (prefix, _fitted(prefix, model))
-        return cached[1]
+        calibrated = self._context.calibrated(cursor, draft)
+        if calibrated is not cursor:
+            self._pending_cursor = calibrated
 
     # ------------------------------------------------------------ stop
 
@@ -499,27 +366,6 @@ class RunDriver:
             self.finish.interrupted()
         else:
             self.finish.suspend()
-
-
-def _fitted(messages: list[Message], model: ResolvedModel) -> list[Message]:
-    """Fit history to the model's capabilities before the provider call: images in tool
-    results become a note for a model without vision (e.g. an MCP tool returned one);
-    images the user sent are refused with ``CapabilityError``."""
-    fitted = messages if model.capabilities.vision else without_result_images(messages)
-    reject_image_history(fitted, model.capabilities)
-    return fitted
-
-
-def _nudge(cursor: RunCursor) -> str | None:
-    if cursor.tools_disabled:
-        return prompts.TOOLS_DISABLED.format(n=max(cursor.failure_streak, DISABLE_TOOLS_AFTER))
-    if cursor.failure_streak >= CHANGE_APPROACH_AFTER:
-        return prompts.CHANGE_APPROACH.format(n=cursor.failure_streak)
-    return None
-
-
-def _non_empty(messages: list[Message]) -> list[Message]:
-    return messages or [UserMessage(content=[TextPart("(empty conversation)")])]
 
 
 def _final_stop_reason(draft: AssistantDraft) -> StopReason:

@@ -9,4 +9,6 @@ Module map:
   its elision pass, and the Turn's part, extended by what each step added).
 - ``elision`` (superseded page state replaced by notes), ``compaction`` (summaries of
   older turns), ``tokens`` (the model's limits and the token estimate).
+- ``request`` (a model call's request from all of these: ``RequestBuilder``, which the
+  loop asks once per model call).
 """
