@@ -51,6 +51,7 @@ from panelot_host.engine.context_window.elision import Elider, Marks
 from panelot_host.engine.context_window.history import TurnHistory, build_messages
 from panelot_host.engine.context_window.session_context import SessionContext
 from panelot_host.engine.context_window.tokens import TokenEstimator, model_limits
+from panelot_host.engine.history_cache import HistoryCache
 from panelot_host.engine.models import FixedModels
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo
@@ -223,7 +224,7 @@ class _Ctx:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.history_cache: dict[str, Any] = {}
+        self.history = HistoryCache()
 
 
 def _open_turn(db: Database, thread_id: str) -> str:

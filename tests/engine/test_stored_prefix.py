@@ -18,6 +18,7 @@ from panelot_host.engine.context_window.elision import Elided, Elider, Marks
 from panelot_host.engine.context_window.history import build_messages
 from panelot_host.engine.context_window.session_context import SessionContext
 from panelot_host.engine.context_window.tokens import TokenEstimator
+from panelot_host.engine.history_cache import HistoryCache
 from panelot_host.providers.types import Message
 from panelot_host.store import context_prefix, items, threads, turns
 from panelot_host.store.db import Database
@@ -30,7 +31,7 @@ class _Ctx:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.history_cache: dict[str, Any] = {}
+        self.history = HistoryCache()
 
 
 @pytest.fixture

@@ -31,7 +31,9 @@ Module map:
   ``titles`` (thread titles), ``thread_tabs`` (the tabs a thread owns: what its browser
   calls carry, and whose a tab is when it owns it not).
 - The context a model sees: ``context_window`` (history, session context, elision,
-  compaction, the token account, and the request built from them).
+  compaction, the token account, and the request built from them); ``history_cache``
+  (each thread's last session prefix in memory, a service ``context`` holds; beside the
+  package, which builds on ``context``).
 - After a crash: ``recovery`` (settle what the last process left).
 - Fault injection: ``failpoints`` (the ``FaultHook`` seams the engine calls; the bugs and
   deaths the torture harness injects through them, none by default).

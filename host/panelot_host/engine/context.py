@@ -4,7 +4,8 @@ they work on.
 ``EngineContext`` holds the dependencies, fixed when the engine is built: nothing is
 patched in later. The state that changes while the host runs lives in the objects it
 holds, each with one job: the thread actors, the slots runs work in, the policy cache,
-the link to the client that runs browser tools, the per-thread history cache. ``RunRef``
+the link to the client that runs browser tools, the per-thread history cache
+(``history_cache.HistoryCache``, which the engine makes and passes in). ``RunRef``
 (``store.records``, re-exported here) names one run (thread, Turn, run) and travels
 instead of three loose ids.
 ``ToolSources`` is the seam to the host's MCP servers (``tool_warmup`` waits on it).
@@ -18,22 +19,18 @@ from typing import Protocol
 
 from panelot_host.engine.actor import ThreadActor, ThreadActors
 from panelot_host.engine.failpoints import NO_FAULTS, FaultHook
+from panelot_host.engine.history_cache import HistoryCache
 from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.policy import PolicyCache
 from panelot_host.engine.publish import Publisher
 from panelot_host.engine.slots import TurnSlots
 from panelot_host.engine.stream import MAX_ANSWER_BYTES
-from panelot_host.providers.types import Message
 from panelot_host.store.db import Database
 from panelot_host.store.records import RunRef as RunRef
 from panelot_host.tools.context import BrowserBridge
 from panelot_host.tools.registry import ToolRegistry
 
 DEFAULT_MAX_TOKENS = 8192
-
-# thread -> ((compaction boundary, last item before the running Turn), its messages);
-# see session_context.SessionContext
-HistoryCache = dict[str, tuple[tuple[str | None, str | None], list[Message]]]
 
 
 class BrowserLink:
@@ -77,11 +74,12 @@ class ToolSources(Protocol):
 class EngineContext:
     """Dependencies of the engine's services and run loops (no domain state of its own).
 
-    ``on_idle`` is called when a thread's run ends (the queue starts its next entry);
-    ``on_first_turn`` when a thread's first Turn starts (a title is made); ``faults`` is
-    the fault-injection hook (``engine.failpoints``; none in production);
-    ``max_answer_bytes`` bounds one model answer (``engine.stream``); ``slots`` limits
-    how many runs work at the same time (``engine.slots``)."""
+        ``on_idle`` is called when a thread's run ends (the queue starts its next entry);
+        ``on_first_turn`` when a thread's first Turn starts (a title is made); ``faults`` is
+        the fault-injection hook (``engine.failpoints``; none in production);
+        ``max_answer_bytes`` bounds one model answer (``engine.stream``); ``slots`` limits
+        how many runs work at the same time (``engine.slots``); ``history`` holds each thread's
+    last session prefix (``context_window.session_context``)."""
 
     db: Database
     publish: Publisher
@@ -97,8 +95,8 @@ class EngineContext:
     max_answer_bytes: int = MAX_ANSWER_BYTES
     act_on_unowned_tabs_default: bool = False  # engine.thread_tabs, until the user sets it
     slots: TurnSlots = field(default_factory=TurnSlots)
+    history: HistoryCache = field(default_factory=HistoryCache)  # context_window's memory
     link: BrowserLink = field(init=False, default_factory=BrowserLink)
-    history_cache: HistoryCache = field(init=False, default_factory=dict)
 
     def actor(self, thread_id: str) -> ThreadActor:
         return self.actors.of(thread_id)

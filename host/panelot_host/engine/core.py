@@ -13,6 +13,7 @@ from panelot_host.engine.config_ops import ConfigService, CredentialVault, McpSe
 from panelot_host.engine.context import EngineContext, ToolSources
 from panelot_host.engine.events import EventSink
 from panelot_host.engine.failpoints import Failpoints
+from panelot_host.engine.history_cache import HistoryCache
 from panelot_host.engine.models import ModelAccess
 from panelot_host.engine.policy import PolicyCache
 from panelot_host.engine.prompts import SYSTEM_PROMPT
@@ -73,6 +74,7 @@ class Engine:
             max_answer_bytes=max_answer_bytes,
             act_on_unowned_tabs_default=(environ or {}).get(UNOWNED_TABS_VARIABLE) == "1",
             slots=TurnSlots(max_parallel_turns(policy.settings())),
+            history=HistoryCache(),
         )
         self.turns = TurnService(self.ctx)
         self.tabs = TabService(self.ctx)

@@ -6,7 +6,9 @@ Module map:
 
 - ``history`` (provider messages from the branch's items), ``session_context`` (from the
   latest compaction on: the part before the Turn, held in memory and stored durably with
-  its elision pass, and the Turn's part, extended by what each step added).
+  its elision pass, and the Turn's part, extended by what each step added),
+  ``prefix_store`` (that prefix and its pass in the store: ``PrefixStore``, in
+  ``PREFIX_FORMAT``).
 - ``elision`` (superseded page state replaced by notes), ``compaction`` (summaries of
   older turns), ``tokens`` (the model's limits and the token estimate).
 - ``request`` (a model call's request from all of these: ``RequestBuilder``, which the

@@ -4,79 +4,37 @@ from its latest ``compaction`` item on (whose summary stands for what it covers)
 The part before the running Turn comes from a cache keyed by where it starts (the thread's
 root or a compaction's last covered item) and by its last item (items are never rewritten),
 and the Turn's part is extended by the items stored since the last model call, so a model
-call costs what was added, not the thread or the Turn so far. The cache is in memory and in
-the store (``store.context_prefix``, encoded with msgpack, in parts: a new Turn appends
-the messages it added): a fresh host process reads the prefix back instead of rebuilding
-the branch, and extends it when the thread went on. A
-stored prefix is used only when it starts and ends where the branch's does, was encoded by
-this code (``PREFIX_FORMAT``) and decodes; the store drops it when an item it covers
-changes. Otherwise the prefix is rebuilt from the items and stored again. The elision
-pass over the prefix (``elision.PrefixPass``) is stored with it the same way, keyed by
-the marks it was made with and the compaction whose summary leads the list.
+call costs what was added, not the thread or the Turn so far. The cache is in memory
+(``engine.history_cache``, the ``HistoryCache`` the engine holds) and in the store
+(``prefix_store.PrefixStore``, in parts: a new Turn appends the messages it added): a
+fresh host process reads the prefix back instead of rebuilding the branch, and extends it
+when the thread went on. A stored prefix is used only when it starts and ends where the
+branch's does, is of ``prefix_store.PREFIX_FORMAT`` and decodes; the store drops it when
+an item it covers changes. Otherwise the prefix is rebuilt from the items and stored
+again. The elision pass over the prefix (``elision.PrefixPass``) is stored with it the
+same way, keyed by the marks it was made with and the compaction whose summary leads the
+list.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import sys
 
 import msgspec
 
 from panelot_host.engine.context import EngineContext
 from panelot_host.engine.context_window.elision import Elided, Elider, Marks, PrefixPass, Size
 from panelot_host.engine.context_window.history import TurnHistory, build_messages
+from panelot_host.engine.context_window.prefix_store import PrefixStore, StoredPass
+from panelot_host.engine.history_cache import HeldPrefix, PrefixKey
 from panelot_host.providers.types import Message, TextPart, UserMessage
-from panelot_host.store import context_prefix, items, threads, turns
+from panelot_host.store import items, threads, turns
 from panelot_host.store.records import ItemRecord
 
 SUMMARY_INTRO = (
     "[Summary of the earlier part of this conversation. It grew too long for the context "
     "window, so this summary stands for it; the turns after it follow verbatim.]"
 )
-
-PrefixKey = tuple[str | None, str | None]  # (last item covered by a compaction, prefix end)
-
-PREFIX_ENCODING = 1  # bump when the stored prefix's encoding changes
-# The modules whose code decides a stored prefix's messages: their source is part of the
-# format, so a prefix stored by other code is rebuilt, never trusted.
-_PREFIX_CODE = (
-    "panelot_host.engine.context_window.elision",
-    "panelot_host.engine.context_window.history",
-    "panelot_host.engine.context_window.session_context",
-    "panelot_host.engine.context_window.tokens",
-    "panelot_host.providers.types",
-    "panelot_host.store.items",
-    "panelot_host.store.records",
-)
-_encode = msgspec.msgpack.Encoder().encode
-_decode = msgspec.msgpack.Decoder(list[Message]).decode
-
-
-class StoredPass(msgspec.Struct, frozen=True):
-    """An elision pass over a stored prefix, led by the summary of ``boundary`` (an item
-    id; None: no summary)."""
-
-    boundary: str | None
-    passed: PrefixPass
-
-
-_decode_pass = msgspec.msgpack.Decoder(StoredPass).decode
-
-
-@functools.cache
-def prefix_format() -> str | None:
-    """The stored prefix's format: the encoding's number and a digest of the code that
-    builds the messages (read once per process); None (nothing is stored or read) when
-    that code's source cannot be read."""
-    digest = hashlib.sha256()
-    for name in _PREFIX_CODE:
-        get_source = getattr(sys.modules[name].__loader__, "get_source", None)
-        source = get_source(name) if get_source is not None else None
-        if not source:
-            return None
-        digest.update(source.encode())
-    return f"{PREFIX_ENCODING}:{digest.hexdigest()[:32]}"
 
 
 class Boundary(msgspec.Struct, frozen=True):
@@ -99,6 +57,23 @@ def boundary_of(record: ItemRecord, through_turn_id: str | None) -> Boundary:
     )
 
 
+class SummaryPrefix(msgspec.Struct, frozen=True):
+    """The summary of ``boundary`` followed by ``prefix``, as one list (``messages``)."""
+
+    boundary: Boundary
+    prefix: list[Message]
+    messages: list[Message]
+
+
+class OwnPrefix(msgspec.Struct, frozen=True):
+    """The part before this Turn as ``messages`` last returned it: its key, and the
+    compaction whose summary leads it (None: no summary)."""
+
+    messages: list[Message]
+    key: PrefixKey
+    boundary: str | None
+
+
 class SessionContext:
     """A running Turn's view of its branch; the driver asks it once per model call."""
 
@@ -109,8 +84,9 @@ class SessionContext:
         self._turn_history = TurnHistory()
         self._boundary: Boundary | None = None
         self._boundary_loaded = False
-        self._summary_prefix: tuple[Boundary, list[Message], list[Message]] | None = None
-        self._own: tuple[list[Message], PrefixKey, str | None] | None = None  # see ``elided``
+        self._store = PrefixStore(ctx.db)
+        self._summary_prefix: SummaryPrefix | None = None
+        self._own: OwnPrefix | None = None  # see ``elided``
         self._inherited: dict[str | None, PrefixPass] = {}  # passes over a shorter prefix
 
     @property
@@ -153,11 +129,11 @@ class SessionContext:
         if boundary is not None and boundary.through_turn_id == self.turn_id:
             return [boundary.message], current
         start = boundary.through_item_id if boundary is not None else None
-        key = (start, self._prefix_end)
+        key = PrefixKey(start, self._prefix_end)
         prefix = self._prefix(key)
         if boundary is not None:
             prefix = self._with_summary(boundary, prefix)
-        self._own = (prefix, key, boundary.item_id if boundary is not None else None)
+        self._own = OwnPrefix(prefix, key, boundary.item_id if boundary is not None else None)
         return prefix, current
 
     def elided(
@@ -174,53 +150,31 @@ class SessionContext:
         (``tokens.message_tokens``, which ``TokenEstimator.of`` counts)."""
         own = self._own
         made = False
-        if own is not None and own[0] is prefix and not elider.has_pass(prefix, marks):
-            stored = self._stored_pass(own[1], own[2])
+        if own is not None and own.messages is prefix and not elider.has_pass(prefix, marks):
+            stored = self._stored_pass(own.key, own.boundary)
             if stored is None or stored.length != len(prefix):
-                stored = self._inherited.get(own[2])
+                stored = self._inherited.get(own.boundary)
             made = stored is None or stored.marks != marks or stored.length != len(prefix)
             if stored is not None and stored.marks == marks and stored.length <= len(prefix):
                 elider.resume(prefix, stored, size)
         result = elider.elide(prefix, current, marks, size)
         passed = elider.passed()
         if made and own is not None and passed is not None:
-            self._store_pass(own[1], StoredPass(own[2], passed))
+            self._store.save_pass(self.thread_id, own.key, StoredPass(own.boundary, passed))
         return result
 
     def _inherit_pass(self, key: PrefixKey, length: int) -> None:
         """Keep the stored passes over the prefix ``key`` (``length`` messages), which the
         new prefix extends, before its row is replaced: the new pass resumes from them. The
         summary (if any) leads both lists, so the pass covers one more message."""
-        code, (start, end) = prefix_format(), key
-        if code is None or end is None:
-            return
-        blob = context_prefix.load_elision(self.ctx.db.conn, self.thread_id, start, end, code)
-        try:
-            stored = _decode_pass(blob) if blob is not None else None
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            return
+        stored = self._store.load_pass(self.thread_id, key)
         expected = length + (stored.boundary is not None) if stored is not None else 0
         if stored is not None and stored.passed.length == expected:
             self._inherited = {stored.boundary: stored.passed}
 
     def _stored_pass(self, key: PrefixKey, boundary: str | None) -> PrefixPass | None:
-        code, (start, end) = prefix_format(), key
-        if code is None or end is None:
-            return None
-        blob = context_prefix.load_elision(self.ctx.db.conn, self.thread_id, start, end, code)
-        try:
-            stored = _decode_pass(blob) if blob is not None else None
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            return None
+        stored = self._store.load_pass(self.thread_id, key)
         return stored.passed if stored is not None and stored.boundary == boundary else None
-
-    def _store_pass(self, key: PrefixKey, stored: StoredPass) -> None:
-        code, (start, end) = prefix_format(), key
-        if code is None or end is None:
-            return
-        blob = _encode(stored)
-        with self.ctx.db.joining() as conn:
-            context_prefix.save_elision(conn, self.thread_id, start, end, code, blob)
 
     @functools.cached_property
     def _prefix_end(self) -> str | None:
@@ -233,82 +187,42 @@ class SessionContext:
         """The summary and the prefix, as one list object while neither changes (the
         driver fits a prefix to the model once per list object)."""
         cached = self._summary_prefix
-        if cached is None or cached[0] is not boundary or cached[1] is not prefix:
-            cached = self._summary_prefix = (boundary, prefix, [boundary.message, *prefix])
-        return cached[2]
+        if cached is None or cached.boundary is not boundary or cached.prefix is not prefix:
+            summary = [boundary.message, *prefix]
+            cached = self._summary_prefix = SummaryPrefix(boundary, prefix, summary)
+        return cached.messages
 
     def _prefix(self, key: PrefixKey) -> list[Message]:
-        cached = self.ctx.history_cache.get(self.thread_id)
-        if cached is not None and not self._still_stored(cached[0]):
+        cache = self.ctx.history
+        cached = cache.get(self.thread_id)
+        if cached is not None and not self._store.holds(self.thread_id, cached.key):
+            cache.drop(self.thread_id)
             cached = None  # an item it covers changed since: read the branch again
-        if cached is None or cached[0] != key:
-            cached = self._stored_prefix() if cached is None else cached
-            if cached is None or cached[0] != key:
+        if cached is None or cached.key != key:
+            cached = self._store.load(self.thread_id) if cached is None else cached
+            if cached is None or cached.key != key:
                 previous = cached
-                cached = (key, self._prefix_messages(key, cached))
-                if previous is not None and cached[1][: len(previous[1])] == previous[1]:
-                    self._inherit_pass(previous[0], len(previous[1]))
+                cached = HeldPrefix(key, self._prefix_messages(key, cached))
+                if (
+                    previous is not None
+                    and cached.messages[: len(previous.messages)] == previous.messages
+                ):
+                    self._inherit_pass(previous.key, len(previous.messages))
                 else:
                     previous = None  # rebuilt: stored whole
-                self._store_prefix(*cached, previous)
-            self.ctx.history_cache[self.thread_id] = cached
-        return cached[1]
+                self._store.save(self.thread_id, cached, previous)
+            cache.put(self.thread_id, cached)
+        return cached.messages
 
-    def _still_stored(self, key: PrefixKey) -> bool:
-        """Whether the store still holds the prefix ``key`` that the memory holds (the
-        triggers drop it when an item it covers changes); an empty one always holds."""
-        code, (start, end) = prefix_format(), key
-        if code is None or end is None:
-            return True
-        return context_prefix.holds(self.ctx.db.conn, self.thread_id, start, end, code)
-
-    def _stored_prefix(self) -> tuple[PrefixKey, list[Message]] | None:
-        """The prefix the store holds for the thread, if it was encoded by this code and
-        decodes (a damaged or foreign one is rebuilt)."""
-        code = prefix_format()
-        stored = context_prefix.load(self.ctx.db.conn, self.thread_id) if code else None
-        if stored is None or stored.format != code:
-            return None
-        messages: list[Message] = []
-        try:
-            for part in stored.parts:
-                messages += _decode(part)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            return None
-        return (stored.start_item_id, stored.end_item_id), messages
-
-    def _store_prefix(
-        self,
-        key: PrefixKey,
-        messages: list[Message],
-        extended: tuple[PrefixKey, list[Message]] | None,
-    ) -> None:
-        """Store the prefix ``key``: the part it adds to ``extended`` (the prefix it
-        continues, when that is the one stored), else all of it."""
-        start, end = key
-        code = prefix_format()
-        if end is None or code is None:
-            return
-        with self.ctx.db.joining() as conn:
-            if extended is not None and extended[0][1] is not None:
-                added = _encode(messages[len(extended[1]) :])
-                if context_prefix.extend(
-                    conn, self.thread_id, start, extended[0][1], end, code, added
-                ):
-                    return
-            context_prefix.save(conn, self.thread_id, start, end, code, _encode(messages))
-
-    def _prefix_messages(
-        self, key: PrefixKey, cached: tuple[PrefixKey, list[Message]] | None
-    ) -> list[Message]:
+    def _prefix_messages(self, key: PrefixKey, cached: HeldPrefix | None) -> list[Message]:
         """Extend the cached prefix by the items stored after it when they continue it
         (the previous Turn); else rebuild it from its start."""
         conn = self.ctx.db.conn
-        start, end = key
-        if cached is not None and cached[0][0] == start and cached[0][1] is not None and end:
-            delta = items.continuation(conn, self.thread_id, cached[0][1], end)
+        start, end = key.start, key.end
+        if cached is not None and cached.key.start == start and cached.key.end is not None and end:
+            delta = items.continuation(conn, self.thread_id, cached.key.end, end)
             if delta is not None:
-                return [*cached[1], *build_messages(delta)]
+                return [*cached.messages, *build_messages(delta)]
         if start is None:
             return build_messages(items.iter_branch(conn, end))
         if end is None:
