@@ -4,8 +4,9 @@ requests)", executed through the shim."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import partial
+from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
@@ -57,6 +58,24 @@ _TRUSTED = {
 _TRUSTED_L2 = (LevelEscalation("trusted", True, "L2"),)
 
 
+ActiveTab = Literal["keeps", "changes", "selects"]
+
+
+class PageTraits(msgspec.Struct, frozen=True):
+    """What a browser tool's call does to the page state the model has seen, which decides
+    what a later result supersedes (``engine.context_window.elision``).
+
+    ``page_state``: its result is its tab's page as text (a snapshot or a read), which a
+    later one of the same tab supersedes. ``active_tab``: the call leaves the active tab
+    as it was (``keeps``), leaves it unknown (``changes``: opening or closing a tab), or
+    switches to its ``tabId``, which becomes the active tab when ``focus`` is true
+    (``selects``; without ``focus`` a call from before ``focus`` existed changed it too).
+    """
+
+    page_state: bool = False
+    active_tab: ActiveTab = "keeps"
+
+
 class _Spec(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     label: str
@@ -73,6 +92,8 @@ class _Spec(msgspec.Struct, frozen=True, kw_only=True):
     delivers: str | None = None  # how it puts the model's input into its target, in words
     user_supplies: UserSupplied | None = None  # given by the user on the card, each call
     acts_on: Literal["tab", "new_tab", "nothing"] = "tab"  # BrowserBinding.acts_on
+    page_state: bool = False  # PageTraits
+    active_tab: ActiveTab = "keeps"  # PageTraits
 
 
 _SPECS: tuple[_Spec, ...] = (
@@ -89,6 +110,7 @@ _SPECS: tuple[_Spec, ...] = (
     ),
     _Spec(
         name="browser_tab_new",
+        active_tab="changes",
         label="Open a tab",
         properties={"url": _URL, **_FOCUS},
         acts_on="new_tab",
@@ -102,6 +124,7 @@ _SPECS: tuple[_Spec, ...] = (
     ),
     _Spec(
         name="browser_tab_select",
+        active_tab="selects",
         label="Switch tab",
         properties={**_TABID, **_FOCUS},
         required=("tabId",),
@@ -113,6 +136,7 @@ _SPECS: tuple[_Spec, ...] = (
     ),
     _Spec(
         name="browser_tab_close",
+        active_tab="changes",
         label="Close a tab",
         properties=_TABID,
         required=("tabId",),
@@ -141,6 +165,7 @@ _SPECS: tuple[_Spec, ...] = (
     ),
     _Spec(
         name="browser_read",
+        page_state=True,
         label="Read the page",
         effect="read",
         recovery="read",
@@ -157,6 +182,7 @@ _SPECS: tuple[_Spec, ...] = (
     ),
     _Spec(
         name="browser_snapshot",
+        page_state=True,
         label="Snapshot the page",
         properties={
             "ref": {
@@ -415,6 +441,10 @@ _SPECS: tuple[_Spec, ...] = (
 
 
 BROWSER_TOOL_NAMES: tuple[str, ...] = tuple(s.name for s in _SPECS)
+PAGE_TRAITS: Mapping[str, PageTraits] = MappingProxyType(
+    {s.name: PageTraits(s.page_state, s.active_tab) for s in _SPECS}
+)
+"""Each browser tool's ``PageTraits``, by name (the same whether a client offers it)."""
 
 
 async def invoke_browser_tool(tool: str, args: dict[str, Any], context: ToolContext) -> ToolResult:

@@ -1,6 +1,7 @@
 """Superseded page state, elided from the context sent to a model (never from the store).
 
-A ``browser_snapshot`` or ``browser_read`` result describes a tab as it was; once a later
+A page-state result (a tool whose ``tools.browser.PageTraits`` say ``page_state``:
+``browser_snapshot``, ``browser_read``) describes a tab as it was; once a later
 snapshot or read of the same tab exists, the model needs only the newer one, and the older
 result becomes a one-line note. A screenshot is page state too: a later image of the same
 tab supersedes its image, and only the newest ``KEEP_IMAGES`` image results keep theirs.
@@ -29,10 +30,11 @@ cache is what it shares with the previous one:
 
 Tabs: a result names the tab it describes (``ToolResultMessage.tab_id``, from the stored
 result's target); without one, a call's ``tabId`` argument names its tab, and a call
-without one reads the active tab, which ``browser_tab_select`` (with its ``tabId`` and
-``focus``) or ``browser_tab_new`` may change. Switching without ``focus`` leaves the
-active tab as it was, but a call from before ``focus`` existed did change it: the active
-tab after one is taken as unknown (no read is superseded by a guess).
+without one reads the active tab, which a call whose traits say it ``changes`` it
+(``browser_tab_new``, ``browser_tab_close``) leaves unknown and one that ``selects``
+(``browser_tab_select``) sets to its ``tabId`` with ``focus``. Switching without ``focus``
+leaves the active tab as it was, but a call from before ``focus`` existed did change it:
+the active tab after one is taken as unknown (no read is superseded by a guess).
 """
 
 from __future__ import annotations
@@ -51,9 +53,8 @@ from panelot_host.providers.types import (
     ToolResultMessage,
     UserContent,
 )
+from panelot_host.tools.browser import PAGE_TRAITS, PageTraits
 
-PAGE_STATE_TOOLS = frozenset({"browser_snapshot", "browser_read"})
-ACTIVE_TAB_TOOLS = frozenset({"browser_tab_select", "browser_tab_new", "browser_tab_close"})
 ELIDE_AT = 0.76  # share of the model's input budget (raw estimate) that starts a flush
 ELIDE_TO = 0.5  # a flush elides the young part, newest first, until the size is below this
 KEEP_IMAGES = 3  # at most the newest three image results keep their images
@@ -68,6 +69,7 @@ IMAGE_NOTE = "[image elided from the context: only the latest screenshots keep t
 TabKey = tuple[str, Any]  # ("tab", tab id) | ("active", call id or 0) | ("call", call id)
 StateKey = tuple[str, TabKey]  # ("text" | "image", tab)
 Size = Callable[[Message], int]
+_NO_TRAITS = PageTraits()  # a tool that is not a browser tool
 
 
 class Marks(msgspec.Struct, frozen=True):
@@ -269,7 +271,7 @@ class _Walk:
         """What the result is page state of: a page read's or an image's tab."""
         tab: TabKey | None = ("tab", message.tab_id) if message.tab_id is not None else None
         tab = tab or self.tabs.get(message.call_id)
-        if message.name in PAGE_STATE_TOOLS:
+        if _traits(message.name).page_state:
             return ("text", tab) if tab is not None else None
         if any(isinstance(part, ImagePart) for part in message.content):
             return ("image", tab if tab is not None else ("call", message.call_id))
@@ -280,9 +282,10 @@ class _Walk:
             if not isinstance(part, ToolCallPart):
                 continue
             tab_id = part.args.get("tabId")
-            if part.name in ACTIVE_TAB_TOOLS:
+            active_tab = _traits(part.name).active_tab
+            if active_tab != "keeps":
                 selected = (
-                    part.name == "browser_tab_select"
+                    active_tab == "selects"
                     and tab_id is not None
                     and part.args.get("focus") is True
                 )
@@ -332,7 +335,7 @@ class _Walk:
         forms: list[tuple[int, ToolResultMessage]] = []
         for index in sorted(superseded | old_images, reverse=True):
             current = self._current(index)
-            is_text = current.name in PAGE_STATE_TOOLS and index in superseded
+            is_text = _traits(current.name).page_state and index in superseded
             forms.append((index, _superseded(current) if is_text else _without_images(current)))
         return forms
 
@@ -344,6 +347,10 @@ class _Walk:
     def _replace(self, index: int, message: ToolResultMessage) -> None:
         self.total += self.size(message) - self.size(self._current(index))
         self.replaced[index] = message
+
+
+def _traits(tool: str) -> PageTraits:
+    return PAGE_TRAITS.get(tool, _NO_TRAITS)
 
 
 def _superseded(message: ToolResultMessage) -> ToolResultMessage:
