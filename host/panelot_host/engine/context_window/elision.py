@@ -122,6 +122,16 @@ class PrefixPass(msgspec.Struct, frozen=True):
     replaced: dict[int, Message]
 
 
+class _PrefixWalk(msgspec.Struct, frozen=True):
+    """The pass over a prefix (this list object) with ``marks``: its walk, and the prefix
+    with the walk's replacements applied."""
+
+    prefix: Sequence[Message]
+    marks: Marks
+    walk: _Walk
+    applied: list[Message]
+
+
 class Elider:
     """``elide`` for the requests of one run, and their size.
 
@@ -132,18 +142,18 @@ class Elider:
     """
 
     def __init__(self) -> None:
-        self._base: tuple[Sequence[Message], Marks, _Walk, list[Message]] | None = None
+        self._base: _PrefixWalk | None = None
 
     def has_pass(self, prefix: Sequence[Message], marks: Marks) -> bool:
         """Whether the pass over ``prefix`` (this list object) with ``marks`` is made."""
         base = self._base
-        return base is not None and base[0] is prefix and base[1] == marks
+        return base is not None and base.prefix is prefix and base.marks == marks
 
     def passed(self) -> PrefixPass | None:
         """The pass over the last prefix, as data (None before the first request)."""
         if self._base is None:
             return None
-        prefix, marks, walk, _ = self._base
+        prefix, marks, walk = self._base.prefix, self._base.marks, self._base.walk
         return PrefixPass(
             marks=marks, length=len(prefix), total=walk.total, tabs=walk.tabs,
             active=walk.active, young_from=walk.young_from, step_stable=walk.step_stable,
@@ -157,22 +167,22 @@ class Elider:
         walk.replaced = dict(state.replaced)
         for index in range(state.length, len(prefix)):
             walk.add(index, prefix[index])
-        self._base = (prefix, state.marks, walk, _applied(prefix, walk.replaced))
+        self._base = _PrefixWalk(prefix, state.marks, walk, _applied(prefix, walk.replaced))
 
     def elide(
         self, prefix: Sequence[Message], current: Sequence[Message], marks: Marks, size: Size
     ) -> Elided:
         """The elided messages of ``prefix`` + ``current``, their size and stable part."""
         base = self._base
-        if base is None or base[0] is not prefix or base[1] != marks:
+        if base is None or base.prefix is not prefix or base.marks != marks:
             walk = _Walk(prefix, marks, size)
             for index, message in enumerate(prefix):
                 walk.add(index, message)
-            base = self._base = (prefix, marks, walk, _applied(prefix, walk.replaced))
-        walk = base[2].resumed([*prefix, *current], size)
+            base = self._base = _PrefixWalk(prefix, marks, walk, _applied(prefix, walk.replaced))
+        walk = base.walk.resumed([*prefix, *current], size)
         for index, message in enumerate(current, start=len(prefix)):
             walk.add(index, message)
-        output = [*base[3], *current]
+        output = [*base.applied, *current]
         for index, replacement in walk.replaced.items():
             output[index] = replacement
         return Elided(output, walk.total, walk.hint())

@@ -69,6 +69,15 @@ def text_tokens(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
+class _Head(msgspec.Struct, frozen=True):
+    """The raw tokens of a system prompt and tools: ``key`` is the prompt and the tools'
+    ids, which ``tools`` (kept referenced) keep from being reused."""
+
+    key: tuple[str, tuple[int, ...]]
+    tokens: int
+    tools: list[ToolSpec]
+
+
 class TokenEstimator:
     """Raw (uncalibrated) token counts of messages, each message counted once.
 
@@ -78,7 +87,7 @@ class TokenEstimator:
 
     def __init__(self) -> None:
         self._counted: dict[int, tuple[Message, int]] = {}
-        self._head: tuple[tuple[str, tuple[int, ...]], int, list[ToolSpec]] | None = None
+        self._head: _Head | None = None
 
     def of(self, message: Message) -> int:
         """Raw tokens of one message."""
@@ -106,9 +115,9 @@ class TokenEstimator:
     def head(self, system: str, tools: Sequence[ToolSpec]) -> int:
         """Raw tokens of the system prompt and the tools (the same run after run: kept)."""
         key = (system, tuple(id(t) for t in tools))
-        if self._head is None or self._head[0] != key:
-            self._head = (key, text_tokens(system) + tools_tokens(tools), list(tools))
-        return self._head[1]
+        if self._head is None or self._head.key != key:
+            self._head = _Head(key, text_tokens(system) + tools_tokens(tools), list(tools))
+        return self._head.tokens
 
 
 def tools_tokens(tools: Sequence[ToolSpec]) -> int:
