@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from panelot_host.engine.context_window.elision import Elided, Elider, Marks
 from panelot_host.engine.context_window.history import build_messages
+from panelot_host.engine.context_window.prefix_store import PREFIX_FORMAT
 from panelot_host.engine.context_window.session_context import SessionContext
 from panelot_host.engine.context_window.tokens import TokenEstimator
 from panelot_host.engine.history_cache import HistoryCache
@@ -286,7 +287,7 @@ def test_a_stale_foreign_or_damaged_stored_prefix_is_rebuilt(db: Database, damag
     assert _messages(db, thread_id, turn_id) == expected
     assert _stored(db) == 1
     row = db.conn.execute("SELECT format, length(messages) FROM context_prefix").fetchone()
-    assert row[0] != "other code" and row[1] > 2  # stored again
+    assert row[0] == PREFIX_FORMAT and row[1] > 2  # stored again, in the current format
 
 
 def test_a_stored_prefix_of_another_end_is_not_used_as_it_is(db: Database) -> None:
