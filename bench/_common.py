@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from panelot_host.server.host import Host
     from panelot_host.server.transport import DirectTransport
 
+REPO_ROOT = str(Path(__file__).resolve().parents[1])
 NOOP_NAME = "bench_noop"
 INIT_PARAMS: dict[str, Any] = {"protocolVersion": 1, "client": {"name": "bench", "version": "0"}}
 # a 1M-token window (as gpt-4.1): the engine benchmarks measure steps, not compaction
@@ -219,12 +220,14 @@ async def scripted_host(
     """A ``Host`` on ``home`` with the scripted provider (``responder``, keeping no requests)
     and, with ``noop``, the no-op tool registered; a ``DirectTransport`` client that has sent
     ``initialize``. The host modules are imported here, when it is first used."""
-    from panelot_host.engine.models import FixedModels
     from panelot_host.providers.scripted import ScriptedProvider
     from panelot_host.server.assembly import default_registry
     from panelot_host.server.config import HostConfig
     from panelot_host.server.host import Host
     from panelot_host.server.transport import DirectTransport
+
+    sys.path.insert(0, REPO_ROOT)  # the test double below lives in tests/support
+    from tests.support.fixed_models import FixedModels
 
     registry = None
     if noop:

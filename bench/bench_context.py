@@ -45,6 +45,7 @@ from tests.support.context_session import (
     measure,
     model_info,
 )
+from tests.support.fixed_models import FixedModels
 
 from _common import figure, header, median, seed_profile
 from panelot_host.engine.context_window.elision import Elider, Marks
@@ -52,7 +53,6 @@ from panelot_host.engine.context_window.history import TurnHistory, build_messag
 from panelot_host.engine.context_window.session_context import SessionContext
 from panelot_host.engine.context_window.tokens import TokenEstimator, model_limits
 from panelot_host.engine.history_cache import HistoryCache
-from panelot_host.engine.models import FixedModels
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.types import AssistantMessage, Message, ModelRequest

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.fixed_models import FixedModels
 from tests.support.invariants import check_request
 from tests.support.tabs import ACT_ON_ANY_TAB
 from tests.support.tools import ToolLog, make_test_tools
 
-from panelot_host.engine.models import FixedModels
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import ScriptedProvider
 from panelot_host.server.assembly import default_registry

@@ -14,12 +14,12 @@ from typing import Any, TextIO
 
 import anyio
 from anyio.streams.memory import MemoryObjectSendStream
+from tests.support.fixed_models import FixedModels
 
 from panelot_host.cli.chat import ChatIO, ChatOptions, chat
 from panelot_host.cli.chat_input import EndOfInput, Event, Inbound, Line
 from panelot_host.cli.chat_render import Renderer
 from panelot_host.cli.chat_session import ChatSession
-from panelot_host.engine.models import FixedModels
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import ScriptedProvider
 from panelot_host.server.config import HostConfig

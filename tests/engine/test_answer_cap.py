@@ -14,9 +14,9 @@ import pytest
 from tests.conftest import EventLog
 from tests.engine.helpers import INIT, new_thread, run_turn, wait_until
 from tests.providers.sse_server import HANG, Reply, SSEServer
+from tests.support.fixed_models import FixedModels
 from tests.support.tools import ToolLog
 
-from panelot_host.engine.models import FixedModels
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.openai import OpenAIProvider
 from panelot_host.providers.scripted import ScriptedProvider, Stop, Text, Thinking, ToolCall

@@ -21,11 +21,11 @@ from tests.support.context_session import (
     browsing_steps,
     model_info,
 )
+from tests.support.fixed_models import FixedModels
 from tests.support.invariants import check_request
 from tests.support.tabs import ACT_ON_ANY_TAB
 
 from panelot_host.engine.context_window import elision
-from panelot_host.engine.models import FixedModels
 from panelot_host.errors import ProviderHTTPError
 from panelot_host.providers.anthropic_request import build_body
 from panelot_host.providers.catalog import ModelInfo

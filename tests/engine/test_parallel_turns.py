@@ -15,10 +15,10 @@ import anyio
 import pytest
 from tests.conftest import EventLog
 from tests.engine.helpers import answer_approval, new_thread, wait_for, wait_until
+from tests.support.fixed_models import FixedModels
 from tests.support.invariants import check_request
 from tests.support.tools import ToolLog
 
-from panelot_host.engine.models import FixedModels
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import Script, ScriptedProvider, Text, ToolCall
 from panelot_host.providers.types import (

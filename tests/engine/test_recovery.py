@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from tests.conftest import EventLog
 from tests.engine.helpers import INIT, new_thread, wait_for, wait_until
+from tests.support.fixed_models import FixedModels
 from tests.support.tabs import ACT_ON_ANY_TAB
 from tests.support.tools import ToolLog, make_test_tools
 
-from panelot_host.engine.models import FixedModels
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import Hang, ScriptedProvider, Text, ToolCall
 from panelot_host.providers.types import ToolResultMessage

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from tests.conftest import EventLog
 from tests.engine.helpers import INIT, new_thread, run_turn, wait_for, wait_until
+from tests.support.fixed_models import FixedModels
 
-from panelot_host.engine.models import FixedModels, ResolvedModel
+from panelot_host.engine.models import ResolvedModel
 from panelot_host.errors import ProviderHTTPError
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import Fail, Hang, Pause, ScriptedProvider, Text

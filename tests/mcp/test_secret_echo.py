@@ -22,10 +22,10 @@ import pytest
 from tests.conftest import EventLog
 from tests.engine.helpers import new_thread
 from tests.mcp.conftest import FAST, Harness, free_port
+from tests.support.fixed_models import FixedModels
 
 from panelot_host.cli.logs import LOG_FILE, configure_logging
 from panelot_host.credentials.store import CredentialStore
-from panelot_host.engine.models import FixedModels
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
 from panelot_host.secret_mask import REDACTED, SecretMask

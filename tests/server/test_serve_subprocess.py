@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import struct
 import subprocess
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from tests.support.wire_client import HostProcess, initialize_params
+
+from panelot_host.cli.config import ORIGINS_FILE
 
 pytestmark = pytest.mark.slow
 
@@ -124,9 +127,8 @@ def test_origin_not_allowed_is_refused_on_stderr(tmp_path: Path) -> None:
 
 def test_allowed_origin_is_served(tmp_path: Path) -> None:
     origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
-    from panelot_host.cli.config import write_allowed_origins
-
-    write_allowed_origins(tmp_path, [origin])
+    # the file a user (or an administrator) writes: a JSON list of origins
+    (tmp_path / ORIGINS_FILE).write_text(json.dumps([origin]), "utf-8")
     done = _run_with_origin(tmp_path, origin, {})
     assert done.returncode == 0, done.stderr
     assert done.stdout == b""

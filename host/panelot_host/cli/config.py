@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 
 import msgspec
-
-from panelot_host.private_files import private_dir, private_file
 
 ORIGINS_FILE = "allowed-origins.json"
 
@@ -27,16 +24,3 @@ def allowed_origins(home: Path, environ: Mapping[str, str]) -> frozenset[str]:
     extra = environ.get("PANELOT_ALLOWED_ORIGINS", "")
     origins.update(o.strip() for o in extra.split(",") if o.strip())
     return frozenset(origins)
-
-
-def write_allowed_origins(home: Path, origins: list[str]) -> Path:
-    """Record the allowed origins (the installer calls it); written atomically."""
-    # lazy: json stays off the host's start (only the installer writes the origins)
-    import json
-
-    private_dir(home)
-    path = home / ORIGINS_FILE
-    tmp = private_file(path.with_suffix(".tmp"))
-    tmp.write_text(json.dumps(sorted(set(origins)), indent=2) + "\n", "utf-8")
-    os.replace(tmp, path)
-    return path

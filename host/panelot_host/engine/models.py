@@ -51,34 +51,6 @@ class ModelAccess(Protocol):
         ...
 
 
-class FixedModels:
-    """One provider for every call (tests, demos): ``ScriptedProvider`` or a real adapter."""
-
-    def __init__(
-        self,
-        provider: Provider,
-        info: ModelInfo,
-        *,
-        task: ResolvedModel | None = None,
-        transport: str = "fixed",
-    ) -> None:
-        self._resolved = ResolvedModel(provider, info, transport)
-        self._task = task
-
-    def resolve(self, model: str | None) -> ResolvedModel:
-        if model is None or model == self._resolved.model:
-            return self._resolved
-        return msgspec.structs.replace(
-            self._resolved, info=msgspec.structs.replace(self._resolved.info, id=model)
-        )
-
-    def task_model(self) -> ResolvedModel | None:
-        return self._task
-
-    async def aclose(self) -> None:
-        """The caller owns the fixed providers."""
-
-
 class ConfiguredModels:
     """Providers from the environment and the stored settings (`docs/protocol.md`,
     "Launch and configuration")."""
