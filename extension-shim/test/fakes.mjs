@@ -1,4 +1,5 @@
-// Test doubles for chrome.runtime Ports: what a port posts, and events fired by hand.
+// Test doubles: chrome.runtime Ports (what a port posts, events fired by hand) and an empty
+// thread.open snapshot.
 
 export class FakeEvent {
   constructor() {
@@ -39,3 +40,22 @@ export function installChrome() {
 }
 
 export const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A `thread.open` snapshot of thread `id` with nothing in it yet (fields of `more` added).
+ * @param {string} id @param {string} title @param {Record<string, unknown>} [more]
+ */
+export function emptySnapshot(id, title, more = {}) {
+  return {
+    thread: { id, title },
+    lastSeq: 0,
+    items: [],
+    turn: null,
+    run: null,
+    pendingApprovals: [],
+    pendingInteractions: [],
+    queue: [],
+    pendingSteering: [],
+    ...more,
+  };
+}

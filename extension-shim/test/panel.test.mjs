@@ -7,19 +7,10 @@ import test from "node:test";
 import { Controller } from "../src/panel/controller.js";
 import { Store } from "../src/panel/store.js";
 import { pickSharedTab, tabCountWords } from "../src/panel/tabs.js";
+import { emptySnapshot } from "./fakes.mjs";
 
 /** @param {string} id */
-const snapshot = (id) => ({
-  thread: { id, title: "New thread" },
-  lastSeq: 0,
-  items: [],
-  turn: null,
-  run: null,
-  pendingApprovals: [],
-  pendingInteractions: [],
-  queue: [],
-  pendingSteering: [],
-});
+const snapshot = (id) => emptySnapshot(id, "New thread");
 
 test("a message sent while a new thread is being created goes to the new thread", async () => {
   /** @type {[string, any][]} */

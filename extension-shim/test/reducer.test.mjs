@@ -4,22 +4,12 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { Store } from "../src/panel/store.js";
+import { emptySnapshot } from "./fakes.mjs";
 
 /** A store showing thread `thr_1` at seq 0, with whatever the snapshot holds. */
 function shown(more = {}) {
   const store = new Store();
-  store.load(/** @type {any} */ ({
-    thread: { id: "thr_1", title: "T" },
-    lastSeq: 0,
-    items: [],
-    turn: null,
-    run: null,
-    pendingApprovals: [],
-    pendingInteractions: [],
-    queue: [],
-    pendingSteering: [],
-    ...more,
-  }));
+  store.load(/** @type {any} */ (emptySnapshot("thr_1", "T", more)));
   /** @type {[string, string | undefined][]} */
   const emitted = [];
   for (const topic of ["item", "delta", "run", "cards", "queue", "steering"]) {

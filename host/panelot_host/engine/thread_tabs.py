@@ -37,6 +37,8 @@ from panelot_host.tools.target import Target
 GROUP_TITLE_CHARS = 40  # Chrome shows a group's title in the tab strip: keep it short
 UNOWNED_SETTING = "actOnUnownedTabs"
 SHARE_SETTING = "shareActiveTab"
+USERS_ACTIVE_TAB = "your active tab"  # foreign_tab's words for the user's tabs
+USERS_OTHER_TAB = "one of your tabs"
 
 _tabs_decoder = msgspec.json.Decoder(ThreadTabs)
 
@@ -67,7 +69,7 @@ def current_tabs(ctx: EngineContext, thread_id: str) -> ThreadTabs:
 
 def keep_tabs(ctx: EngineContext, found: ThreadTabs) -> None:
     """Store what the shim reported of a thread's tabs and tell the thread's clients."""
-    if found.thread_id == "" or not threads.exists(ctx.db.conn, found.thread_id):
+    if not threads.exists(ctx.db.conn, found.thread_id):
         return  # the thread was deleted meanwhile
     before = tab_store.get(ctx.db.conn, found.thread_id)
     if before == found:
@@ -85,21 +87,26 @@ def with_shared(current: ThreadTabs, tab: SharedTab) -> ThreadTabs:
     return msgspec.structs.replace(current, tabs=[shared, *others])
 
 
-async def share_tab(ctx: EngineContext, thread_id: str, tab: SharedTab) -> ThreadTabs:
-    """Hand ``tab`` over to the thread: stored at once, then grouped by the browser (when
-    one is connected; else at the thread's next browser call)."""
-    shared = with_shared(current_tabs(ctx, thread_id), tab)
-    keep_tabs(ctx, shared)
+async def find_in_browser(ctx: EngineContext, tabs: ThreadTabs) -> ThreadTabs:
+    """``tabs`` as the connected browser finds and groups them (``browser.threadTabs``),
+    marked found for this connection; ``tabs`` unchanged when no browser is connected or
+    an older shim cannot (the thread's next browser call then reports them)."""
     bridge = ctx.browser
     if bridge is None:
-        return shared
+        return tabs
     try:
-        found = await bridge.find_thread_tabs(shared)
+        found = await bridge.find_thread_tabs(tabs)
     except ToolError:
-        return shared  # grouped at the thread's next browser call
-    ctx.link.found_tabs.add(thread_id)
-    keep_tabs(ctx, found)
+        return tabs
+    ctx.link.found_tabs.add(tabs.thread_id)
     return found
+
+
+async def share_tab(ctx: EngineContext, thread_id: str, tab: SharedTab) -> None:
+    """Hand ``tab`` over to the thread: stored at once, then grouped by the browser."""
+    shared = with_shared(current_tabs(ctx, thread_id), tab)
+    keep_tabs(ctx, shared)
+    keep_tabs(ctx, await find_in_browser(ctx, shared))
 
 
 def acts_on_unowned_tabs(ctx: EngineContext, settings: Mapping[str, Any] | None = None) -> bool:
@@ -126,12 +133,12 @@ def foreign_tab(
     owner = tab_store.owner_of(ctx.db.conn, target.tab_id)
     if owner is not None and owner != thread_id and threads.exists(ctx.db.conn, owner):
         return f"a tab of the thread “{threads.get(ctx.db.conn, owner).title}”"
-    return "your active tab" if target.active else "one of your tabs"
+    return USERS_ACTIVE_TAB if target.active else USERS_OTHER_TAB
 
 
 def is_users_tab(description: str | None) -> bool:
     """A ``foreign_tab`` description of a tab no thread owns (approving shares it)."""
-    return description in ("your active tab", "one of your tabs")
+    return description in (USERS_ACTIVE_TAB, USERS_OTHER_TAB)
 
 
 class ThreadBrowser:
@@ -151,10 +158,7 @@ class ThreadBrowser:
         found.add(self._thread_id)
         if not tabs.tabs and tabs.group_id is None:
             return tabs  # nothing to find yet
-        try:
-            tabs = await self._bridge.find_thread_tabs(tabs)
-        except ToolError:
-            return tabs  # an older shim: the ids the host knows are all there is
+        tabs = await find_in_browser(self._ctx, tabs)
         keep_tabs(self._ctx, tabs)
         return tabs
 
@@ -208,14 +212,9 @@ class TabService:
         """Have the browser put the tab in the thread's group (when one is connected; else
         the thread's next browser call does), then store the thread's tabs with the
         command's receipt; the answer shows them."""
-        shared = with_shared(current_tabs(self.ctx, thread_id), tab)
-        bridge = self.ctx.browser
-        if bridge is not None:
-            try:
-                shared = await bridge.find_thread_tabs(shared)
-                self.ctx.link.found_tabs.add(thread_id)
-            except ToolError:
-                pass  # grouped at the thread's next browser call
+        shared = await find_in_browser(
+            self.ctx, with_shared(current_tabs(self.ctx, thread_id), tab)
+        )
         with command_unit(self.ctx.db, cmd) as unit:
             tab_store.put(unit.conn, shared)
             record = threads.get(unit.conn, thread_id)
