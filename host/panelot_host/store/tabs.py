@@ -10,32 +10,45 @@ from panelot_host.protocol.tabs import TabGroupColor, TabSource, ThreadTab, Thre
 
 def get(conn: sqlite3.Connection, thread_id: str) -> ThreadTabs | None:
     """The thread's tabs, current first; None when it never had a group."""
-    group = conn.execute(
-        "SELECT group_id, title, color FROM thread_tab_group WHERE thread_id = ?", (thread_id,)
-    ).fetchone()
-    if group is None:
-        return None
-    rows = conn.execute(
-        "SELECT tab_id, url, title, source, grouped FROM thread_tab WHERE thread_id = ? "
-        "ORDER BY rank",
-        (thread_id,),
+    return get_many(conn, [thread_id]).get(thread_id)
+
+
+def get_many(conn: sqlite3.Connection, thread_ids: list[str]) -> dict[str, ThreadTabs]:
+    """The tabs of those of ``thread_ids`` that have a group (two queries in all)."""
+    if not thread_ids:
+        return {}
+    marks = ", ".join("?" * len(thread_ids))
+    groups = conn.execute(
+        f"SELECT thread_id, group_id, title, color FROM thread_tab_group "
+        f"WHERE thread_id IN ({marks})",
+        thread_ids,
     ).fetchall()
-    return ThreadTabs(
-        thread_id=thread_id,
-        group_id=group[0],
-        title=group[1],
-        color=cast(TabGroupColor, group[2]),
-        tabs=[
+    tabs: dict[str, list[ThreadTab]] = {row[0]: [] for row in groups}
+    rows = conn.execute(
+        f"SELECT thread_id, tab_id, url, title, source, grouped FROM thread_tab "
+        f"WHERE thread_id IN ({marks}) ORDER BY thread_id, rank",
+        thread_ids,
+    ).fetchall()
+    for row in rows:
+        tabs.setdefault(row[0], []).append(
             ThreadTab(
-                tab_id=row[0],
-                url=row[1],
-                title=row[2],
-                source=cast(TabSource, row[3]),
-                grouped=bool(row[4]),
+                tab_id=row[1],
+                url=row[2],
+                title=row[3],
+                source=cast(TabSource, row[4]),
+                grouped=bool(row[5]),
             )
-            for row in rows
-        ],
-    )
+        )
+    return {
+        thread_id: ThreadTabs(
+            thread_id=thread_id,
+            group_id=group_id,
+            title=title,
+            color=cast(TabGroupColor, color),
+            tabs=tabs.get(thread_id, []),
+        )
+        for thread_id, group_id, title, color in groups
+    }
 
 
 def put(conn: sqlite3.Connection, tabs: ThreadTabs) -> None:

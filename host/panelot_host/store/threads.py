@@ -115,21 +115,8 @@ def _with_activity(conn: sqlite3.Connection, records: list[ThreadRecord]) -> lis
     found: dict[str, tuple[TurnStatus, RunState | None]] = {
         tid: (status, state) for tid, status, state in rows
     }
-    with_tabs = set(
-        row[0]
-        for row in conn.execute(
-            f"SELECT thread_id FROM thread_tab_group WHERE thread_id IN ({marks})",
-            [r.id for r in records],
-        )
-    )
-    return [
-        _active(
-            record,
-            found.get(record.id),
-            tabs.get(conn, record.id) if record.id in with_tabs else None,
-        )
-        for record in records
-    ]
+    groups = tabs.get_many(conn, [r.id for r in records])
+    return [_active(record, found.get(record.id), groups.get(record.id)) for record in records]
 
 
 def _active(
