@@ -48,14 +48,22 @@ LAUNCH_ARGS = [
     "--disable-gpu",
 ]
 REQUEST_TIMEOUT_MS = 20_000
+BLOCKS_POLICY_INSTALLS = (  # Playwright's default switches that stop a policy's install
+    "--disable-background-networking",
+    "--disable-extensions",
+    "--disable-component-extensions-with-background-pages",
+    "--disable-default-apps",
+)
 TEMP_PREFIX = "panelot-e2e-"  # each browser's TMPDIR in the system's temp directory
 
 
 def extension_id(manifest: Path = EXTENSION / "manifest.json") -> str:
-    """The ID Chrome derives from the manifest's ``key``: sha256 of the DER public key,
-    first 32 hex digits mapped 0-f -> a-p."""
-    key = json.loads(manifest.read_text("utf-8"))["key"]
-    digest = hashlib.sha256(base64.b64decode(key)).hexdigest()[:32]
+    """The ID Chrome derives for the unpacked extension: from the manifest's ``key`` (sha256
+    of the DER public key), else from the folder's absolute path (a store build has no
+    key); the first 32 hex digits mapped 0-f -> a-p."""
+    key = json.loads(manifest.read_text("utf-8")).get("key")
+    seed = base64.b64decode(key) if key else str(manifest.parent.resolve()).encode()
+    digest = hashlib.sha256(seed).hexdigest()[:32]
     return "".join(chr(ord("a") + int(c, 16)) for c in digest)
 
 
@@ -71,6 +79,13 @@ class Profile:
     # the tests of other features act on tabs the user opened, without the question a
     # thread asks before it acts on a tab it does not own (issue 26's tests turn it on)
     ask_for_unowned_tabs: bool = False
+    extension: Path = EXTENSION  # the unpacked extension the browser loads
+    # the `panelot-host` that installs the host (another environment's: the built wheel's)
+    panelot_host: Path | None = None
+    install_args: list[str] = field(default_factory=list)  # e.g. --extension-id ID
+    # an extension the browser installs by enterprise policy (ExtensionInstallForcelist,
+    # written by the test) instead of loading one unpacked
+    policy_extension_id: str | None = None
 
     @property
     def user_data(self) -> Path:
@@ -81,7 +96,7 @@ class Profile:
         return self.root / "panelot-home"
 
     def launch(self, playwright: Playwright) -> Browser:
-        ext_id = extension_id()
+        ext_id = self.policy_extension_id or extension_id(self.extension / "manifest.json")
         home = self.root / "home"
         home.mkdir(parents=True, exist_ok=True)
         # Chromium keeps its singleton socket under TMPDIR: a socket path has at most 107
@@ -89,7 +104,9 @@ class Profile:
         tmp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{SUITE_MARK}-"))
         installed = self.host_executable is None and self.origins is None
         if installed:
-            run_install(self.user_data, home, self.panelot_home)
+            run_install(
+                self.user_data, home, self.panelot_home, self.panelot_host, self.install_args
+            )
         else:  # a manifest no install would write: another host, or other extensions only
             origins = self.origins if self.origins is not None else [extension_origin(ext_id)]
             manifest = build_manifest(self.host_executable or installed_wrapper(self), origins)
@@ -117,27 +134,36 @@ class Profile:
             for name in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "PANELOT_PROVIDER"):
                 env.pop(name, None)
             env.pop("PANELOT_MODEL", None)
+        unpacked = [
+            f"--disable-extensions-except={self.extension}",
+            f"--load-extension={self.extension}",
+            *LAUNCH_ARGS,
+        ]
+        # by policy: Chromium must fetch the update manifest, which these switches stop
+        by_policy = [arg for arg in LAUNCH_ARGS if arg not in BLOCKS_POLICY_INSTALLS]
         context = playwright.chromium.launch_persistent_context(
             str(self.user_data),
             executable_path=str(CHROMIUM),
             headless=True,
-            args=[
-                f"--disable-extensions-except={EXTENSION}",
-                f"--load-extension={EXTENSION}",
-                *LAUNCH_ARGS,
-                *self.extra_args,
-            ],
+            args=[*(by_policy if self.policy_extension_id else unpacked), *self.extra_args],
+            ignore_default_args=list(BLOCKS_POLICY_INSTALLS) if self.policy_extension_id else None,
             env=env,
             viewport={"width": 360, "height": 720},
         )
         return Browser(context, ext_id, self, tmp)
 
 
-def run_install(user_data: Path, home: Path, panelot_home: Path) -> str:
+def run_install(
+    user_data: Path,
+    home: Path,
+    panelot_home: Path,
+    panelot_host: Path | None = None,
+    extra: list[str] | None = None,
+) -> str:
     """``panelot-host install --user-data-dir`` as a user runs it; returns its report."""
-    command = [str(Path(sys.executable).with_name("panelot-host")), "install"]
+    program = panelot_host or Path(sys.executable).with_name("panelot-host")
     done = subprocess.run(
-        [*command, "--user-data-dir", str(user_data)],
+        [str(program), "install", "--user-data-dir", str(user_data), *(extra or [])],
         env={**os.environ, "HOME": str(home), "PANELOT_HOME": str(panelot_home)},
         capture_output=True,
         text=True,

@@ -49,8 +49,9 @@ def test_linux_install_writes_wrapper_and_manifest_where_the_browser_reads(
     wrapper = m.panelot_home / "bin" / "panelot-host-chrome"
     assert f"created      manifest ({browser}): {manifest}" in report
     assert f"created      wrapper: {wrapper}" in report
-    repo = Path(__file__).resolve().parents[2]
-    assert f"'Load unpacked' and pick {repo / 'extension-shim'}" in report
+    copy = m.panelot_home / "extension"
+    assert f"'Load unpacked' and pick {copy}" in report
+    assert json.loads((copy / "manifest.json").read_text("utf-8"))["name"] == "Panelot"
     data = json.loads(manifest.read_text("utf-8"))
     assert data == {
         "name": HOST_NAME,
@@ -142,7 +143,7 @@ def test_installing_twice_changes_nothing(tmp_path: Path) -> None:
     before = {p: (p.read_bytes(), p.stat().st_mtime_ns, mode(p)) for p in files}
     status, report = install(m, browser=["chromium", "edge"])
     assert status == 0
-    assert report.count("unchanged") == 3 and "already installed: nothing changed" in report
+    assert report.count("unchanged") == 4 and "already installed: nothing changed" in report
     assert sorted(p for p in tmp_path.rglob("*") if p.is_file()) == files
     assert {p: (p.read_bytes(), p.stat().st_mtime_ns, mode(p)) for p in files} == before
 

@@ -11,5 +11,6 @@ terminal client (session logic, rendering, questions, input);
 ``credentials_cmd`` (``credentials set|list|delete``) and ``settings_cmd``
 (``config get|set|unset``); ``permissions`` exports the grant ledger; ``install`` runs
 ``install`` and ``uninstall``; ``doctor`` (with ``doctor_data`` for the data checks) says
-why a browser cannot reach the host; ``show_logs`` is ``panelot-host logs``.
+why a browser cannot reach the host; ``show_logs`` is ``panelot-host logs``;
+``extension_cmd`` is ``panelot-host extension path|pack``.
 """

@@ -15,8 +15,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-import panelot_host
-
 if TYPE_CHECKING:
     from panelot_host.install.machine import Machine
     from panelot_host.install.plan import Change
@@ -124,13 +122,8 @@ def run_install(
     if any(change.status == "refused" for change in changes):  # a dry run: say what to do
         print(f"panelot-host install: {FORCE_HINT}", file=sys.stderr)
         return 1
-    extension = _extension_folder()
-    if extension is not None and not options.dry_run and options.user_data_dir is None:
-        print(
-            f"next: in the browser's extensions page turn on Developer mode, 'Load unpacked' "
-            f"and pick {extension}",
-            file=out,
-        )
+    if not options.dry_run and options.user_data_dir is None:
+        _offer_extension(machine.panelot_home, out)
     if options.doctor and not options.dry_run:
         # lazy: doctor's checks (httpx) load only when the install asks for them
         from panelot_host.cli.doctor import run_doctor
@@ -147,10 +140,24 @@ def run_install(
     return 0
 
 
-def _extension_folder() -> Path | None:
-    """The extension beside the host's sources (a clone of the repository), if there."""
-    folder = Path(panelot_host.__file__).resolve().parents[2] / "extension-shim"
-    return folder if (folder / "manifest.json").is_file() else None
+def _offer_extension(home: Path, out: TextIO) -> None:
+    """Refresh the extension's copy under ``home`` and say how to load it."""
+    # lazy: the copy's modules load only when an install runs
+    from panelot_host.install.extension import bundled_extension, copy_extension
+    from panelot_host.install.extension_files import ExtensionIncomplete
+
+    try:
+        copied = copy_extension(bundled_extension(), home)
+    except (ExtensionIncomplete, OSError) as exc:
+        print(f"extension    not copied: {exc}", file=out)
+        return
+    status = "updated" if copied.refreshed else "unchanged"
+    print(f"{status:<12} extension {copied.stamp.version}: {copied.path}", file=out)
+    print(
+        "next: in the browser's extensions page turn on Developer mode, 'Load unpacked' "
+        f"and pick {copied.path} (if it is loaded already, press its reload button)",
+        file=out,
+    )
 
 
 def run_uninstall(

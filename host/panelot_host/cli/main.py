@@ -99,6 +99,10 @@ def _parser() -> argparse.ArgumentParser:
     from panelot_host.cli.install import add_commands as add_install_commands
 
     add_install_commands(sub)
+    # lazy: as the install commands
+    from panelot_host.cli.extension_cmd import add_commands as add_extension_commands
+
+    add_extension_commands(sub)
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(command="version", run=_run_version)
     return parser

@@ -19,6 +19,11 @@ layer's helpers; nothing below imports them).
   own (else install refuses to replace it without ``--force``).
 - ``policy``: enterprise policies that stop user-level or all native hosts.
 - ``diagnose``: ``doctor``'s checks of the install (every cause of Chrome's error table).
+- ``extension_files``: which files of ``extension-shim/`` make the extension (the
+  standard library only: the wheel's build hook loads it too).
+- ``extension``: the extension this host carries (the wheel's, else the clone's) and its
+  copy under ``PANELOT_HOME`` that Chrome loads unpacked (``panelot-host extension path``).
+- ``extension_pack``: the store zip, a signed CRX3 and its ``update.xml``.
 - ``profile``: ``install_into_user_data_dir``, manifest + wrapper for one profile directory
   (a library call; the command is ``panelot-host install --user-data-dir``).
 """

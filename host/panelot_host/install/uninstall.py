@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from panelot_host.install.extension import remove_copy
 from panelot_host.install.machine import Machine
 from panelot_host.install.ownership import describe
 from panelot_host.install.plan import Change
@@ -29,6 +30,8 @@ def uninstall(machine: Machine, *, system: bool, dry_run: bool = False) -> list[
     for entry in record.keys:
         hive: Hive = "HKLM" if entry.hive == "HKLM" else "HKCU"
         changes.append(_remove_key(machine, hive, entry.key, entry.value, dry_run))
+    if not system:  # the extension's copy is in this user's data folder
+        changes.extend(remove_copy(machine.panelot_home, dry_run=dry_run))
     if not dry_run:
         save_record(install_dir, InstallRecord())  # before the folders: it is in one
     for folder in sorted(record.dirs, key=lambda d: len(Path(d).parts), reverse=True):
