@@ -105,12 +105,17 @@ def test_a_runnable_block_runs_as_printed(block: Block, tmp_path: Path) -> None:
 def test_every_command_in_the_docs_runs_from_the_venv_or_says_to_activate_it() -> None:
     """A fresh clone has no ``panelot-host`` or ``python`` with the package on PATH: a
     command line starts with ``.venv/bin/``, ``bash scripts/``, ``bash install/``,
-    ``sh tests/``, ``cat`` or a variable assignment before one of those."""
-    starts = (".venv/bin/", "bash scripts/", "bash install/", "sh tests/", "cat ", "printf ")
+    ``sh tests/``, ``cat`` or a variable assignment before one of those. A block marked
+    ```` ```sh user ```` is the installed product's (the wheel's route): it starts with
+    ``pipx``, ``uv tool`` or ``panelot-host``, which that install puts on PATH."""
+    clone = (".venv/bin/", "bash scripts/", "bash install/", "sh tests/", "cat ", "printf ")
+    installed = ("pipx ", "uv tool ", "panelot-host ")
     for path in DOCS:
         for match in FENCE.finditer(path.read_text("utf-8")):
-            if match.group("info").split()[:1] not in (["sh"], ["bash"]):
+            info = match.group("info").split()
+            if info[:1] not in (["sh"], ["bash"]):
                 continue
+            starts = installed if "user" in info else clone
             body = textwrap.dedent(match.group("body")).replace("\\\n", " ")
             for line in body.splitlines():  # continuation lines joined
                 command = re.sub(r"^(\w+=\S+\s+)+", "", line.strip())

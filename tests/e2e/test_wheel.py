@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -243,3 +245,73 @@ def test_chromium_installs_the_signed_crx_from_update_xml_by_policy(
                 )
             finally:
                 browser.close()
+
+
+def _readme_user_block() -> str:
+    readme = (REPO / "README.md").read_text("utf-8")
+    match = re.search(r"```sh user\n(.*?)\n```", readme, flags=re.DOTALL)
+    assert match, "the README's wheel route has no sh user block"
+    return match.group(1)
+
+
+def _files(root: Path) -> set[Path]:
+    return {p for p in root.rglob("*") if not p.is_dir()}
+
+
+def test_the_readmes_wheel_route_installs_and_uninstalls_leaving_only_the_data(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """The README's two commands as printed, with pipx, in a home where Chromium has run;
+    then uninstall in the order the README gives."""
+    block = _readme_user_block()
+    wheel_name = re.search(r"\./(panelot_host-\S+\.whl)", block)
+    assert wheel_name and wheel_name.group(1) == installed.wheel.name  # the current version
+    tools = tmp_path / "tools"
+    subprocess.run([sys.executable, "-m", "venv", str(tools)], check=True, timeout=120)
+    subprocess.run(
+        [str(tools / "bin" / "python"), "-m", "pip", "install", "--quiet", "pipx"],
+        check=True,
+        timeout=600,
+    )
+    home = tmp_path / "home"
+    (home / ".config" / "chromium").mkdir(parents=True)  # a browser that has run
+    work = tmp_path / "downloads"
+    work.mkdir()
+    shutil.copy(installed.wheel, work / installed.wheel.name)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL"))}
+    for name in ("PANELOT_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
+        env.pop(name, None)
+    env.update(
+        HOME=str(home),
+        PIPX_HOME=str(tmp_path / "pipx"),
+        PIPX_BIN_DIR=str(tmp_path / "pipx-bin"),
+        PATH=f"{tmp_path / 'pipx-bin'}:{tools / 'bin'}:/usr/bin:/bin",
+        PANELOT_PROVIDER="scripted",  # doctor checks a model: the offline demo
+    )
+    before = _files(home)
+
+    def run(script: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", script],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+
+    done = run(block)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.strip().endswith("all is well"), done.stdout[-2000:]
+    data = home / ".local" / "share" / "panelot"
+    manifest = home / ".config" / "chromium" / "NativeMessagingHosts" / f"{HOST_NAME}.json"
+    assert manifest.is_file()
+    assert f"pick {data / 'extension'}" in done.stdout
+    assert (data / "extension" / "manifest.json").is_file()
+
+    removed = run("panelot-host uninstall && pipx uninstall panelot-host")
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+    left = {p.relative_to(home) for p in _files(home) - before}
+    assert {p for p in left if not p.is_relative_to(".local/share/panelot/logs")} == set()
+    assert not list((tmp_path / "pipx-bin").iterdir())
