@@ -17,6 +17,7 @@ from panelot_host.install.extension import (
     bundled_extension,
     copied_stamp,
     copy_extension,
+    diagnose_copy,
     remove_copy,
     stamp_of,
 )
@@ -179,3 +180,23 @@ def test_extension_path_prints_the_copy_of_the_extension_this_host_carries(
     assert "updated the extension" in capsys.readouterr().err
     run_path(None, out=io.StringIO(), environ={"PANELOT_HOME": str(tmp_path)})  # type: ignore[arg-type]
     assert capsys.readouterr().err == ""  # current: nothing said, nothing written
+
+
+def test_doctor_says_whether_the_copy_is_the_extension_this_host_carries(
+    tmp_path: Path,
+) -> None:
+    source, home = _source(tmp_path), tmp_path / "home"
+    (missing,) = diagnose_copy(home, source)
+    assert missing.status == "note" and "panelot-host extension path" in missing.fix
+    copy_extension(source, home)
+    (current,) = diagnose_copy(home, source)
+    assert current.status == "ok" and current.message.startswith("1.2.3 in ")
+    (source / "manifest.json").write_text(json.dumps({"version": "1.3.0"}), "utf-8")
+    (older,) = diagnose_copy(home, source)  # the host was upgraded, the copy was not
+    assert older.status == "problem"
+    assert "holds extension 1.2.3, this host carries 1.3.0" in older.message
+    assert older.fix.startswith("panelot-host extension path, then press")
+    copy_extension(source, home)
+    (home / "extension" / "worker.js").write_text("edited", "utf-8")
+    (edited,) = diagnose_copy(home, source)
+    assert edited.status == "problem" and "other files" in edited.message

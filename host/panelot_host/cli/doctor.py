@@ -22,6 +22,7 @@ from panelot_host.cli.doctor_data import (
     check_provider,
 )
 from panelot_host.install.diagnose import diagnose_install
+from panelot_host.install.extension import diagnose_copy
 from panelot_host.install.locations import BROWSERS
 from panelot_host.install.machine import Machine
 from panelot_host.install.record import RecordError, load_record
@@ -44,6 +45,8 @@ def collect(
         machine, browsers, system=options.system, user_data_dir=options.user_data_dir
     )
     home = machine.panelot_home
+    if options.user_data_dir is None:  # a profile's install copies no extension
+        findings += diagnose_copy(home)
     findings += check_databases(home)
     findings += check_permissions(home)
     credential_findings, store = check_credentials(home)

@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 import msgspec
 
 import panelot_host
+from panelot_host.install.diagnose import Finding
 from panelot_host.install.extension_files import ExtensionIncomplete, extension_files
 from panelot_host.install.plan import Change
 from panelot_host.private_files import private_dir, private_file, tighten_existing
@@ -146,3 +147,40 @@ def remove_copy(home: Path, *, dry_run: bool = False) -> list[Change]:
         shutil.rmtree(target)
         (home / STAMP_FILE).unlink()
     return [Change("removed", "extension", str(target))]
+
+
+def diagnose_copy(home: Path, source: Path | None = None) -> list[Finding]:
+    """``doctor``'s finding on the extension's folder under ``home``: current, missing (a
+    note: a clone loads ``extension-shim/``), or older than the extension this host carries
+    (``source``, by default ``bundled_extension()``)."""
+    reload = "press the extension's reload button in chrome://extensions"
+    try:
+        carried = stamp_of(source or bundled_extension())
+    except (ExtensionIncomplete, OSError) as exc:
+        return [Finding("extension", "note", f"this host carries no usable extension: {exc}")]
+    target = home / COPY_FOLDER
+    copied = copied_stamp(home)
+    if copied is None:
+        return [
+            Finding(
+                "extension",
+                "note",
+                f"no copy in {target} yet (a clone can load extension-shim/ itself)",
+                fix="panelot-host extension path, then 'Load unpacked' the folder it prints",
+            )
+        ]
+    if copied == carried and _holds(target, carried):
+        return [Finding("extension", "ok", f"{carried.version} in {target}, as this host carries")]
+    differs = (
+        f"holds extension {copied.version}, this host carries {carried.version}"
+        if copied.version != carried.version
+        else f"holds other files than the extension {carried.version} this host carries"
+    )
+    return [
+        Finding(
+            "extension",
+            "problem",
+            f"{target} {differs}",
+            fix=f"panelot-host extension path, then {reload}",
+        )
+    ]
