@@ -13,6 +13,7 @@ Packages, one per part of the architecture (``docs/protocol.md`` is the wire):
   ``secret_mask`` (secrets masked out of logs), ``generated_file`` (the committed schemas'
   command line: print, ``--write``, ``--check``),
   ``msgspec_import`` (msgspec imported without typing_extensions as a host starts),
+  ``upgrade_route`` (how this host was installed, and the command that upgrades it),
   ``__main__`` (``python -m panelot_host``).
 """
 
