@@ -19,6 +19,7 @@ import pytest
 from tests.cli.terminal import Pane, needs_tmux
 from tests.support.wire_client import HostProcess, initialize_params
 
+import panelot_host
 from panelot_host.home import panelot_home
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -167,10 +168,16 @@ def test_initialize_with_another_protocol_version_behaves_as_documented(tmp_path
         assert refused["error"]["data"]["errors"] == [
             {"path": "$.params.protocolVersion", "message": "this host speaks protocol version 1"}
         ]
+        assert refused["error"]["message"].startswith("unsupported protocol version")
+        data = refused["error"]["data"]
+        assert data["protocolVersions"] == {"oldest": 1, "newest": 1}
+        assert (data["update"], data["hostVersion"]) == ("host", panelot_host.__version__)
+        assert data["hostUpdateCommand"].endswith("git pull && bash install/install.sh")
         before = host.call("thread.list", {})
         assert before["error"]["data"]["kind"] == "not_initialized"
         accepted = host.call("initialize", initialize_params())  # the client may try again
         assert accepted["result"]["protocolVersion"] == 1
+        assert accepted["result"]["protocolVersions"] == {"oldest": 1, "newest": 1}
     finally:
         host.kill()
 

@@ -31,6 +31,7 @@ not exceptions.
     │   └── OutcomeUnknown            (dispatched, answer lost: decided by recovery class)
     │   └── InvalidToolDescriptor     (ToolRegistry.register refused a descriptor)
     ├── InvalidParams                 (JSON-RPC -32602, with a list of violations)
+    │   └── UnsupportedProtocolVersion (initialize: no protocol version both sides speak)
     ├── InvalidResult                 (a peer's response result failed validation)
     └── JsonRpcError                  (a frame is not a usable JSON-RPC message)
         ├── ParseError                (-32700: invalid UTF-8 or invalid JSON)
@@ -196,6 +197,30 @@ class InvalidParams(PanelotError):
     def __init__(self, message: str, errors: list[dict[str, str]]) -> None:
         super().__init__(message)
         self.errors = errors
+
+
+class UnsupportedProtocolVersion(InvalidParams):
+    """``initialize`` from a client that shares no protocol version with this host.
+    ``oldest``/``newest``: the host's versions; ``update``: the older side (``host`` or
+    ``extension``); ``host_update_command``: how to upgrade this host."""
+
+    def __init__(
+        self,
+        message: str,
+        errors: list[dict[str, str]],
+        *,
+        oldest: int,
+        newest: int,
+        host_version: str,
+        update: str,
+        host_update_command: str,
+    ) -> None:
+        super().__init__(message, errors)
+        self.oldest = oldest
+        self.newest = newest
+        self.host_version = host_version
+        self.update = update
+        self.host_update_command = host_update_command
 
 
 class InvalidResult(PanelotError):

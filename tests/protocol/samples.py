@@ -11,6 +11,7 @@ from panelot_host.protocol import events as ev
 from panelot_host.protocol import ops
 from panelot_host.protocol.common import (
     ImageBlock,
+    ProtocolVersions,
     Target,
     TextBlock,
     ToolInfo,
@@ -154,6 +155,7 @@ SETTINGS = ops.Settings(
 PARAMS: dict[str, msgspec.Struct] = {
     "initialize": ops.InitializeParams(
         protocol_version=1,
+        min_protocol_version=1,
         client=ops.ClientInfo(name="panel", version="1.0", profile_id="p-1"),
         capabilities=ops.ClientCapabilities(browser_tools=["browser_click"]),
     ),
@@ -232,6 +234,7 @@ RESULTS: dict[str, Any] = {
         protocol_version=1,
         engine=ops.EngineInfo(name="panelot-host", version="0.1.0"),
         capabilities=ops.HostCapabilities(browser_tools=["browser_click"]),
+        protocol_versions=ProtocolVersions(oldest=1, newest=1),
     ),
     "thread.create": ops.ThreadResult(thread=THREAD),
     "thread.list": ops.ThreadListResult(threads=[THREAD], next_cursor=None),

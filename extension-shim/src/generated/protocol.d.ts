@@ -79,6 +79,7 @@ export interface ProtocolDefinitions {
   NoticeItem?: NoticeItem;
   PermissionsListParams?: PermissionsListParams;
   PermissionsRevokeParams?: PermissionsRevokeParams;
+  ProtocolVersions?: ProtocolVersions;
   ProviderDiscoverParams?: ProviderDiscoverParams;
   ProviderDiscoverResult?: ProviderDiscoverResult;
   ProviderStatusParams?: ProviderStatusParams;
@@ -549,6 +550,10 @@ export interface EngineInfo {
 export interface ErrorData {
   kind: string;
   errors?: Violation[] | null;
+  protocolVersions?: ProtocolVersions | null;
+  hostVersion?: string | null;
+  update?: ("extension" | "host") | null;
+  hostUpdateCommand?: string | null;
 }
 /**
  * One entry of ``data.errors`` of an invalid-params error.
@@ -556,6 +561,13 @@ export interface ErrorData {
 export interface Violation {
   path: string;
   message: string;
+}
+/**
+ * A range of protocol versions a peer speaks, both ends included.
+ */
+export interface ProtocolVersions {
+  oldest: number;
+  newest: number;
 }
 /**
  * ``$/error``: a framing-level problem (the frame had no readable id).
@@ -614,6 +626,7 @@ export interface ImageAttachment {
 }
 export interface InitializeParams {
   protocolVersion: number;
+  minProtocolVersion?: number | null;
   client: ClientInfo;
   capabilities?: ClientCapabilities;
 }
@@ -621,6 +634,7 @@ export interface InitializeResult {
   protocolVersion: number;
   engine: EngineInfo;
   capabilities?: HostCapabilities;
+  protocolVersions?: ProtocolVersions;
 }
 /**
  * A question to the user (``ask_user``, MCP elicitation); ``schema`` describes

@@ -32,7 +32,6 @@ import msgspec
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-import panelot_host
 from panelot_host.cli.chat_input import (
     Event,
     Inbound,
@@ -49,7 +48,7 @@ from panelot_host.cli.chat_session import (
     ChatSession,
     new_command_id,
 )
-from panelot_host.cli.host_session import log_to_file
+from panelot_host.cli.host_session import initialize_params, log_to_file
 from panelot_host.errors import ProviderConfigError, StartupError
 from panelot_host.home import panelot_home
 from panelot_host.server.config import HostConfig
@@ -209,11 +208,8 @@ async def _start_session(
 
 
 async def _initialize(client: DirectTransport, options: ChatOptions) -> None:
-    info: dict[str, Any] = {"name": "panelot-chat", "version": panelot_host.__version__}
-    if options.profile:
-        info["profileId"] = options.profile
     try:
-        await client.send("initialize", {"protocolVersion": 1, "client": info})
+        await client.send("initialize", initialize_params("panelot-chat", options.profile))
     except RemoteError as exc:
         raise StartFailed(f"the host could not start: {exc.message}") from None
 

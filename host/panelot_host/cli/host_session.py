@@ -22,6 +22,7 @@ import anyio
 import panelot_host
 from panelot_host.cli.logs import configure_logging
 from panelot_host.errors import StartupError
+from panelot_host.protocol import ops
 from panelot_host.server.config import HostConfig
 from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport, RemoteError
@@ -56,18 +57,24 @@ def describe(error: RemoteError) -> str:
     return f"{error.message} ({details})" if details else error.message
 
 
+def initialize_params(name: str, profile: str | None) -> dict[str, Any]:
+    """``initialize``'s params for the terminal client ``name``: the versions this package
+    speaks (its client and host are one package, so they always meet)."""
+    info: dict[str, Any] = {"name": name, "version": panelot_host.__version__}
+    if profile:
+        info["profileId"] = profile
+    return {**ops.version_params(), "client": info}
+
+
 async def _with_client(
     config: HostConfig,
     profile: str | None,
     work: Callable[[DirectTransport], Awaitable[int]],
     name: str,
 ) -> int:
-    info: dict[str, Any] = {"name": "panelot-cli", "version": panelot_host.__version__}
-    if profile:
-        info["profileId"] = profile
     async with Host(config) as host, DirectTransport.connect(host) as client:
         try:
-            await client.send("initialize", {"protocolVersion": 1, "client": info})
+            await client.send("initialize", initialize_params("panelot-cli", profile))
         except RemoteError as exc:
             return _failed(name, f"the host could not start: {describe(exc)}")
         try:

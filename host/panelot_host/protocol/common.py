@@ -15,7 +15,12 @@ from msgspec import Meta
 
 from panelot_host import vocabulary
 
-PROTOCOL_VERSION: Final = 1
+OLDEST_PROTOCOL_VERSION: Final = 1
+"""The oldest protocol version this host still speaks (``initialize`` negotiates)."""
+NEWEST_PROTOCOL_VERSION: Final = 1
+"""The newest protocol version this host speaks."""
+PROTOCOL_VERSION: Final = NEWEST_PROTOCOL_VERSION
+"""The version this package's structs and schema describe: the newest spoken."""
 
 # ---------------------------------------------------------------- scalars
 
@@ -64,6 +69,19 @@ Seq = Annotated[
 TokenCount = Annotated[int, Meta(ge=0)]
 
 CostUsd = Annotated[float, Meta(ge=0)]
+
+
+class ProtocolVersions(msgspec.Struct, frozen=True, kw_only=True):
+    """A range of protocol versions a peer speaks, both ends included."""
+
+    oldest: Annotated[int, Meta(ge=1)]
+    newest: Annotated[int, Meta(ge=1)]
+
+
+HOST_PROTOCOL_VERSIONS: Final = ProtocolVersions(
+    oldest=OLDEST_PROTOCOL_VERSION, newest=NEWEST_PROTOCOL_VERSION
+)
+
 
 # ---------------------------------------------------------------- enums
 

@@ -8,12 +8,12 @@ method is known (``codec.decode_params``). No I/O.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Final, get_args
+from typing import Any, Final, Literal, get_args
 
 import msgspec
 
 from panelot_host.errors import InvalidRequest, InvalidResponse, ParseError
-from panelot_host.protocol.common import ErrorKind
+from panelot_host.protocol.common import ErrorKind, ProtocolVersions
 
 JSONRPC_VERSION: Final = "2.0"
 
@@ -130,6 +130,17 @@ class ErrorData(msgspec.Struct, omit_defaults=True):
 
     kind: str
     errors: list[Violation] | None = None
+    # extension: an ``initialize`` refused because the protocol versions do not meet
+    protocol_versions: ProtocolVersions | None = msgspec.field(
+        default=None, name="protocolVersions"
+    )
+    """The versions the host speaks."""
+    host_version: str | None = msgspec.field(default=None, name="hostVersion")
+    """The host's own version (``panelot_host.__version__``)."""
+    update: Literal["host", "extension"] | None = None
+    """The side that is older, so the one to update."""
+    host_update_command: str | None = msgspec.field(default=None, name="hostUpdateCommand")
+    """The command that upgrades the host the way it was installed."""
 
 
 # ---------------------------------------------------------------- decoding

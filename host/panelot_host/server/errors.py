@@ -11,6 +11,7 @@ from panelot_host.errors import (
     PanelotError,
     ProviderConfigError,
     StartupError,
+    UnsupportedProtocolVersion,
 )
 from panelot_host.protocol import jsonrpc
 
@@ -40,6 +41,8 @@ def to_rpc_error(exc: BaseException) -> RpcError:
     match exc:
         case RpcError():
             return exc
+        case UnsupportedProtocolVersion():
+            return RpcError(jsonrpc.INVALID_PARAMS, exc.message, _version_refusal(exc))
         case InvalidParams():
             data = {"kind": "invalid_params", "errors": exc.errors}
             return RpcError(jsonrpc.INVALID_PARAMS, exc.message, data)
@@ -68,3 +71,16 @@ def to_rpc_error(exc: BaseException) -> RpcError:
                 f"internal error ({type(exc).__name__}); see the host log",
                 {"kind": "internal"},
             )
+
+
+def _version_refusal(exc: UnsupportedProtocolVersion) -> dict[str, Any]:
+    """``invalid_params`` data of a refused ``initialize``: the violation, as every host
+    reported it, and what a client needs to say which side to update, and how."""
+    return {
+        "kind": "invalid_params",
+        "errors": exc.errors,
+        "protocolVersions": {"oldest": exc.oldest, "newest": exc.newest},
+        "hostVersion": exc.host_version,
+        "update": exc.update,
+        "hostUpdateCommand": exc.host_update_command,
+    }

@@ -168,7 +168,7 @@ class _Prelude:
         return None
 
     def _initialize(self, params: ops.InitializeParams) -> ops.InitializeResult | None:
-        handshake.check_protocol_version(params)
+        version = handshake.negotiate(params)
         profile_id = params.client.profile_id
         # no waiting for a busy lease here: the server waits, with its signals watched
         store = self.store = open_store(self._config.home, profile_id, lease_wait_s=0.0)
@@ -176,7 +176,7 @@ class _Prelude:
             return None
         tools = handshake.browser_tools(params)
         self.session = Initialized(profile_id, tools)
-        return handshake.initialize_result(tools)
+        return handshake.initialize_result(version, tools)
 
     def close(self) -> None:
         if self.store is not None:

@@ -123,7 +123,7 @@ def bind(
 async def initialize(
     session: Session, params: ops.InitializeParams, receipt: None
 ) -> ops.InitializeResult:
-    handshake.check_protocol_version(params)
+    version = handshake.negotiate(params)
     try:
         session.profile  # noqa: B018 - raises NotInitialized while not yet initialized
     except Exception:
@@ -132,7 +132,7 @@ async def initialize(
         raise InvalidState("this connection is already initialized")
     tools = handshake.browser_tools(params)
     start_session(session, profile, tools)
-    return handshake.initialize_result(tools)
+    return handshake.initialize_result(version, tools)
 
 
 def start_session(session: Session, profile: OpenProfile, tools: tuple[str, ...]) -> None:

@@ -59,6 +59,7 @@ from panelot_host.protocol.ops.session import (
     HostCapabilities,
     InitializeParams,
     InitializeResult,
+    version_params,
 )
 from panelot_host.protocol.ops.threads import (
     MatchSpan,
@@ -189,4 +190,5 @@ __all__ = [
     "TurnSteerResult",
     "TurnSubmitParams",
     "TurnSubmitResult",
+    "version_params",
 ]
