@@ -11,6 +11,7 @@ import { PANEL_PORT, Relay } from "./src/relay.js";
 import { Shim } from "./src/shim.js";
 import { createToolTable } from "./src/tools/catalog.js";
 import { STAGE_FILES, StagedUploads } from "./src/tools/uploads.js";
+import { versionParams } from "./src/versions.js";
 
 const ownOrigin = `chrome-extension://${chrome.runtime.id}`;
 const uploads = new StagedUploads();
@@ -20,7 +21,7 @@ const badge = new ToolbarBadge(chrome.action, chrome.runtime.getManifest().actio
 
 const link = new HostLink({
   initializeParams: async () => ({
-    protocolVersion: 1,
+    ...versionParams(),
     client: { name: "panelot-extension", version: chrome.runtime.getManifest().version, profileId: await profileId() },
     capabilities: { browserTools: table.names() },
   }),

@@ -1,7 +1,12 @@
 // Chrome's reasons for closing a native Port, mapped to causes a user can act on
 // (the messages Chrome sends, as its native-messaging documentation and sources word them).
 
+import { EXTENSION_PATH_COMMAND, PROTOCOL_VERSIONS, versionSkew, versionWords } from "./versions.js";
+
 /** @typedef {import("./types").DisconnectCause} DisconnectCause */
+/** @typedef {import("./types").RpcErrorObject} RpcErrorObject */
+/** @typedef {import("./versions.js").Versions} Versions */
+/** @typedef {import("./versions.js").VersionSkew} VersionSkew */
 
 const LOGS_WORDS = "The host's log says what happened";
 const LOGS_COMMAND = "panelot-host logs";
@@ -77,17 +82,52 @@ export function causeOfDisconnect(chromeMessage, extensionId) {
 }
 
 /**
- * The host answered `initialize` with an error (e.g. another host holds the profile's lease).
- * @param {string} message
+ * The host answered `initialize` with an error: versions that do not meet (which side to
+ * update, and how), or another refusal (e.g. another host holds the profile's lease).
+ * @param {RpcErrorObject} error
+ * @param {Versions} [spoken] the protocol versions this extension sent
+ * @param {string} [extensionVersion] this extension's version (manifest.json)
  * @returns {DisconnectCause}
  */
-export function causeOfInitializeFailure(message) {
+export function causeOfInitializeFailure(error, spoken = PROTOCOL_VERSIONS, extensionVersion = "") {
+  const skew = versionSkew(error, spoken);
+  if (skew) return causeOfVersionSkew(skew, extensionVersion);
   return {
     code: "initialize_failed",
     headline: "The Panelot host refused to start",
-    message: `The host refused to start a session: ${message}`,
+    message: `The host refused to start a session: ${error.message}`,
     fix: `Close other windows of this browser profile that run Panelot, then press Retry now. ${LOGS_WORDS}.`,
     commands: [LOGS_COMMAND],
     details: "The log is PANELOT_HOME/logs/host.log.",
+  };
+}
+
+/**
+ * The host and this extension share no protocol version: say which side is older and how
+ * to update it.
+ * @param {VersionSkew} skew @param {string} extensionVersion
+ * @returns {DisconnectCause}
+ */
+export function causeOfVersionSkew(skew, extensionVersion) {
+  const extension = extensionVersion ? `This extension (${extensionVersion})` : "This extension";
+  const host = skew.hostVersion ? `the host (${skew.hostVersion})` : "the host";
+  const details = `${extension} speaks ${versionWords(skew.spoken)}; ${host} speaks ${versionWords(skew.host)}.`;
+  if (skew.update === "host") {
+    return {
+      code: "version_skew",
+      headline: "Update the Panelot host",
+      message: `The Panelot host is older than this extension: run \`${skew.command}\`.`,
+      fix: "Run this in a terminal to update the host, then press Retry now.",
+      commands: [skew.command],
+      details,
+    };
+  }
+  return {
+    code: "version_skew",
+    headline: "Update the Panelot extension",
+    message: `This extension is older than the Panelot host: update the extension (reload it from the folder \`${EXTENSION_PATH_COMMAND}\` prints, or update it from the Chrome Web Store).`,
+    fix: "Loaded unpacked: in chrome://extensions, press Reload on Panelot, or Load unpacked the folder this command prints. From the Chrome Web Store: chrome://extensions, Update. Then press Retry now.",
+    commands: [EXTENSION_PATH_COMMAND],
+    details,
   };
 }

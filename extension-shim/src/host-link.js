@@ -5,6 +5,7 @@
 
 import { ChunkAssembler, ChunkError } from "./chunks.js";
 import { causeOfDisconnect, causeOfInitializeFailure } from "./causes.js";
+import { retryVersion, spokenBy } from "./versions.js";
 
 /** @typedef {import("./types").RpcMessage} RpcMessage */
 /** @typedef {import("./types").RpcErrorObject} RpcErrorObject */
@@ -112,16 +113,32 @@ export class HostLink {
     port.onMessage.addListener((message) => this.receive(port, message));
     port.onDisconnect.addListener(() => this.closed(port, chrome.runtime.lastError?.message));
     try {
-      const result = await this.request("initialize", params, INITIALIZE_TIMEOUT_MS);
+      const result = await this.initialize(params);
       this.initialized = result;
       this.failures = 0;
       this.setStatus({ state: "connected", connection, engine: result.engine });
       return result;
     } catch (error) {
       if (this.port === port && error instanceof RpcError && error.rpc.code !== HOST_UNAVAILABLE) {
-        this.drop(port, causeOfInitializeFailure(error.message));
+        this.drop(port, causeOfInitializeFailure(error.rpc, spokenBy(params), params.client.version));
       }
       throw error;
+    }
+  }
+
+  /**
+   * `initialize`, once more with the version a host from before negotiation speaks when
+   * it refused the range (docs/protocol.md, "initialize").
+   * @param {InitializeParams} params @returns {Promise<InitializeResult>}
+   */
+  async initialize(params) {
+    try {
+      return await this.request("initialize", params, INITIALIZE_TIMEOUT_MS);
+    } catch (error) {
+      const version = error instanceof RpcError ? retryVersion(error.rpc, spokenBy(params)) : null;
+      if (version === null) throw error;
+      const { minProtocolVersion: _, ...rest } = params;
+      return await this.request("initialize", { ...rest, protocolVersion: version }, INITIALIZE_TIMEOUT_MS);
     }
   }
 

@@ -19,7 +19,7 @@ export interface RpcErrorObject {
 
 /** Why the native Port closed, in words a user can act on. */
 export interface DisconnectCause {
-  /** host_not_found | forbidden | start_failed | host_exited | communication | initialize_failed | unknown */
+  /** host_not_found | forbidden | start_failed | host_exited | communication | initialize_failed | version_skew | unknown */
   code: string;
   /** A plain headline for the banner. */
   headline: string;

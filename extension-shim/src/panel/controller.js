@@ -5,6 +5,7 @@
 import { PanelRpcError } from "./client.js";
 import { activeTab } from "./tabs.js";
 import { UPLOAD_MAX_BYTES } from "../tools/uploads.js";
+import { versionParams } from "../versions.js";
 
 /** @typedef {import("./client.js").PanelClient} PanelClient */
 /** @typedef {import("./store.js").Store} Store */
@@ -449,10 +450,19 @@ export class Controller {
     this.store.emit("view");
   }
 
+  /**
+   * The host's `initialize` answer (the worker's session: engine, protocol version, browser
+   * tools), or null while there is none.
+   * @returns {Promise<import("../generated/protocol").InitializeResult | null>}
+   */
+  async hostInfo() {
+    const params = { ...versionParams(), client: { name: "panelot-panel", version: "0" } };
+    return await this.client.request("initialize", params, 10_000).catch(() => null);
+  }
+
   /** The browser tools the host offers models (its `initialize` answer), or null. */
   async browserTools() {
-    const answer = await this.client.request("initialize", { protocolVersion: 1, client: { name: "panelot-panel", version: "0" } }, 10_000).catch(() => null);
-    const tools = answer?.capabilities?.browserTools;
+    const tools = (await this.hostInfo())?.capabilities?.browserTools;
     return Array.isArray(tools) ? /** @type {string[]} */ (tools) : null;
   }
 

@@ -32,7 +32,7 @@ export function mountBanner(store, controller) {
       const why = host.cause;
       // a plain headline and sentence; each command a block to copy; ids and files under Details
       title.textContent = why.headline ?? "The Panelot host is unreachable";
-      cause.textContent = why.message;
+      cause.replaceChildren(...withCode(why.message));
       const retry = host.retryInMs ? ` Panelot tries again in ${Math.ceil(host.retryInMs / 1000)} s.` : "";
       fix.textContent = why.fix + retry;
       commands.replaceChildren(...(why.commands ?? []).map((command) => {
@@ -71,4 +71,12 @@ export function mountBanner(store, controller) {
   store.on("host", renderHost);
   store.on("notices", renderNotices);
   renderHost();
+}
+
+/**
+ * Text with its `backquoted` spans as code (a command named in a sentence).
+ * @param {string} text @returns {(string | HTMLElement)[]}
+ */
+export function withCode(text) {
+  return text.split("`").map((part, i) => (i % 2 === 1 ? el("code", "", part) : part)).filter((part) => part !== "");
 }

@@ -4,18 +4,20 @@
 // Advanced, collapsed: limits (task model, context window, output limit, token budget),
 // tabs (share the active tab with each message; act on tabs a thread does not own without
 // asking), rules picked from lists (an action in words, a site, Allow / Ask first / Deny), the grant
-// ledger with revoke, and MCP servers with their status.
+// ledger with revoke, and MCP servers with their status. Then About: the versions.
 
 import { el, button, labelledField, plainTextInput } from "../dom.js";
 import { BUDGET_PRESETS, amount, parseDollars } from "../money.js";
 import { DECISIONS, actionsFor, grantWords, ruleFor, ruleWords, siteAddress } from "./rule-words.js";
 import { mcpForm } from "./mcp-form.js";
 import { siteOf } from "./action-words.js";
+import { aboutSection } from "./about.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
 /** @typedef {import("../../generated/protocol").Settings} Settings */
 /** @typedef {import("../../generated/protocol").Grant} Grant */
+/** @typedef {import("../../generated/protocol").InitializeResult} InitializeResult */
 /** @typedef {import("./rule-words.js").Rule} Rule */
 
 /**
@@ -23,15 +25,17 @@ import { siteOf } from "./action-words.js";
  */
 export function mountSettings(store, controller) {
   const root = /** @type {HTMLElement} */ (document.getElementById("settings-body"));
-  /** @type {{settings: Settings | null, grants: Grant[], keyFingerprint: string | null, status: string, advancedOpen: boolean, tools: string[] | null, tabSites: string[]}} */
-  const view = { settings: null, grants: [], keyFingerprint: null, status: "", advancedOpen: false, tools: null, tabSites: [] };
+  /** @type {{settings: Settings | null, grants: Grant[], keyFingerprint: string | null, status: string, advancedOpen: boolean, tools: string[] | null, tabSites: string[], host: InitializeResult | null}} */
+  const view = { settings: null, grants: [], keyFingerprint: null, status: "", advancedOpen: false, tools: null, tabSites: [], host: null };
 
   async function load() {
-    const [settings, grants, tools, tabSites] = await Promise.all([controller.getSettings(), controller.listGrants(), controller.browserTools(), openSites()]);
+    const [settings, grants, host, tabSites] = await Promise.all([controller.getSettings(), controller.listGrants(), controller.hostInfo(), openSites()]);
     if (!settings) return;
     view.settings = settings;
     view.grants = grants ?? [];
-    view.tools = tools;
+    view.host = host;
+    const tools = host?.capabilities?.browserTools;
+    view.tools = Array.isArray(tools) ? tools : null;
     view.tabSites = tabSites;
     render();
   }
@@ -60,7 +64,8 @@ export function mountSettings(store, controller) {
     const advanced = el("details", "settings-advanced", el("summary", "", "Advanced"), limitsSection(settings, model), tabsSection(settings), policySection(settings), grantsSection(), mcpSection(settings));
     advanced.open = view.advancedOpen;
     advanced.addEventListener("toggle", () => { view.advancedOpen = advanced.open; });
-    root.replaceChildren(modelSection(settings, model), keySection(settings), advanced);
+    const about = aboutSection(chrome.runtime.getManifest().version, view.host);
+    root.replaceChildren(modelSection(settings, model), keySection(settings), advanced, about);
     const status = el("p", "settings-status", view.status);
     status.id = "settings-status";
     status.setAttribute("role", "status");
