@@ -21,6 +21,7 @@ from panelot_host.cli.doctor_data import (
     check_permissions,
     check_provider,
 )
+from panelot_host.cli.doctor_versions import check_versions
 from panelot_host.install.diagnose import diagnose_install
 from panelot_host.install.extension import diagnose_copy
 from panelot_host.install.locations import BROWSERS
@@ -41,7 +42,8 @@ def collect(
     if not browsers and options.user_data_dir is None:
         found = [*machine.present_browsers(), *_recorded_browsers(machine, options.system)]
         browsers = list(dict.fromkeys(found))
-    findings = diagnose_install(
+    findings = check_versions()
+    findings += diagnose_install(
         machine, browsers, system=options.system, user_data_dir=options.user_data_dir
     )
     home = machine.panelot_home
