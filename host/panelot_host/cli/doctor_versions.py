@@ -1,7 +1,7 @@
 """``panelot-host doctor``'s version lines: the host's version and the protocol versions
 it speaks (with the command that upgrades it), and the version of the extension shipped
-beside it (a clone's ``extension-shim/``, or an ``extension/`` folder in the package) when
-there is one, with the protocol versions that extension speaks."""
+beside it (``install.extension.bundled_extension``: the wheel's, or a clone's
+``extension-shim/``) when there is one, with the protocol versions that extension speaks."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from pathlib import Path
 
 import panelot_host
 from panelot_host.install.diagnose import Finding
+from panelot_host.install.extension import bundled_extension
+from panelot_host.install.extension_files import ExtensionIncomplete
 from panelot_host.protocol.common import HOST_PROTOCOL_VERSIONS, ProtocolVersions
-from panelot_host.upgrade_route import clone_root, upgrade_command
+from panelot_host.upgrade_route import upgrade_command
 
 _SPOKEN = re.compile(
     r"PROTOCOL_VERSIONS\s*=\s*Object\.freeze\(\{\s*oldest:\s*(\d+),\s*newest:\s*(\d+)"
@@ -23,9 +25,11 @@ def check_versions(package_dir: Path | None = None) -> list[Finding]:
     """The host's line, then the bundled extension's (none when there is no folder)."""
     package_dir = package_dir or Path(panelot_host.__file__).parent
     findings = [_host_finding()]
-    folder = bundled_extension(package_dir)
-    if folder is not None:
-        findings.append(_extension_finding(folder))
+    try:
+        folder = bundled_extension(package_dir)
+    except ExtensionIncomplete:
+        return findings
+    findings.append(_extension_finding(folder))
     return findings
 
 
@@ -36,15 +40,6 @@ def _host_finding() -> Finding:
         f"panelot-host {panelot_host.__version__}, {span(HOST_PROTOCOL_VERSIONS)}"
         f" (upgrade: {upgrade_command()})",
     )
-
-
-def bundled_extension(package_dir: Path) -> Path | None:
-    """The extension folder shipped with this host, or None."""
-    root = clone_root(package_dir)
-    for folder in (package_dir / "extension", root / "extension-shim" if root else None):
-        if folder is not None and (folder / "manifest.json").is_file():
-            return folder
-    return None
 
 
 def _extension_finding(folder: Path) -> Finding:

@@ -40,13 +40,14 @@ class CopiedExtension(msgspec.Struct, frozen=True):
     refreshed: bool  # False: the copy already held these files
 
 
-def bundled_extension() -> Path:
-    """The extension's folder that came with this host (wheel, else the clone).
+def bundled_extension(package: Path | None = None) -> Path:
+    """The extension's folder that came with this host (wheel, else the clone), or with the
+    package in the folder ``package``.
 
     Raises:
         ExtensionIncomplete: neither has one.
     """
-    package = Path(panelot_host.__file__).resolve().parent
+    package = package or Path(panelot_host.__file__).resolve().parent
     for folder in (package / "extension", package.parents[1] / "extension-shim"):
         if (folder / "manifest.json").is_file():
             return folder
