@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from panelot_host.errors import Conflict
@@ -68,3 +69,37 @@ def test_digest_ignores_map_key_order() -> None:
     b = receipts.params_digest({"b": {"y": 2, "x": 1}, "a": 1})
     assert a == b
     assert a != receipts.params_digest({"a": 2, "b": {"x": 1, "y": 2}})
+
+
+class _Submit(msgspec.Struct, rename="camel", kw_only=True):
+    """A command's params as a later release has them: ``share_tab`` added, with a default."""
+
+    command_id: str
+    text: str
+    model: str | None = None
+    share_tab: int | None = None
+
+
+def _stored(db: Database, digest: str) -> None:
+    with db.transaction() as conn:
+        ctx = receipts.CommandContext("cmd-1", "turn.submit", digest)
+        receipts.finish(conn, ctx, b'{"turnId":"trn_1"}')
+
+
+def test_a_param_added_later_keeps_the_digest_of_commands_without_it() -> None:
+    plain = receipts.params_digest(_Submit(command_id="c", text="hi"))
+    assert plain == receipts.params_digest({"commandId": "c", "text": "hi"})
+    assert plain != receipts.params_digest(_Submit(command_id="c", text="hi", share_tab=3))
+
+
+def test_a_receipt_of_an_older_release_replays_after_a_param_was_added(tmp_path: Path) -> None:
+    db = Database.open(tmp_path / "p.db")
+    # the older release digested its params whole: defaults included, share_tab unknown
+    _stored(db, receipts.params_digest({"commandId": "c", "text": "hi", "model": None}))
+    ctx = receipts.command_context("cmd-1", "turn.submit", _Submit(command_id="c", text="hi"))
+    with pytest.raises(receipts.Replay) as replay, db.transaction() as conn:
+        receipts.check(conn, ctx)
+    assert replay.value.response == b'{"turnId":"trn_1"}'
+    other = receipts.command_context("cmd-1", "turn.submit", _Submit(command_id="c", text="no"))
+    with pytest.raises(Conflict), db.transaction() as conn:
+        receipts.check(conn, other)
