@@ -39,8 +39,10 @@ not exceptions.
         │   └── InvalidResponse       (a malformed response: logged and dropped, not answered)
         └── MethodNotFound            (-32601: unknown method)
 
-Errors that stop the process before it serves (``StartupError`` and its children) are not
-protocol errors: the CLI prints them to stderr and exits non-zero.
+Errors that stop the process before it serves (``StartupError`` and its children:
+``SchemaTooNew``, ``MigrationFailed``, ``LeaseUnavailable``) are not protocol errors: the
+CLI prints them to stderr and exits non-zero; ``initialize`` answers them as
+``invalid_state`` with their message.
 """
 
 from __future__ import annotations
@@ -279,7 +281,12 @@ class StartupError(Exception):
 
 
 class SchemaTooNew(StartupError):
-    pass
+    """The database was written by a newer Panelot; nothing was changed."""
+
+
+class MigrationFailed(StartupError):
+    """A schema migration failed and was rolled back; the message names the copy of the
+    database kept from before migrating."""
 
 
 class LeaseUnavailable(StartupError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from panelot_host.errors import StartupError
 from panelot_host.private_files import private_dir
 from panelot_host.store.db import Database
 from panelot_host.store.lease import WriterLease
@@ -40,6 +41,8 @@ def open_store(home: Path, profile_id: str | None, *, lease_wait_s: float) -> Op
     Raises:
         LeaseUnavailable: another process holds the lease (a ``StartupError``).
         SchemaTooNew: the database was written by a newer Panelot (a ``StartupError``).
+        MigrationFailed: a migration failed; the message names the copy kept from before
+            (a ``StartupError``).
     """
     path = database_path(home, profile_id)
     private_dir(path.parent, top=home)  # every conversation is in there
@@ -47,6 +50,10 @@ def open_store(home: Path, profile_id: str | None, *, lease_wait_s: float) -> Op
     lease.acquire()
     try:
         db = Database.open(path)
+    except StartupError as exc:  # too new, or a migration failed: kept in the log
+        log.error("cannot open the profile store %s: %s", path, exc)
+        lease.release()
+        raise
     except BaseException:
         lease.release()
         raise

@@ -4,7 +4,8 @@ the one transaction helper. The only package that speaks SQL; it never holds a s
 Module map:
 
 - Infrastructure: ``db`` (the connection, durability settings, ``transaction``),
-  ``migrate`` and ``migrations/`` (numbered schema versions), ``lease`` (one writer per
+  ``migrate`` and ``migrations/`` (numbered schema versions), ``backup`` (the copy of a
+  database kept until its migration commits), ``lease`` (one writer per
   database), ``profiles`` (which database a Chrome profile uses), ``ids`` (prefixed,
   time-ordered ids), ``records`` (rows as msgspec structs), ``receipts`` (command
   receipts: replay and conflict).

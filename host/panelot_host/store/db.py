@@ -10,12 +10,20 @@ from __future__ import annotations
 import sqlite3
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
-from panelot_host.errors import InvalidState, StoreError
+from panelot_host.errors import InvalidState, MigrationFailed, StoreError
 from panelot_host.private_files import private_dir, private_file, tighten_existing
-from panelot_host.store.migrate import apply_migrations
+from panelot_host.store.backup import take_backup
+from panelot_host.store.migrate import (
+    Migration,
+    apply_migrations,
+    load_migrations,
+    newest_version,
+    refuse_too_new,
+    schema_version,
+)
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -35,17 +43,27 @@ class Database:
 
     @classmethod
     def open(cls, path: Path | str) -> Database:
-        """Open (creating if needed) and migrate the database at ``path``.
+        """Open (creating if needed) and migrate the database at ``path``; a database that
+        holds data is copied beside itself before it migrates (``store.backup``).
 
-        Raises ``SchemaTooNew`` when the file was written by a newer Panelot.
+        Raises ``SchemaTooNew`` when the file was written by a newer Panelot (its bytes are
+        left as they were), ``MigrationFailed`` when a migration fails (the message names
+        the copy kept from before).
         """
         target = Path(path)
         private_dir(target.parent)
+        migrations = load_migrations()
+        if target.exists():
+            _refuse_too_new(target, newest_version(migrations))
         private_file(target)  # before SQLite creates -wal and -shm with its mode
         for suffix in ("-wal", "-shm"):
             tighten_existing(Path(f"{target}{suffix}"))
         conn = _connect(str(target))
-        apply_migrations(conn)
+        try:
+            _migrate(conn, target, migrations)
+        except BaseException:
+            conn.close()
+            raise
         return cls(conn, target)
 
     @property
@@ -110,6 +128,34 @@ class Database:
         with suppress(sqlite3.Error):
             self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         self._conn.close()
+
+
+def _refuse_too_new(path: Path, newest: int) -> None:
+    """Raise ``SchemaTooNew`` for a database newer than ``newest``. A read-only look: a
+    read-write connection would switch the file to WAL, and closing it would checkpoint a
+    newer host's WAL into it."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)) as peek:
+        refuse_too_new(peek, newest)
+
+
+def _migrate(conn: sqlite3.Connection, path: Path, migrations: list[Migration]) -> None:
+    """Apply the pending migrations, with a copy of the database kept until they commit
+    (none for a new, empty database)."""
+    current = schema_version(conn)
+    if current == 0 or current >= newest_version(migrations):
+        apply_migrations(conn, migrations=migrations)
+        return
+    backup = take_backup(conn, path, current)
+    try:
+        apply_migrations(conn, migrations=migrations)
+    except MigrationFailed as exc:
+        raise MigrationFailed(
+            f"{exc}. The database was at schema version {current}; a copy of it as it was "
+            f"before migrating is kept at {backup}. Keep that copy, and report this error "
+            "(panelot-host doctor shows it until it is removed)"
+        ) from exc
+    backup.unlink()
 
 
 def _connect(path: str) -> sqlite3.Connection:

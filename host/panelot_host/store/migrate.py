@@ -13,7 +13,7 @@ from pathlib import Path
 
 import msgspec
 
-from panelot_host.errors import SchemaTooNew
+from panelot_host.errors import MigrationFailed, SchemaTooNew
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -46,13 +46,15 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return int(row[0])
 
 
-def apply_migrations(conn: sqlite3.Connection, *, upto: int | None = None) -> int:
-    """Bring the schema to the newest version (or ``upto``); return the version reached.
+def newest_version(migrations: list[Migration] | None = None) -> int:
+    """The schema version this program writes."""
+    migrations = load_migrations() if migrations is None else migrations
+    return migrations[-1].version if migrations else 0
 
-    Raises ``SchemaTooNew`` when the database is newer than this program knows.
-    """
-    migrations = load_migrations()
-    newest = migrations[-1].version if migrations else 0
+
+def refuse_too_new(conn: sqlite3.Connection, newest: int) -> int:
+    """The database's schema version; raises ``SchemaTooNew`` when it is newer than
+    ``newest``. Reads only: call it before anything is set on the connection."""
     current = schema_version(conn)
     if current > newest:
         raise SchemaTooNew(
@@ -60,7 +62,24 @@ def apply_migrations(conn: sqlite3.Connection, *, upto: int | None = None) -> in
             f"versions up to {newest}: it was written by a newer Panelot. Upgrade panelot-host "
             "(or restore a backup made by this version); the database was left untouched."
         )
-    target = newest if upto is None else upto
+    return current
+
+
+def apply_migrations(
+    conn: sqlite3.Connection,
+    *,
+    upto: int | None = None,
+    migrations: list[Migration] | None = None,
+) -> int:
+    """Bring the schema to the newest version (or ``upto``); return the version reached.
+
+    Raises ``SchemaTooNew`` when the database is newer than this program knows, and
+    ``MigrationFailed`` when a migration fails (it is rolled back; the ones before it
+    stay committed).
+    """
+    migrations = load_migrations() if migrations is None else migrations
+    current = refuse_too_new(conn, newest_version(migrations))
+    target = newest_version(migrations) if upto is None else upto
     for migration in migrations:
         if current < migration.version <= target:
             _apply_one(conn, migration)
@@ -76,4 +95,4 @@ def _apply_one(conn: sqlite3.Connection, migration: Migration) -> None:
     except sqlite3.Error as exc:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
-        raise RuntimeError(f"migration {migration.name} failed: {exc}") from exc
+        raise MigrationFailed(f"migration {migration.name} failed: {exc}") from exc
