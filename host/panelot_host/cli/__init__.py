@@ -11,7 +11,8 @@ terminal client (session logic, rendering, questions, input);
 ``credentials_cmd`` (``credentials set|list|delete``) and ``settings_cmd``
 (``config get|set|unset``); ``permissions`` exports the grant ledger; ``install`` runs
 ``install`` and ``uninstall``; ``doctor`` (with ``doctor_data`` for the data checks and
-``doctor_versions`` for the host's and the bundled extension's versions) says why a browser
-cannot reach the host; ``show_logs`` is ``panelot-host logs``;
-``extension_cmd`` is ``panelot-host extension path|pack``.
+``doctor_versions`` for the host's and the bundled extension's versions and ``doctor_schema``
+for the databases' schema versions and migration copies) says why a browser cannot reach
+the host; ``show_logs`` is ``panelot-host logs``; ``extension_cmd`` is
+``panelot-host extension path|pack``.
 """

@@ -21,6 +21,7 @@ from panelot_host.cli.doctor_data import (
     check_permissions,
     check_provider,
 )
+from panelot_host.cli.doctor_schema import check_schemas
 from panelot_host.cli.doctor_versions import check_versions
 from panelot_host.install.diagnose import diagnose_install
 from panelot_host.install.extension import diagnose_copy
@@ -50,6 +51,7 @@ def collect(
     if options.user_data_dir is None:  # a profile's install copies no extension
         findings += diagnose_copy(home)
     findings += check_databases(home)
+    findings += check_schemas(home)
     findings += check_permissions(home)
     credential_findings, store = check_credentials(home)
     findings += credential_findings

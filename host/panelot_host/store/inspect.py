@@ -23,6 +23,7 @@ class DatabaseHealth(msgspec.Struct, frozen=True):
     # each stored credential's reference -> the provider origin it was entered for (None:
     # entered with none known), as a turn reads it (``settings.credential_origin``)
     credential_origins: dict[str, str | None] = {}
+    schema_version: int | None = None  # PRAGMA user_version; None: unreadable
 
 
 def profile_databases(home: Path) -> list[Path]:
@@ -39,7 +40,9 @@ def inspect_database(path: Path) -> DatabaseHealth:
             problems = [str(row[0]) for row in rows if row[0] != "ok"]
             if problems:
                 return DatabaseHealth(path, problems, {})
-            return DatabaseHealth(path, [], _settings(conn), _credential_origins(conn))
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            origins = _credential_origins(conn)
+            return DatabaseHealth(path, [], _settings(conn), origins, version)
     except sqlite3.Error as exc:
         return DatabaseHealth(path, [str(exc)], {})
 
