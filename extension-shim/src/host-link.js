@@ -121,6 +121,8 @@ export class HostLink {
     } catch (error) {
       if (this.port === port && error instanceof RpcError && error.rpc.code !== HOST_UNAVAILABLE) {
         this.drop(port, causeOfInitializeFailure(error.rpc, spokenBy(params), params.client.version));
+        // what waited on the session fails as on any disconnect: the banner says why, once
+        throw this.unavailable();
       }
       throw error;
     }

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 import panelot_host
 
 from .harness import EXTENSION, Browser
+from .panel_kit import both_schemes
 
 # Answers every initialize with the refusal of a host that negotiates (an older one:
 # update the host), then keeps reading until Chrome closes the Port.
@@ -72,6 +73,9 @@ def test_an_older_host_is_a_banner_with_the_command_that_updates_it(
     details = banner.get_by_role("group").filter(has_text="Details")
     details.get_by_text("Details").click()
     expect(details).to_contain_text("the host (0.0.9) speaks protocol version 0")
+    # said once, in words: the raw refusal is no second notice
+    expect(panel.get_by_text("unsupported protocol version")).to_have_count(0)
+    both_schemes(panel, "version-skew")
 
 
 def test_settings_about_says_the_extensions_the_hosts_and_the_protocols_versions(
@@ -85,3 +89,5 @@ def test_settings_about_says_the_extensions_the_hosts_and_the_protocols_versions
     expect(about.get_by_text(f"Extension {manifest['version']}", exact=True)).to_be_visible()
     expect(about.get_by_text(f"Host {panelot_host.__version__}", exact=True)).to_be_visible()
     expect(about.get_by_text("Protocol 1", exact=True)).to_be_visible()
+    about.scroll_into_view_if_needed()
+    both_schemes(panel, "settings-about")
