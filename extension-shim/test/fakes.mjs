@@ -59,3 +59,22 @@ export function emptySnapshot(id, title, more = {}) {
     ...more,
   };
 }
+
+/**
+ * A HostLink over a fake native Port whose initialize sends `params`: the link, the Port
+ * (what the link posted; fire the host's answers on it) and every status it reported.
+ * @param {typeof import("../src/host-link.js").HostLink} HostLink @param {any} params
+ */
+export function linkWithFakeHost(HostLink, params) {
+  const native = new FakePort("native");
+  /** @type {any[]} */
+  const statuses = [];
+  const link = new HostLink({
+    initializeParams: async () => params,
+    onRequest: () => {},
+    onNotification: () => {},
+    onStatus: (status) => statuses.push(status),
+    connectNative: () => native,
+  });
+  return { link, native, statuses };
+}

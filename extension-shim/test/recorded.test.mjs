@@ -10,7 +10,7 @@ import { beforeEach, test } from "node:test";
 import { HostLink } from "../src/host-link.js";
 import { aboutLines } from "../src/panel/views/about.js";
 import { Store } from "../src/panel/store.js";
-import { FakePort, installChrome, tick } from "./fakes.mjs";
+import { installChrome, linkWithFakeHost, tick } from "./fakes.mjs";
 
 const FOLDER = new URL("../../tests/protocol/recorded/", import.meta.url);
 const SESSIONS = readdirSync(FOLDER).filter((name) => name.endsWith(".jsonl")).sort();
@@ -35,15 +35,7 @@ test("sessions of older releases are recorded", () => {
 for (const name of SESSIONS) {
   test(`${name}: the worker connects with the older host's initialize answer`, async () => {
     const [answer] = answersTo(framesOf(name), "initialize");
-    const native = new FakePort("native");
-    const statuses = [];
-    const link = new HostLink({
-      initializeParams: async () => ({ protocolVersion: 1, client: { name: "t", version: "0.1.0" } }),
-      onRequest: () => {},
-      onNotification: () => {},
-      onStatus: (status) => statuses.push(status),
-      connectNative: () => native,
-    });
+    const { link, native, statuses } = linkWithFakeHost(HostLink, { protocolVersion: 1, client: { name: "t", version: "0.1.0" } });
     const connected = link.connect();
     await tick();
     const init = native.posted.find((m) => m.method === "initialize");

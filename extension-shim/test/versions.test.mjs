@@ -10,7 +10,7 @@ import { aboutLines, aboutSection } from "../src/panel/views/about.js";
 import { withCode } from "../src/panel/views/banner.js";
 import { DEFAULT_HOST_UPDATE, PROTOCOL_VERSIONS, retryVersion, versionParams, versionSkew } from "../src/versions.js";
 import { byClass, installDom, removeDom } from "./dom-shim.mjs";
-import { FakePort, installChrome, tick } from "./fakes.mjs";
+import { installChrome, linkWithFakeHost, tick } from "./fakes.mjs";
 
 beforeEach(installChrome);
 before(installDom);
@@ -95,15 +95,7 @@ test("a host from before negotiation that shares a version is asked again with i
 });
 
 test("the worker retries initialize once with the old host's version, without the range", async () => {
-  const native = new FakePort("native");
-  const statuses = [];
-  const link = new HostLink({
-    initializeParams: async () => ({ protocolVersion: 2, minProtocolVersion: 1, client: { name: "t", version: "0.2.0" }, capabilities: { browserTools: [] } }),
-    onRequest: () => {},
-    onNotification: () => {},
-    onStatus: (status) => statuses.push(status),
-    connectNative: () => native,
-  });
+  const { link, native, statuses } = linkWithFakeHost(HostLink, { protocolVersion: 2, minProtocolVersion: 1, client: { name: "t", version: "0.2.0" }, capabilities: { browserTools: [] } });
   const connected = link.connect();
   await tick();
   const first = native.posted.find((m) => m.method === "initialize");
@@ -117,15 +109,7 @@ test("the worker retries initialize once with the old host's version, without th
 });
 
 test("the worker reports a skew as the disconnect cause, with the side to update", async () => {
-  const native = new FakePort("native");
-  const statuses = [];
-  const link = new HostLink({
-    initializeParams: async () => ({ protocolVersion: 3, minProtocolVersion: 2, client: { name: "t", version: "0.3.0" } }),
-    onRequest: () => {},
-    onNotification: () => {},
-    onStatus: (status) => statuses.push(status),
-    connectNative: () => native,
-  });
+  const { link, native, statuses } = linkWithFakeHost(HostLink, { protocolVersion: 3, minProtocolVersion: 2, client: { name: "t", version: "0.3.0" } });
   const connected = link.connect();
   await tick();
   const init = native.posted.find((m) => m.method === "initialize");
