@@ -29,6 +29,9 @@ from panelot_host.install import HOST_NAME, PINNED_EXTENSION_ID
 from .fake_model import FakeAnthropic, text_reply
 from .harness import REPO, Browser, Profile, extension_id
 
+# building, fetching and installing take minutes on a loaded machine (the default is 120 s)
+pytestmark = pytest.mark.timeout(900)
+
 
 @dataclass(frozen=True)
 class Installed:
@@ -37,6 +40,7 @@ class Installed:
     wheel: Path
     panelot_host: Path
     python: Path
+    wheelhouse: Path  # the wheel's dependencies (and pipx), fetched once
 
     def run(self, *args: str, home: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
         """``panelot-host ARGS`` from outside the repository, as the user runs it."""
@@ -68,18 +72,33 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     (wheel,) = dist.glob("panelot_host-*-py3-none-any.whl")
-    venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    pip = subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+    # the dependencies are fetched once, as wheels, for both environments made here (the
+    # venv and pipx's); each then installs with no index, from those wheels only
+    wheels = root / "wheelhouse"
+    # pipx upgrades its shared pip: the newest pip is among them
+    download = [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(wheels)]
+    fetched = subprocess.run(
+        [*download, "--only-binary", ":all:", str(wheel), "pipx", "pip"],
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
+        check=False,
+    )
+    assert fetched.returncode == 0, fetched.stderr[-3000:]
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    offline = ["-m", "pip", "install", "--quiet", "--no-index", "--find-links", str(wheels)]
+    pip = subprocess.run(
+        [str(venv / "bin" / "python"), *offline, str(wheel)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=900,
         check=False,
     )
     assert pip.returncode == 0, pip.stderr[-3000:]
-    yield Installed(wheel, venv / "bin" / "panelot-host", venv / "bin" / "python")
+    yield Installed(wheel, venv / "bin" / "panelot-host", venv / "bin" / "python", wheels)
 
 
 def test_the_wheel_carries_the_extension_and_no_repository_file_is_used(
@@ -268,8 +287,15 @@ def test_the_readmes_wheel_route_installs_and_uninstalls_leaving_only_the_data(
     assert wheel_name and wheel_name.group(1) == installed.wheel.name  # the current version
     tools = tmp_path / "tools"
     subprocess.run([sys.executable, "-m", "venv", str(tools)], check=True, timeout=120)
+    offline = ["-m", "pip", "install", "--quiet", "--no-index"]
     subprocess.run(
-        [str(tools / "bin" / "python"), "-m", "pip", "install", "--quiet", "pipx"],
+        [
+            str(tools / "bin" / "python"),
+            *offline,
+            "--find-links",
+            str(installed.wheelhouse),
+            "pipx",
+        ],
         check=True,
         timeout=600,
     )
@@ -287,6 +313,9 @@ def test_the_readmes_wheel_route_installs_and_uninstalls_leaving_only_the_data(
         PIPX_BIN_DIR=str(tmp_path / "pipx-bin"),
         PATH=f"{tmp_path / 'pipx-bin'}:{tools / 'bin'}:/usr/bin:/bin",
         PANELOT_PROVIDER="scripted",  # doctor checks a model: the offline demo
+        # pipx's pip installs from the wheels fetched once (the commands stay as printed)
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS=str(installed.wheelhouse),
     )
     before = _files(home)
 
