@@ -13,7 +13,8 @@ a tool sees; its browser tab), ``builtin`` (``ask_user``), ``browser`` and
 ``browser_result`` (browser tools through the shim), ``browser_contract`` (their contract
 for the extension, ``schema/browser-tools.json``), ``downloads`` and ``file_text``
 (``browser_downloads``: the Turn's downloads, read in the host), ``lazy`` (the lazy exports below),
-``mcp`` (MCP servers' tools).
+``mcp`` (MCP servers' tools), ``outline`` (``browser_snapshot``'s outline read back: an
+element's semantic target, and that target resolved on another snapshot; workflows).
 """
 
 from __future__ import annotations
