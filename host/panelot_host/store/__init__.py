@@ -15,6 +15,7 @@ Module map:
   ``turns`` (turns, runs, per-call usage), ``steering`` (steering and the queue), ``approvals``
   (approval requests and interactions), ``grants`` (the grant ledger), ``tabs`` (the tabs
   each thread owns and its tab group), ``settings``
-  (settings and credential metadata), ``seq`` (per-thread event numbers).
+  (settings and credential metadata), ``seq`` (per-thread event numbers), ``workflows``
+  (saved workflows and their schedules).
 - Outside the host: ``inspect`` (a profile database read-only, for ``doctor``).
 """
