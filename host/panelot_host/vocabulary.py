@@ -55,7 +55,9 @@ Decision = Literal["allow", "deny"]
 ApprovalScope = Literal["once", "thread", "origin"]
 GrantScope = Literal["thread", "origin", "global"]
 RecoveryOutcome = Literal["succeeded", "failed", "retry"]
-PauseReason = Literal["budget", "uncertain"]
+PauseReason = Literal["budget", "uncertain", "needs_model"]
+"""Why a Turn paused; ``needs_model`` (extension): a workflow run diverged and no model is
+configured to take over (resumed by ``run.resume`` once one is)."""
 BudgetKind = Literal["tokens", "cost"]
 """Which budget paused a Turn: its token budget or its budget in money."""
 TitleSource = Literal["fallback", "model", "user"]

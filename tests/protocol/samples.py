@@ -39,6 +39,19 @@ from panelot_host.protocol.items import (
     UserItem,
 )
 from panelot_host.protocol.tabs import SharedTab, ThreadTab, ThreadTabs
+from panelot_host.protocol.workflows import (
+    DailySchedule,
+    EverySchedule,
+    ExpectValue,
+    SemanticTarget,
+    Workflow,
+    WorkflowDefinition,
+    WorkflowDocument,
+    WorkflowParameter,
+    WorkflowSchedule,
+    WorkflowSource,
+    WorkflowStep,
+)
 
 T0 = "2025-01-31T12:34:56.789Z"
 IMAGE = ImageAttachment(media_type="image/png", data="iVBORw0KGgo=", name="shot.png")
@@ -152,6 +165,32 @@ SETTINGS = ops.Settings(
     base_url="http://localhost:11434/v1",
 )
 
+WF_STEP = WorkflowStep(
+    tool="browser_type",
+    arguments={"text": "{{search}}"},
+    target=SemanticTarget(
+        role="searchbox", name="Search", origin="https://a.b", url_pattern="https://a.b/*",
+        landmark="main", heading='heading "Shop"', nth=0, count=1,
+    ),
+    expect=ExpectValue(value="{{search}}"),
+    title="Type '{{search}}' into searchbox \"Search\"",
+)  # fmt: skip
+WF_DEFINITION = WorkflowDefinition(
+    name="Buy socks",
+    goal="Add socks to the cart",
+    parameters=[WorkflowParameter(name="search", label="Search", default="socks")],
+    steps=[WF_STEP],
+    source=WorkflowSource(thread_id="th_1", turn_id="tu_1"),
+)
+WF_SCHEDULE = WorkflowSchedule(
+    workflow_id="wf_1", schedule=DailySchedule(at="09:30"), utc_offset_minutes=60,
+    next_run_at=T0, thread_id="th_1",
+)  # fmt: skip
+WORKFLOW = Workflow(
+    id="wf_1", created_at=T0, updated_at=T0, schedule=WF_SCHEDULE,
+    **msgspec.structs.asdict(WF_DEFINITION),
+)  # fmt: skip
+
 PARAMS: dict[str, msgspec.Struct] = {
     "initialize": ops.InitializeParams(
         protocol_version=1,
@@ -225,6 +264,30 @@ PARAMS: dict[str, msgspec.Struct] = {
         args={"ref": "e"},
         target=ops.BrowserTarget(tab_id=7, url="https://a.b/x", origin="https://a.b", title="A"),
     ),
+    "workflow.propose": ops.WorkflowProposeParams(thread_id="th_1", turn_id="tu_1"),
+    "workflow.save": ops.WorkflowSaveParams(command_id="w1", workflow=WF_DEFINITION),
+    "workflow.list": ops.WorkflowListParams(),
+    "workflow.get": ops.WorkflowGetParams(workflow_id="wf_1"),
+    "workflow.update": ops.WorkflowUpdateParams(
+        command_id="w2", workflow_id="wf_1", name="Socks", remove_steps=[1]
+    ),
+    "workflow.delete": ops.WorkflowDeleteParams(command_id="w3", workflow_id="wf_1"),
+    "workflow.export": ops.WorkflowExportParams(workflow_id="wf_1"),
+    "workflow.import": ops.WorkflowImportParams(
+        command_id="w4", document={"format": "panelot.workflow", "version": 1, "workflow": {}}
+    ),
+    "workflow.run": ops.WorkflowRunParams(
+        command_id="w5", workflow_id="wf_1", parameters={"search": "wool"}, trigger="schedule"
+    ),
+    "workflow.schedule.set": ops.WorkflowScheduleSetParams(
+        command_id="w6",
+        workflow_id="wf_1",
+        schedule=EverySchedule(hours=4),
+        paused=False,
+        utc_offset_minutes=60,
+    ),
+    "workflow.schedule.list": ops.WorkflowScheduleListParams(),
+    "workflow.due": ops.WorkflowDueParams(command_id="w7", now=1_700_000_000_000),
     "browser.threadTabs": ops.BrowserThreadTabsParams(thread_tabs=THREAD_TABS),
     "$/cancelRequest": ops.CancelRequestParams(id=17),
 }
@@ -297,6 +360,30 @@ RESULTS: dict[str, Any] = {
         is_error=False,
         details={"diff": []},
         thread_tabs=THREAD_TABS,
+    ),
+    "workflow.propose": ops.WorkflowProposeResult(draft=WF_DEFINITION, skipped=3),
+    "workflow.save": ops.WorkflowResult(workflow=WORKFLOW),
+    "workflow.list": ops.WorkflowListResult(workflows=[WORKFLOW]),
+    "workflow.get": ops.WorkflowResult(workflow=WORKFLOW),
+    "workflow.update": ops.WorkflowResult(workflow=WORKFLOW),
+    "workflow.delete": ops.WorkflowDeleteResult(),
+    "workflow.export": ops.WorkflowExportResult(
+        document=WorkflowDocument(
+            format="panelot.workflow", version=1, workflow=WF_DEFINITION, exported_at=T0
+        )
+    ),
+    "workflow.import": ops.WorkflowResult(workflow=WORKFLOW),
+    "workflow.run": ops.WorkflowRunResult(thread_id="th_1", turn_id="tu_3"),
+    "workflow.schedule.set": ops.WorkflowScheduleSetResult(schedule=WF_SCHEDULE),
+    "workflow.schedule.list": ops.WorkflowScheduleListResult(
+        schedules=[WF_SCHEDULE], next_due_at=T0
+    ),
+    "workflow.due": ops.WorkflowDueResult(
+        due=[ops.DueRun(workflow_id="wf_1", name="Buy socks", thread_id="th_1", due_at=T0)],
+        missed=[
+            ops.MissedRun(workflow_id="wf_1", name="Buy socks", count=2, first_at=T0, last_at=T0)
+        ],
+        next_due_at=T0,
     ),
     "browser.threadTabs": THREAD_TABS,
 }

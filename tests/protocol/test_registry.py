@@ -120,7 +120,8 @@ DOC_LITERALS: dict[Any, list[str]] = {
     common.Decision: ["allow", "deny"],
     common.ApprovalScope: ["once", "thread", "origin"],
     common.RecoveryOutcome: ["succeeded", "failed", "retry"],
-    common.PauseReason: ["budget", "uncertain"],
+    # needs_model: an extension (a workflow run that diverged with no model configured)
+    common.PauseReason: ["budget", "uncertain", "needs_model"],
     common.ToolCallStatus: DOC_TOOL_STATUSES,
     common.RunState: DOC_RUN_STATES,
     common.TitleSource: ["fallback", "model", "user"],

@@ -50,11 +50,17 @@ export interface ProtocolDefinitions {
   CredentialsDeleteResult?: CredentialsDeleteResult;
   CredentialsSetParams?: CredentialsSetParams;
   CredentialsSetResult?: CredentialsSetResult;
+  DailySchedule?: DailySchedule;
+  DueRun?: DueRun;
   EmptyResult?: EmptyResult;
   EngineInfo?: EngineInfo;
   ErrorData?: ErrorData;
   ErrorEvent?: ErrorEvent;
   ErrorObject?: ErrorObject;
+  EverySchedule?: EverySchedule;
+  ExpectAppears?: ExpectAppears;
+  ExpectNavigation?: ExpectNavigation;
+  ExpectValue?: ExpectValue;
   Grant?: Grant;
   GrantsResult?: GrantsResult;
   HostCapabilities?: HostCapabilities;
@@ -74,6 +80,7 @@ export interface ProtocolDefinitions {
   LocalModelServer?: LocalModelServer;
   MatchSpan?: MatchSpan;
   McpServer?: McpServer;
+  MissedRun?: MissedRun;
   ModelCapabilities?: ModelCapabilities;
   ModelLimit?: ModelLimit;
   NoticeItem?: NoticeItem;
@@ -95,6 +102,7 @@ export interface ProtocolDefinitions {
   Run?: Run;
   RunResumeParams?: RunResumeParams;
   RunUpdatedEvent?: RunUpdatedEvent;
+  SemanticTarget?: SemanticTarget;
   Settings?: Settings;
   SettingsGetParams?: SettingsGetParams;
   SettingsResult?: SettingsResult;
@@ -138,6 +146,35 @@ export interface ProtocolDefinitions {
   Usage?: Usage1;
   UserItem?: UserItem;
   Violation?: Violation;
+  Workflow?: Workflow;
+  WorkflowDefinition?: WorkflowDefinition;
+  WorkflowDeleteParams?: WorkflowDeleteParams;
+  WorkflowDeleteResult?: WorkflowDeleteResult;
+  WorkflowDocument?: WorkflowDocument;
+  WorkflowDueParams?: WorkflowDueParams;
+  WorkflowDueResult?: WorkflowDueResult;
+  WorkflowExportParams?: WorkflowExportParams;
+  WorkflowExportResult?: WorkflowExportResult;
+  WorkflowGetParams?: WorkflowGetParams;
+  WorkflowImportParams?: WorkflowImportParams;
+  WorkflowListParams?: WorkflowListParams;
+  WorkflowListResult?: WorkflowListResult;
+  WorkflowParameter?: WorkflowParameter;
+  WorkflowProposeParams?: WorkflowProposeParams;
+  WorkflowProposeResult?: WorkflowProposeResult;
+  WorkflowResult?: WorkflowResult;
+  WorkflowRunParams?: WorkflowRunParams;
+  WorkflowRunRecord?: WorkflowRunRecord;
+  WorkflowRunResult?: WorkflowRunResult;
+  WorkflowSaveParams?: WorkflowSaveParams;
+  WorkflowSchedule?: WorkflowSchedule;
+  WorkflowScheduleListParams?: WorkflowScheduleListParams;
+  WorkflowScheduleListResult?: WorkflowScheduleListResult;
+  WorkflowScheduleSetParams?: WorkflowScheduleSetParams;
+  WorkflowScheduleSetResult?: WorkflowScheduleSetResult;
+  WorkflowSource?: WorkflowSource;
+  WorkflowStep?: WorkflowStep;
+  WorkflowUpdateParams?: WorkflowUpdateParams;
 }
 /**
  * A tool call waiting for the user's decision (also a ``thread.open`` pending entry).
@@ -537,6 +574,25 @@ export interface CredentialsSetResult {
   fingerprint: string;
 }
 /**
+ * Every day at ``at`` (``HH:MM``, the browser's local time).
+ */
+export interface DailySchedule {
+  kind: "daily";
+  at: string;
+}
+/**
+ * A run to start now (``workflow.run`` with ``trigger: "schedule"`` in ``threadId``).
+ */
+export interface DueRun {
+  workflowId: string;
+  name: string;
+  threadId?: string | null;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  dueAt: string;
+}
+/**
  * ``{}``: the op's effect is its acknowledgement.
  */
 export interface EmptyResult {}
@@ -590,6 +646,35 @@ export interface ErrorObject {
   data?: {
     [k: string]: unknown;
   };
+}
+/**
+ * Every ``hours`` hours, counted from when the schedule was set.
+ */
+export interface EverySchedule {
+  kind: "every";
+  hours: number;
+}
+/**
+ * An element with this role and name is on the page afterwards.
+ */
+export interface ExpectAppears {
+  kind: "appears";
+  role: string;
+  name?: string;
+}
+/**
+ * The tab reaches a URL matching ``urlPattern`` (``*`` matches any text).
+ */
+export interface ExpectNavigation {
+  kind: "navigation";
+  urlPattern: string;
+}
+/**
+ * The target element shows ``value`` (placeholders filled).
+ */
+export interface ExpectValue {
+  kind: "value";
+  value: string;
 }
 /**
  * A standing permission the user gave (or a standing denial).
@@ -765,6 +850,7 @@ export interface ToolCallItem {
   target?: Target3 | null;
   startedAt?: string | null;
   endedAt?: string | null;
+  decidedBy?: ("model" | "workflow") | null;
 }
 /**
  * A settled tool call's result. ``details`` is UI-only data (screenshots, diffs...).
@@ -889,6 +975,23 @@ export interface McpServer {
   allowSampling?: boolean;
   timeout?: number | null;
   maxTimeout?: number | null;
+}
+/**
+ * Runs that fell due while nothing called ``workflow.due`` (the browser was closed):
+ * reported, never run. ``count`` of them, the first and the last.
+ */
+export interface MissedRun {
+  workflowId: string;
+  name: string;
+  count: number;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  firstAt: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  lastAt: string;
 }
 /**
  * Override of the known-models data; an absent field keeps the data file's value.
@@ -1079,6 +1182,23 @@ export interface RunUpdatedEvent {
     | "streaming";
   turnId?: string | null;
   waitReason?: string | null;
+}
+/**
+ * The element a step acts on, as a person would describe it, never by ref: its role
+ * and accessible name, the page it is on (``origin``, ``urlPattern``: ``*`` matches any
+ * text), the landmark it is in and the heading above it (each as ``role "name"`` or
+ * ``role``), and its position among the page's elements of the same role and name
+ * (``nth``, 0-based, of ``count``).
+ */
+export interface SemanticTarget {
+  role: string;
+  name?: string;
+  origin?: string | null;
+  urlPattern?: string | null;
+  landmark?: string | null;
+  heading?: string | null;
+  nth?: number;
+  count?: number;
 }
 /**
  * Effective settings. Never contains a secret: MCP ``env``/``headers`` literal values
@@ -1318,7 +1438,8 @@ export interface Turn {
   tokenBudget?: number | null;
   costBudgetUsd?: number | null;
   budgetReached?: ("cost" | "tokens") | null;
-  pauseReason?: ("budget" | "uncertain") | null;
+  pauseReason?: ("budget" | "needs_model" | "uncertain") | null;
+  workflow?: WorkflowRunRecord | null;
 }
 /**
  * Token counts; ``input_tokens`` excludes cache reads and writes (Anthropic's convention).
@@ -1351,6 +1472,20 @@ export interface TurnError {
     | "tool"
     | "turn_active";
   message: string;
+}
+/**
+ * A workflow run's record on its Turn (``turn.workflow``): which steps were replayed
+ * (0-based indexes, in order) and, when it diverged, at which step and why; from there on
+ * the model decided (``handedOver``), or the run paused for want of a model.
+ */
+export interface WorkflowRunRecord {
+  workflowId: string;
+  name?: string;
+  trigger?: "schedule" | "user";
+  replayedSteps?: number[];
+  divergedAt?: number | null;
+  divergence?: string | null;
+  handedOver?: boolean;
 }
 /**
  * ``thread.updated``: title or stats changed.
@@ -1415,7 +1550,7 @@ export interface TurnPausedEvent {
    */
   seq: number;
   turnId: string;
-  reason: "budget" | "uncertain";
+  reason: "budget" | "needs_model" | "uncertain";
   runId?: string | null;
   budgetReached?: ("cost" | "tokens") | null;
   costBudgetUsd?: number | null;
@@ -1699,6 +1834,250 @@ export interface TurnSubmitParams {
 export interface TurnSubmitResult {
   turnId: string;
 }
+/**
+ * A saved workflow of the profile.
+ */
+export interface Workflow {
+  name: string;
+  goal?: string;
+  parameters?: WorkflowParameter[];
+  steps?: WorkflowStep[];
+  source?: WorkflowSource | null;
+  id: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  createdAt: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  updatedAt: string;
+  schedule?: WorkflowSchedule | null;
+}
+/**
+ * A value a run fills in; ``default``: the value the recorded Turn used.
+ */
+export interface WorkflowParameter {
+  /**
+   * A parameter's name, written `{{name}}` where its value goes in a step
+   */
+  name: string;
+  label?: string;
+  default?: string;
+  kind?: "option" | "text";
+}
+/**
+ * One browser tool call: ``arguments`` as recorded, without ``ref``/``tabId`` (the
+ * run resolves ``target`` on a fresh snapshot and acts in the thread's tab), with
+ * ``{{name}}`` where a parameter's value was; ``expect``: its effect (null: none checked).
+ */
+export interface WorkflowStep {
+  tool: string;
+  arguments?: {};
+  target?: SemanticTarget | null;
+  expect?: (ExpectNavigation | ExpectValue | ExpectAppears) | null;
+  title?: string;
+}
+/**
+ * The Turn a workflow was saved from.
+ */
+export interface WorkflowSource {
+  threadId: string;
+  turnId: string;
+}
+/**
+ * A workflow's schedule and its bookkeeping (``workflow.schedule.*``, ``workflow.due``).
+ *
+ * ``nextRunAt``: when it is next due (null while paused); ``lastRunAt``: the last time
+ * ``workflow.due`` handed it out to run; ``threadId``: the thread its runs go to (made
+ * at its first run).
+ */
+export interface WorkflowSchedule {
+  workflowId: string;
+  schedule: DailySchedule | EverySchedule;
+  paused?: boolean;
+  utcOffsetMinutes?: number;
+  nextRunAt?: string | null;
+  lastRunAt?: string | null;
+  threadId?: string | null;
+}
+/**
+ * What a workflow is, without its identity: what is exported and imported.
+ */
+export interface WorkflowDefinition {
+  name: string;
+  goal?: string;
+  parameters?: WorkflowParameter[];
+  steps?: WorkflowStep[];
+  source?: WorkflowSource | null;
+}
+export interface WorkflowDeleteParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts)
+   */
+  commandId: string;
+  workflowId: string;
+}
+export interface WorkflowDeleteResult {}
+/**
+ * The export document: ``format`` ``panelot.workflow``, ``version`` 1.
+ */
+export interface WorkflowDocument {
+  format: "panelot.workflow";
+  version: 1;
+  workflow: WorkflowDefinition;
+  exportedAt?: string | null;
+}
+/**
+ * What is due at ``now`` (ms since the epoch; default: the host's clock). The
+ * occurrences since the last check are recorded as handled: asking again gives nothing
+ * twice. ``graceMinutes``: how late an occurrence may still be run.
+ */
+export interface WorkflowDueParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts)
+   */
+  commandId: string;
+  now?: number | null;
+  graceMinutes?: number;
+}
+/**
+ * ``due``: start each once; ``missed``: tell the user; ``nextDueAt``: set the alarm.
+ */
+export interface WorkflowDueResult {
+  due: DueRun[];
+  missed: MissedRun[];
+  nextDueAt?: string | null;
+}
+export interface WorkflowExportParams {
+  workflowId: string;
+}
+/**
+ * ``document``: valid against ``schema/workflow.schema.json``.
+ */
+export interface WorkflowExportResult {
+  document: WorkflowDocument;
+}
+export interface WorkflowGetParams {
+  workflowId: string;
+}
+/**
+ * ``document``: an export document; checked against its schema before anything is
+ * stored (``invalid_params`` with ``data.errors`` otherwise). A new workflow is made
+ * (a new id), even when one of the same name exists.
+ */
+export interface WorkflowImportParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts)
+   */
+  commandId: string;
+  document: {};
+}
+export interface WorkflowListParams {}
+/**
+ * The profile's workflows, the most recently updated first.
+ */
+export interface WorkflowListResult {
+  workflows: Workflow[];
+}
+/**
+ * A draft from the finished Turn ``turnId`` of ``threadId``; nothing is stored.
+ */
+export interface WorkflowProposeParams {
+  threadId: string;
+  turnId: string;
+}
+/**
+ * ``draft``: what ``workflow.save`` takes, for the user to rename and fix first;
+ * ``skipped``: how many of the Turn's tool calls were left out (reads, snapshots, failed
+ * calls, tools that are not the browser's).
+ */
+export interface WorkflowProposeResult {
+  draft: WorkflowDefinition;
+  skipped?: number;
+}
+/**
+ * ``{workflow}``.
+ */
+export interface WorkflowResult {
+  workflow: Workflow;
+}
+/**
+ * Run a workflow in ``threadId`` (none: a new thread named after the workflow).
+ * ``parameters``: values by name (a missing one takes its default).
+ */
+export interface WorkflowRunParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts)
+   */
+  commandId: string;
+  workflowId: string;
+  threadId?: string | null;
+  parameters?: {
+    [k: string]: string;
+  };
+  trigger?: "schedule" | "user";
+}
+/**
+ * The thread the run is in and its Turn (streamed as any Turn).
+ */
+export interface WorkflowRunResult {
+  threadId: string;
+  turnId: string;
+}
+export interface WorkflowSaveParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts)
+   */
+  commandId: string;
+  workflow: WorkflowDefinition;
+}
+export interface WorkflowScheduleListParams {}
+/**
+ * Every schedule, with ``nextRunAt``; ``nextDueAt``: the earliest of them (null:
+ * nothing is scheduled), when the worker's alarm should fire next.
+ */
+export interface WorkflowScheduleListResult {
+  schedules: WorkflowSchedule[];
+  nextDueAt?: string | null;
+}
+/**
+ * Set (or, with ``schedule`` null, remove) a workflow's schedule.
+ */
+export interface WorkflowScheduleSetParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts)
+   */
+  commandId: string;
+  workflowId: string;
+  schedule: (DailySchedule | EverySchedule) | null;
+  paused?: boolean;
+  /**
+   * Minutes east of UTC of the browser's local time (JavaScript: -new Date().getTimezoneOffset())
+   */
+  utcOffsetMinutes?: number;
+}
+/**
+ * The schedule as stored (null when removed).
+ */
+export interface WorkflowScheduleSetResult {
+  schedule: WorkflowSchedule | null;
+}
+/**
+ * Change what is given: ``name``, ``goal``, ``parameters`` (the whole list),
+ * ``removeSteps`` (0-based indexes of the current steps).
+ */
+export interface WorkflowUpdateParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts)
+   */
+  commandId: string;
+  workflowId: string;
+  name?: string | null;
+  goal?: string | null;
+  parameters?: WorkflowParameter[] | null;
+  removeSteps?: number[];
+}
 
 export type ProtocolVersion = 1;
 
@@ -1731,6 +2110,18 @@ export interface Ops {
   "provider.status": { params: ProviderStatusParams; result: ProviderStatusResult };
   "provider.discover": { params: ProviderDiscoverParams; result: ProviderDiscoverResult };
   "provider.test": { params: ProviderTestParams; result: ProviderTestResult };
+  "workflow.propose": { params: WorkflowProposeParams; result: WorkflowProposeResult };
+  "workflow.save": { params: WorkflowSaveParams; result: WorkflowResult };
+  "workflow.list": { params: WorkflowListParams; result: WorkflowListResult };
+  "workflow.get": { params: WorkflowGetParams; result: WorkflowResult };
+  "workflow.update": { params: WorkflowUpdateParams; result: WorkflowResult };
+  "workflow.delete": { params: WorkflowDeleteParams; result: WorkflowDeleteResult };
+  "workflow.export": { params: WorkflowExportParams; result: WorkflowExportResult };
+  "workflow.import": { params: WorkflowImportParams; result: WorkflowResult };
+  "workflow.run": { params: WorkflowRunParams; result: WorkflowRunResult };
+  "workflow.schedule.set": { params: WorkflowScheduleSetParams; result: WorkflowScheduleSetResult };
+  "workflow.schedule.list": { params: WorkflowScheduleListParams; result: WorkflowScheduleListResult };
+  "workflow.due": { params: WorkflowDueParams; result: WorkflowDueResult };
 }
 
 export interface ShimRequests {

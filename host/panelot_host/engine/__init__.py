@@ -34,6 +34,11 @@ Module map:
   compaction, the token account, and the request built from them); ``history_cache``
   (each thread's last session prefix in memory, a service ``context`` holds; beside the
   package, which builds on ``context``).
+- Workflows (issue 29): ``workflows`` (the ``workflow.*`` commands), ``workflow_draft``
+  (a draft from a finished Turn's items), ``workflow_player`` (the deterministic player a
+  workflow run's loop drives in place of the model, handing over to it on divergence),
+  ``workflow_run`` (the player in the loop: its model, the Turn's record, the pause for
+  want of a model), ``workflow_schedule`` (when a schedule falls due).
 - After a crash: ``recovery`` (settle what the last process left).
 - Fault injection: ``failpoints`` (the ``FaultHook`` seams the engine calls; the bugs and
   deaths the torture harness injects through them, none by default).

@@ -14,6 +14,7 @@ from panelot_host.engine.cursor import RunCursor, dump_cursor
 from panelot_host.engine.environment import snapshot
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.prompts import fallback_title
+from panelot_host.engine.workflow_run import workflow_model
 from panelot_host.errors import CapabilityError, TurnActive
 from panelot_host.store import items, threads, turns
 from panelot_host.store.ids import new_id, now_ms
@@ -38,6 +39,7 @@ class TurnRequest(msgspec.Struct, frozen=True):
     model: str | None = None
     token_budget: int | None = None
     cost_budget_usd: float | None = None
+    workflow: dict[str, Any] | None = None  # a workflow run's Turn context (``workflow_run``)
 
 
 def active_turn_id(conn: sqlite3.Connection, thread_id: str) -> str | None:
@@ -59,7 +61,7 @@ def admit(
     thread = threads.get(conn, thread_id)
     if active_turn_id(conn, thread_id) is not None:
         raise TurnActive("a Turn is running on this thread: steer it, or use turn.enqueue")
-    model = ctx.models.resolve(request.model)
+    model = _model_of(ctx, request)
     catalog = new_run_catalog(ctx.registry.current, model.capabilities, ctx.browser_tools)
     settings = ctx.policy.settings()
     budget = request.token_budget or settings.get("defaultTokenBudget")
@@ -72,7 +74,7 @@ def admit(
         turn_id=turn_id,
         thread_id=thread_id,
         user_item_id=user_item.id,
-        context=_turn_context(model, budget, money, catalog),
+        context={**_turn_context(model, budget, money, catalog), **(request.workflow or {})},
     )
     cursor = RunCursor(
         model=model.model,
@@ -97,6 +99,13 @@ def admit(
     if title_changed:
         threads.rename(conn, thread_id, fallback_title(request.text), "fallback")
     return Admission(thread_id, turn_id, run_id, user_item, first, title_changed)
+
+
+def _model_of(ctx: EngineContext, request: TurnRequest) -> ResolvedModel:
+    """The Turn's model; a workflow run's is its player (no model needs to be configured)."""
+    if request.workflow is None:
+        return ctx.models.resolve(request.model)
+    return workflow_model(ctx, request.workflow, turn_id="")  # only its facts are used here
 
 
 def _user_item(thread: ThreadRecord, turn_id: str, request: TurnRequest) -> ItemRecord:

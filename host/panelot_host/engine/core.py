@@ -25,6 +25,7 @@ from panelot_host.engine.stream import MAX_ANSWER_BYTES
 from panelot_host.engine.thread_tabs import TabService
 from panelot_host.engine.titles import generate_title
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
+from panelot_host.engine.workflows import WorkflowService
 from panelot_host.errors import ThreadBusy, TurnActive
 from panelot_host.store import threads
 from panelot_host.store.db import Database
@@ -78,6 +79,7 @@ class Engine:
         )
         self.turns = TurnService(self.ctx)
         self.tabs = TabService(self.ctx)
+        self.workflows = WorkflowService(self.ctx, self.turns)
         self.config = ConfigService(self.ctx, environ or {}, vault, mcp)
         self.provider = ProviderService(
             self.ctx, environ or {}, vault.secret_of if vault is not None else None

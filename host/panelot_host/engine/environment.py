@@ -18,7 +18,9 @@ from panelot_host.engine.context import EngineContext
 from panelot_host.engine.cursor import RunCursor
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.prompts import prompt_digest
+from panelot_host.engine.workflow_run import WORKFLOW_MODEL, is_workflow_turn, workflow_model
 from panelot_host.errors import DriftError
+from panelot_host.store import turns
 from panelot_host.store.records import RunRecord
 from panelot_host.tools.catalog import RunCatalog, recovered_run_catalog
 
@@ -55,12 +57,21 @@ def digest_of(environment: dict[str, Any]) -> str:
     return prompt_digest(msgspec.json.encode(environment, order="sorted").decode())
 
 
+def model_of_run(ctx: EngineContext, cursor: RunCursor, turn_id: str) -> ResolvedModel:
+    """The model a started run continues with: its cursor's, or a workflow run's player."""
+    if cursor.model == WORKFLOW_MODEL:
+        turn = turns.get_turn(ctx.db.conn, turn_id)
+        if is_workflow_turn(turn):
+            return workflow_model(ctx, turn.context, turn_id)
+    return ctx.models.resolve(cursor.model or None)
+
+
 def validate(ctx: EngineContext, run: RunRecord, cursor: RunCursor) -> None:
     """Raise ``DriftError`` unless the started run's environment is unchanged."""
     stored = run.environment
     if stored is None:
         return  # a run that never started resolves its environment now
-    model = ctx.models.resolve(cursor.model or None)
+    model = model_of_run(ctx, cursor, run.turn_id)
     try:
         catalog = recovered_run_catalog(ctx.registry.current, model.capabilities, cursor.catalog)
     except DriftError as exc:

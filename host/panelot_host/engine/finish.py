@@ -59,7 +59,8 @@ class TurnFinisher:
     def pause(self, reason: PauseReason, budget: BudgetKind | None = None) -> None:
         """Pause the Turn (``budget``, with the ``budget`` reached; ``uncertain``): it waits
         for ``run.resume``."""
-        state: RunState = "budget_paused" if reason == "budget" else "paused_uncertain"
+        # a workflow run waiting for a model resumes as a budget pause does (``run.resume``)
+        state: RunState = "paused_uncertain" if reason == "uncertain" else "budget_paused"
         with self.ctx.db.transaction() as conn:
             turn = turns.get_turn(conn, self.run.turn_id)
             context = {**turn.context, "pauseReason": reason}

@@ -15,7 +15,7 @@ import logging
 import anyio
 import msgspec
 
-from panelot_host.engine import prompts, tool_warmup
+from panelot_host.engine import prompts, tool_warmup, workflow_run
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.budget import budget_reached
 from panelot_host.engine.context import EngineContext, RunRef
@@ -28,12 +28,14 @@ from panelot_host.engine.cursor import (
     dump_cursor,
     load_cursor,
 )
+from panelot_host.engine.environment import model_of_run
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.response import store_response, store_stream_failure
 from panelot_host.engine.slots import RunSlot
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, stream_model_call
 from panelot_host.engine.tool_step import RunPaused, ToolStepper
+from panelot_host.engine.workflow_run import player_of, record_progress
 from panelot_host.errors import ContextOverflow, PanelotError, ProviderError, StoreError
 from panelot_host.providers.overflow import is_prompt_too_long
 from panelot_host.providers.types import RetryNotice
@@ -111,6 +113,8 @@ class RunDriver:
                     await stepper.step(call, self._run_catalog(cursor), cursor.tools_disabled)
                 calls = []
                 continue
+            if self._workflow_waits(cursor):
+                return
             reached = budget_reached(cursor, turns.get_turn(self.ctx.db.conn, self.run.turn_id))
             if reached is not None:
                 self.finish.pause("budget", reached)
@@ -132,6 +136,7 @@ class RunDriver:
             if pending is not None:
                 cell.value = pending
             self._draft = None
+            self._record_workflow(cursor)
             if outcome in ("tools", "continue"):
                 continue
             if outcome == "failed":
@@ -141,13 +146,33 @@ class RunDriver:
             self.finish.complete(_final_stop_reason(draft))
             return
 
+    def _record_workflow(self, cursor: RunCursor) -> None:
+        """A workflow run: its record on the Turn, and a notice when it just diverged."""
+        player = player_of(self._resolved(cursor))
+        if player is None or not record_progress(self.ctx, self.run, player):
+            return
+        assert player.divergence is not None
+        step = player.divergence.step + 1
+        then = "the model takes over" if player.fallback else "no model is configured"
+        shown = f"The workflow diverged at step {step}: {player.divergence.why}; {then}."
+        self._add_notice("workflow_diverged", shown)
+
+    def _workflow_waits(self, cursor: RunCursor) -> bool:
+        """A workflow run that diverged with no model to hand it to pauses (``needs_model``)
+        until ``run.resume`` after one is configured."""
+        player = player_of(self._resolved(cursor))
+        if player is None or not workflow_run.needs_model(self.ctx, self.run, player):
+            return False
+        self.finish.pause("needs_model")
+        return True
+
     def _draft_id(self) -> str:
         assert self._draft_item_id is not None
         return self._draft_item_id
 
     def _resolved(self, cursor: RunCursor) -> ResolvedModel:
         if self._model is None:
-            self._model = self.ctx.models.resolve(cursor.model or None)
+            self._model = model_of_run(self.ctx, cursor, self.run.turn_id)
         return self._model
 
     def _run_catalog(self, cursor: RunCursor) -> RunCatalog:

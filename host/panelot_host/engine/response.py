@@ -11,6 +11,9 @@ from panelot_host.engine.cursor import RunCursor, dump_cursor
 from panelot_host.engine.finish import TurnFinisher
 from panelot_host.engine.models import ResolvedModel
 from panelot_host.engine.stream import AssistantDraft, StreamFailed, ToolCallDraft
+from panelot_host.engine.workflow_player import call_prefix
+from panelot_host.engine.workflow_run import WORKFLOW_TRANSPORT
+from panelot_host.protocol.workflows import DecidedBy
 from panelot_host.providers.pricing import call_cost
 from panelot_host.store import items, threads, turns
 from panelot_host.store.ids import new_id, now_ms
@@ -43,7 +46,8 @@ def store_response(
     stored_calls = [] if violation else calls
     with ctx.db.transaction() as conn:
         assistant = _insert_assistant(conn, run, item_id, draft, interrupted=False)
-        records = _insert_calls(conn, run, assistant.id, stored_calls, catalog or {})
+        deciders = model.transport == WORKFLOW_TRANSPORT
+        records = _insert_calls(conn, run, assistant.id, stored_calls, catalog or {}, deciders)
         head = (records[-1] if records else assistant).id
         thread = record_call_usage(conn, run, draft, model, head)
         state: RunState = "executing_tool" if records else "streaming"
@@ -109,6 +113,7 @@ def _insert_calls(
     assistant_id: str,
     calls: list[ToolCallDraft],
     catalog: dict[str, RegisteredTool],
+    deciders: bool = False,
 ) -> list[ItemRecord]:
     thread_id, turn_id = run.thread_id, run.turn_id
     records: list[ItemRecord] = []
@@ -125,6 +130,7 @@ def _insert_calls(
             effects=sorted(descriptor.effects) if descriptor else [],
             args_error=call.error or None,
             provider_call_id=call.call_id if call.call_id and call.call_id != call_id else None,
+            decided_by=_decider(call.call_id, turn_id) if deciders else None,
         )
         record = ItemRecord(
             id=new_id("itm"),
@@ -146,6 +152,11 @@ def _insert_calls(
         records.append(record)
         parent = record.id
     return records
+
+
+def _decider(call_id: str, turn_id: str) -> DecidedBy:
+    """Who decided a workflow run's call: the player's calls carry its id prefix."""
+    return "workflow" if call_id.startswith(call_prefix(turn_id)) else "model"
 
 
 def normalised_call_id(

@@ -327,6 +327,10 @@ class TurnService:
             self._claim_and_drive(turns.get_run(self.ctx.db.conn, run.id))
         return result
 
+    def start_admitted(self, admission: Admission) -> None:
+        """Announce and drive a Turn admitted by another command (``workflow.run``)."""
+        self._started(admission)
+
     def _started(self, admission: Admission) -> None:
         publish = self.ctx.publish
         thread_id, turn_id = admission.thread_id, admission.turn_id

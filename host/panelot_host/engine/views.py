@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.protocol import common, entities, items
+from panelot_host.protocol.workflows import WorkflowRunRecord
 from panelot_host.store.records import (
     ApprovalRecord,
     InteractionRecord,
@@ -133,6 +134,7 @@ def item_view(record: ItemRecord) -> items.Item:
                 target=_target(call_extra),
                 started_at=_iso_or_none(call_extra.started_at),
                 ended_at=_iso_or_none(call_extra.ended_at),
+                decided_by=call_extra.decided_by,
             )
         case "compaction":
             return items.CompactionItem(
@@ -199,7 +201,20 @@ def turn_view(record: TurnRecord) -> entities.Turn:
         pause_reason=context.get("pauseReason") if record.status == "paused" else None,
         cost_budget_usd=context.get("costBudgetUsd"),
         budget_reached=context.get("budgetReached") if record.status == "paused" else None,
+        workflow=_workflow_record(context),
     )
+
+
+def _workflow_record(context: dict[str, Any]) -> WorkflowRunRecord | None:
+    if "workflow" not in context:
+        return None
+    spec = context["workflow"]
+    stored = context.get("workflowRecord") or {
+        "workflowId": spec["id"],
+        "name": spec["definition"].get("name", ""),
+        "trigger": spec.get("trigger", "user"),
+    }
+    return msgspec.convert(stored, WorkflowRunRecord)
 
 
 def run_view(record: RunRecord, wait_reason: str | None = None) -> entities.Run:

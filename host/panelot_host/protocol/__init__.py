@@ -9,6 +9,8 @@ only to report invalid params). Submodules:
 - ``messages``: ``decode_message`` with a one-pass fast path for op requests
 - ``common``, ``items``, ``entities``: shared types, items, threads/turns/runs/...
 - ``tabs``: a thread's tabs and its Chrome tab group (extension)
+- ``workflows``: saved workflows, their steps' semantic targets, schedules and the export
+  document (extension); ``workflow_schema``: that document's JSON Schema
 - ``ops``: ``<Op>Params`` / ``<Op>Result`` of every op and host -> shim request
 - ``events``: ``<Name>Event`` params of every notification
 - ``registry``: ``OPS`` and ``SHIM_REQUESTS`` (each op declared once: method, params,

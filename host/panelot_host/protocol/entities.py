@@ -33,6 +33,7 @@ from panelot_host.protocol.common import (
 )
 from panelot_host.protocol.items import Item, SteeringItem
 from panelot_host.protocol.tabs import ThreadTabs
+from panelot_host.protocol.workflows import WorkflowRunRecord
 
 
 class ThreadStats(msgspec.Struct, rename="camel"):
@@ -108,6 +109,9 @@ class Turn(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
     """Extension: while paused for its budget, which one was reached."""
     pause_reason: PauseReason | None = None
     """Extension: set while ``status`` is ``paused``."""
+    workflow: WorkflowRunRecord | None = None
+    """Extension: on a workflow run's Turn (``workflow.run``), which steps were replayed
+    without the model and where the run diverged (from there on the model decided)."""
 
 
 class Run(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):

@@ -21,6 +21,7 @@ from panelot_host.protocol.common import (
     ToolLevel,
     ToolResult,
 )
+from panelot_host.protocol.workflows import DecidedBy
 
 
 class ImageAttachment(
@@ -93,6 +94,10 @@ class ToolCallItem(_ItemBase, tag="toolCall", kw_only=True):
     """Extension: when the call started running (null until it ran)."""
     ended_at: Timestamp | None = None
     """Extension: when its result was stored."""
+    decided_by: DecidedBy | None = None
+    """Extension, on a workflow run's calls (``workflow.run``): ``workflow`` when the
+    player replayed a saved step, ``model`` when the model decided it after a divergence.
+    Absent on the calls of ordinary Turns (the model decided them)."""
 
 
 class NoticeItem(_ItemBase, tag="notice", kw_only=True):

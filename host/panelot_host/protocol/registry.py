@@ -72,6 +72,20 @@ OPS: Final = table(
     request("provider.status", ops.ProviderStatusParams, ops.ProviderStatusResult),
     request("provider.discover", ops.ProviderDiscoverParams, ops.ProviderDiscoverResult),
     request("provider.test", ops.ProviderTestParams, ops.ProviderTestResult),
+    request("workflow.propose", ops.WorkflowProposeParams, ops.WorkflowProposeResult),
+    command("workflow.save", ops.WorkflowSaveParams, ops.WorkflowSaveResult),
+    request("workflow.list", ops.WorkflowListParams, ops.WorkflowListResult),
+    request("workflow.get", ops.WorkflowGetParams, ops.WorkflowGetResult),
+    command("workflow.update", ops.WorkflowUpdateParams, ops.WorkflowUpdateResult),
+    command("workflow.delete", ops.WorkflowDeleteParams, ops.WorkflowDeleteResult),
+    request("workflow.export", ops.WorkflowExportParams, ops.WorkflowExportResult),
+    command("workflow.import", ops.WorkflowImportParams, ops.WorkflowImportResult),
+    command("workflow.run", ops.WorkflowRunParams, ops.WorkflowRunResult),
+    command("workflow.schedule.set", ops.WorkflowScheduleSetParams, ops.WorkflowScheduleSetResult),
+    request(
+        "workflow.schedule.list", ops.WorkflowScheduleListParams, ops.WorkflowScheduleListResult
+    ),
+    command("workflow.due", ops.WorkflowDueParams, ops.WorkflowDueResult),
 )
 """Client -> host requests: each op declared once (``command``: it changes stored state and
 carries ``commandId``; ``request``: it does not). The codec, the schema and the server's

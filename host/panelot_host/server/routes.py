@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from panelot_host.engine.provider_ops import ProviderService
     from panelot_host.engine.threads import ThreadService
     from panelot_host.engine.turn_ops import TurnService
+    from panelot_host.engine.workflows import WorkflowService
     from panelot_host.tools.context import BrowserBridge
 
 P = TypeVar("P", bound=msgspec.Struct)
@@ -186,6 +187,18 @@ def _without_secret(params: ops.CredentialsSetParams | ops.CredentialsDeletePara
     }
 
 
+def _workflow_run(session: Session, p: ops.WorkflowRunParams, receipt: Receipt) -> Any:
+    result = _workflows(session).run(
+        receipt, p.workflow_id, p.thread_id, dict(p.parameters), p.trigger
+    )
+    session.subscribe(result.thread_id)  # a new thread's events go to the session that ran it
+    return result
+
+
+def _workflows(session: Session) -> WorkflowService:
+    return session.profile.ensure_engine().workflows
+
+
 def _threads(session: Session) -> ThreadService:
     return session.profile.threads  # served before the engine is built
 
@@ -280,5 +293,33 @@ ROUTES: Mapping[str, Route] = bind(
     ),
     on(ops.PermissionsListParams, lambda s, p, _: _config(s).list_grants(p.thread_id, p.origin)),
     on(ops.PermissionsRevokeParams, lambda s, p, r: _config(s).revoke(r, p.grant_id)),
+    # workflows
+    on(ops.WorkflowProposeParams, lambda s, p, _: _workflows(s).propose(p.thread_id, p.turn_id)),
+    on(ops.WorkflowSaveParams, lambda s, p, r: _workflows(s).save(r, p.workflow)),
+    on(ops.WorkflowListParams, lambda s, p, _: _workflows(s).list_all()),
+    on(ops.WorkflowGetParams, lambda s, p, _: _workflows(s).get(p.workflow_id)),
+    on(
+        ops.WorkflowUpdateParams,
+        lambda s, p, r: _workflows(s).update(
+            r,
+            p.workflow_id,
+            name=p.name,
+            goal=p.goal,
+            parameters=p.parameters,
+            remove_steps=p.remove_steps,
+        ),
+    ),
+    on(ops.WorkflowDeleteParams, lambda s, p, r: _workflows(s).delete(r, p.workflow_id)),
+    on(ops.WorkflowExportParams, lambda s, p, _: _workflows(s).export(p.workflow_id)),
+    on(ops.WorkflowImportParams, lambda s, p, r: _workflows(s).import_(r, p.document)),
+    on(ops.WorkflowRunParams, _workflow_run),
+    on(
+        ops.WorkflowScheduleSetParams,
+        lambda s, p, r: _workflows(s).set_schedule(
+            r, p.workflow_id, p.schedule, p.paused, p.utc_offset_minutes
+        ),
+    ),
+    on(ops.WorkflowScheduleListParams, lambda s, p, _: _workflows(s).list_schedules()),
+    on(ops.WorkflowDueParams, lambda s, p, r: _workflows(s).due(r, p.now, p.grace_minutes)),
 )
 """Method -> route, for every op of ``protocol.registry.OPS`` (checked at import)."""

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.protocol.tabs import ThreadTabs
+from panelot_host.protocol.workflows import DecidedBy
 from panelot_host.vocabulary import (
     ApprovalScope,
     ApprovalState,
@@ -88,6 +89,7 @@ class ToolCallExtra(msgspec.Struct, frozen=True, rename="camel", omit_defaults=T
     evidence: CallEvidence | None = None
     started_at: int | None = None
     ended_at: int | None = None
+    decided_by: DecidedBy | None = None  # a workflow run's call: "workflow" or "model"
 
 
 class ItemRecord(msgspec.Struct, frozen=True):

@@ -8,7 +8,8 @@ Naming: ``<Op>Params`` / ``<Op>Result`` in PascalCase of the method
 Module map: ``_base`` (base classes, ``OpSpec`` and the ``command`` / ``request``
 declarations), ``session`` (``initialize``), ``threads``, ``turns``, ``config`` (settings,
 credentials, permissions), ``provider`` (``provider.status``/``discover``/``test``: the
-first run's setup), ``browser`` (host -> shim requests and ``$/cancelRequest``).
+first run's setup), ``browser`` (host -> shim requests and ``$/cancelRequest``), ``workflows``
+(``workflow.*``: saved workflows, their runs and schedules).
 """
 
 from panelot_host.protocol.ops._base import EmptyResult, Params, Result
@@ -105,6 +106,35 @@ from panelot_host.protocol.ops.turns import (
     TurnSubmitParams,
     TurnSubmitResult,
 )
+from panelot_host.protocol.ops.workflows import (
+    DueRun,
+    MissedRun,
+    WorkflowDeleteParams,
+    WorkflowDeleteResult,
+    WorkflowDueParams,
+    WorkflowDueResult,
+    WorkflowExportParams,
+    WorkflowExportResult,
+    WorkflowGetParams,
+    WorkflowGetResult,
+    WorkflowImportParams,
+    WorkflowImportResult,
+    WorkflowListParams,
+    WorkflowListResult,
+    WorkflowProposeParams,
+    WorkflowProposeResult,
+    WorkflowResult,
+    WorkflowRunParams,
+    WorkflowRunResult,
+    WorkflowSaveParams,
+    WorkflowSaveResult,
+    WorkflowScheduleListParams,
+    WorkflowScheduleListResult,
+    WorkflowScheduleSetParams,
+    WorkflowScheduleSetResult,
+    WorkflowUpdateParams,
+    WorkflowUpdateResult,
+)
 
 __all__ = [
     "ApprovalResponseParams",
@@ -124,6 +154,7 @@ __all__ = [
     "CredentialsDeleteResult",
     "CredentialsSetParams",
     "CredentialsSetResult",
+    "DueRun",
     "EmptyResult",
     "EngineInfo",
     "GrantsResult",
@@ -135,6 +166,7 @@ __all__ = [
     "LocalModelServer",
     "MatchSpan",
     "McpServer",
+    "MissedRun",
     "ModelCapabilities",
     "Params",
     "PermissionsListParams",
@@ -190,5 +222,30 @@ __all__ = [
     "TurnSteerResult",
     "TurnSubmitParams",
     "TurnSubmitResult",
+    "WorkflowDeleteParams",
+    "WorkflowDeleteResult",
+    "WorkflowDueParams",
+    "WorkflowDueResult",
+    "WorkflowExportParams",
+    "WorkflowExportResult",
+    "WorkflowGetParams",
+    "WorkflowGetResult",
+    "WorkflowImportParams",
+    "WorkflowImportResult",
+    "WorkflowListParams",
+    "WorkflowListResult",
+    "WorkflowProposeParams",
+    "WorkflowProposeResult",
+    "WorkflowResult",
+    "WorkflowRunParams",
+    "WorkflowRunResult",
+    "WorkflowSaveParams",
+    "WorkflowSaveResult",
+    "WorkflowScheduleListParams",
+    "WorkflowScheduleListResult",
+    "WorkflowScheduleSetParams",
+    "WorkflowScheduleSetResult",
+    "WorkflowUpdateParams",
+    "WorkflowUpdateResult",
     "version_params",
 ]

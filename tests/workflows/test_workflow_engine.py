@@ -1,0 +1,323 @@
+"""Workflows end to end through DirectTransport (issue 29): a Turn recorded with the
+scripted model on the fake shop, proposed and saved as a workflow, then replayed without
+the model (0 tokens, every call decided by the workflow), robust to cosmetic changes,
+asking the Gatekeeper as any call does, handing a divergence to the model, pausing when
+there is none; export/import; schedules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import pytest
+from tests.conftest import EventLog
+from tests.engine.helpers import new_thread, run_turn, wait_for
+from tests.workflows.shop import Shop
+
+from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
+from panelot_host.server.host import Host
+from panelot_host.server.transport import DirectTransport
+
+pytestmark = pytest.mark.anyio
+
+TOOLS = frozenset({"browser_snapshot", "browser_click", "browser_type", "browser_navigate"})
+
+
+def attach(host: Host, shop: Shop) -> None:
+    assert host.profile is not None
+    host.profile.ensure_engine().attach_browser(shop, TOOLS)
+
+
+def record_script(provider: ScriptedProvider) -> None:
+    """The model's way through the plain shop: search "socks", add the Hat to the cart."""
+    provider.add(
+        [ToolCall("browser_snapshot", {})],
+        [ToolCall("browser_type", {"ref": "e2", "text": "socks"})],
+        [ToolCall("browser_click", {"ref": "e3"})],
+        [ToolCall("browser_snapshot", {})],
+        [ToolCall("browser_click", {"ref": "e6"})],  # the Hat's "Add to cart"
+        [ToolCall("browser_snapshot", {})],
+        [Text("The hat is in the cart.")],
+    )
+
+
+async def answering(client: DirectTransport, log: EventLog, scope: str = "origin") -> None:
+    """Allow every approval request as it comes (the user), until cancelled."""
+    answered: set[str] = set()
+    while True:
+        for request in log.of("approval.request"):
+            if request["requestId"] not in answered:
+                answered.add(request["requestId"])
+                await client.send(
+                    "approval.response",
+                    {"commandId": f"a-{request['requestId']}", "requestId": request["requestId"],
+                     "decision": "allow", "scope": scope},
+                )  # fmt: skip
+        await anyio.sleep(0.005)
+
+
+async def record_and_save(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> tuple[str, dict[str, Any]]:
+    shop = Shop()
+    attach(host, shop)
+    record_script(provider)
+    thread_id = await new_thread(client)
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(answering, client, log)
+        done = await run_turn(client, log, thread_id, "Add a hat from the socks search")
+        tasks.cancel_scope.cancel()
+    assert done["status"] == "completed"
+    assert shop.cart == ["Hat"]
+    proposed = await client.send(
+        "workflow.propose", {"threadId": thread_id, "turnId": done["turnId"]}
+    )
+    saved = await client.send("workflow.save", {"commandId": "save", "workflow": proposed["draft"]})
+    return thread_id, saved["workflow"]
+
+
+async def run_workflow(
+    client: DirectTransport, log: EventLog, workflow_id: str, **params: Any
+) -> dict[str, Any]:
+    started = await client.send(
+        "workflow.run", {"commandId": f"run-{len(log.events)}", "workflowId": workflow_id, **params}
+    )
+    [done] = await wait_for(log, "turn.complete", turnId=started["turnId"])
+    return {**done, "threadId": started["threadId"]}
+
+
+async def tool_calls(client: DirectTransport, thread_id: str, turn_id: str) -> list[dict[str, Any]]:
+    opened = await client.send("thread.open", {"threadId": thread_id})
+    return [i for i in opened["items"] if i["kind"] == "toolCall" and i["turnId"] == turn_id]
+
+
+async def test_a_finished_turn_is_proposed_with_semantic_targets_and_parameters(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    assert workflow["goal"] == "Add a hat from the socks search"
+    assert [s["tool"] for s in workflow["steps"]] == [
+        "browser_type",
+        "browser_click",
+        "browser_click",
+    ]
+    typed, search, add = workflow["steps"]
+    assert workflow["parameters"] == [
+        {"name": "search", "label": "Search", "default": "socks", "kind": "text"}
+    ]
+    assert typed["arguments"] == {"text": "{{search}}"}
+    assert typed["target"]["role"] == "searchbox" and "ref" not in typed["arguments"]
+    assert typed["expect"] == {"kind": "value", "value": "{{search}}"}
+    assert search["expect"] == {"kind": "navigation", "urlPattern": "https://shop.example/search*"}
+    assert add["target"] == {
+        "role": "button", "name": "Add to cart", "origin": "https://shop.example",
+        "urlPattern": "https://shop.example/search*", "landmark": "main",
+        "heading": 'heading "Hat"', "nth": 1, "count": 3,
+    }  # fmt: skip
+    assert add["expect"] == {"kind": "appears", "role": "status", "name": "Added Hat to cart"}
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {},
+        {"shuffled": True},
+        {"banner": True},
+        {"renumbered": True},
+        {"shuffled": True, "banner": True, "renumbered": True},
+    ],
+)
+async def test_a_replay_with_a_new_parameter_needs_no_model(
+    host: Host,
+    client: DirectTransport,
+    provider: ScriptedProvider,
+    log: EventLog,
+    variant: dict[str, bool],
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    calls_before = len(provider.requests)
+    shop = Shop(**variant)
+    attach(host, shop)
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(answering, client, log)
+        done = await run_workflow(client, log, workflow["id"], parameters={"search": "wool"})
+        tasks.cancel_scope.cancel()
+    assert done["status"] == "completed", done
+    assert done["usage"] == {"inputTokens": 0, "outputTokens": 0, "cacheReadTokens": 0,
+                             "cacheWriteTokens": 0}  # fmt: skip
+    assert len(provider.requests) == calls_before  # the model was never asked
+    assert shop.typed == "wool" and shop.cart == ["Hat"]
+    calls = await tool_calls(client, done["threadId"], done["turnId"])
+    assert calls and all(c["decidedBy"] == "workflow" for c in calls)
+    opened = await client.send("thread.open", {"threadId": done["threadId"]})
+    assert opened["thread"]["title"] == workflow["name"]
+    assert opened["turn"]["workflow"]["replayedSteps"] == [0, 1, 2]
+    assert opened["turn"]["workflow"]["divergedAt"] is None
+
+
+async def test_a_step_the_gatekeeper_asks_about_waits_for_the_user(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    asked_before = len(log.of("approval.request"))
+    await client.send("permissions.list", {})
+    shop = Shop()
+    attach(host, shop)
+    started = await client.send(
+        "workflow.run", {"commandId": "run-ask", "workflowId": workflow["id"]}
+    )
+    # the recording's grant covers the shop's origin: revoke it so the replay asks
+    grants = (await client.send("permissions.list", {}))["grants"]
+    for grant in grants:
+        await client.send(
+            "permissions.revoke", {"commandId": f"r-{grant['id']}", "grantId": grant["id"]}
+        )
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(answering, client, log, "once")
+        [done] = await wait_for(log, "turn.complete", turnId=started["turnId"])
+        tasks.cancel_scope.cancel()
+    assert done["status"] == "completed"
+    assert len(log.of("approval.request")) >= asked_before  # asked as any call is
+    assert shop.cart == ["Hat"]
+
+
+async def test_a_divergence_is_handed_to_the_model_with_the_plan(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    shop = Shop(sold_out=True)
+    attach(host, shop)
+    provider.add([Text("Everything is sold out; nothing was added.")])
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(answering, client, log)
+        done = await run_workflow(client, log, workflow["id"])
+        tasks.cancel_scope.cancel()
+    assert done["status"] == "completed"
+    handed = provider.requests[-1]
+    told = [
+        p.text for m in handed.messages for p in getattr(m, "content", []) if hasattr(p, "text")
+    ]
+    plan = next(t for t in told if "Divergence at step 3" in t)
+    assert 'looked for button "Add to cart"' in plan and "[done] Type 'socks'" in plan
+    opened = await client.send("thread.open", {"threadId": done["threadId"]})
+    record = opened["turn"]["workflow"]
+    assert record["replayedSteps"] == [0, 1] and record["divergedAt"] == 2
+    assert record["handedOver"] is True
+    notices = [i for i in opened["items"] if i["kind"] == "notice"]
+    assert any(n["code"] == "workflow_diverged" for n in notices)
+    assert done["usage"]["inputTokens"] == 0  # the scripted model reports none
+
+
+async def test_without_a_model_a_divergence_pauses_with_a_reason(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    assert host.profile is not None
+    engine = host.profile.ensure_engine()
+
+    class NoModels:
+        def resolve(self, model: str | None) -> Any:
+            from panelot_host.errors import ProviderConfigError
+
+            raise ProviderConfigError("no model is configured")
+
+        def task_model(self) -> None:
+            return None
+
+        async def aclose(self) -> None:
+            pass
+
+    object.__setattr__(engine.ctx, "models", NoModels())  # the user removed the model
+    attach(host, Shop(sold_out=True))
+    started = await client.send(
+        "workflow.run", {"commandId": "run-nomodel", "workflowId": workflow["id"]}
+    )
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(answering, client, log)
+        [paused] = await wait_for(log, "turn.paused", turnId=started["turnId"])
+        tasks.cancel_scope.cancel()
+    assert paused["reason"] == "needs_model"
+    opened = await client.send("thread.open", {"threadId": started["threadId"]})
+    assert opened["turn"]["pauseReason"] == "needs_model"
+    assert any(
+        i["kind"] == "notice" and "no model is configured" in i["text"] for i in opened["items"]
+    )
+
+
+async def test_export_and_import_round_trip_and_bad_input_is_refused(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    exported = await client.send("workflow.export", {"workflowId": workflow["id"]})
+    document = exported["document"]
+    assert document["format"] == "panelot.workflow" and document["version"] == 1
+    imported = await client.send("workflow.import", {"commandId": "imp", "document": document})
+    copy = imported["workflow"]
+    assert copy["id"] != workflow["id"]
+    assert copy["steps"] == workflow["steps"] and copy["parameters"] == workflow["parameters"]
+    broken = {**document, "workflow": {**document["workflow"], "steps": [{"tool": 3}]}}
+    with pytest.raises(Exception) as refused:
+        await client.send("workflow.import", {"commandId": "imp-bad", "document": broken})
+    assert "invalid_params" in repr(refused.value) or "workflow" in str(refused.value)
+    listed = await client.send("workflow.list", {})
+    assert len(listed["workflows"]) == 2  # nothing stored was lost, nothing half-imported
+
+
+async def test_update_renames_removes_steps_and_edits_parameters(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    updated = await client.send(
+        "workflow.update",
+        {"commandId": "u1", "workflowId": workflow["id"], "name": "Hat shopping",
+         "removeSteps": [2],
+         "parameters": [{"name": "search", "label": "What to search", "default": "wool"}]},
+    )  # fmt: skip
+    changed = updated["workflow"]
+    assert changed["name"] == "Hat shopping" and len(changed["steps"]) == 2
+    assert changed["parameters"][0]["default"] == "wool"
+    await client.send("workflow.delete", {"commandId": "d1", "workflowId": workflow["id"]})
+    assert (await client.send("workflow.list", {}))["workflows"] == []
+
+
+async def test_schedules_hand_out_a_due_run_once_and_report_missed_ones(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    set_ = await client.send(
+        "workflow.schedule.set",
+        {
+            "commandId": "s1",
+            "workflowId": workflow["id"],
+            "schedule": {"kind": "every", "hours": 2},
+        },
+    )
+    schedule = set_["schedule"]
+    assert schedule["nextRunAt"]
+    listed = await client.send("workflow.schedule.list", {})
+    assert listed["nextDueAt"] == schedule["nextRunAt"]
+    from panelot_host.store.ids import now_ms
+
+    hour = 3_600_000
+    now = now_ms()
+    nothing = await client.send("workflow.due", {"commandId": "due0", "now": now + hour})
+    assert nothing["due"] == [] and nothing["missed"] == []
+    due = await client.send("workflow.due", {"commandId": "d1", "now": now + 2 * hour + 60_000})
+    assert [d["workflowId"] for d in due["due"]] == [workflow["id"]] and due["missed"] == []
+    again = await client.send(
+        "workflow.due", {"commandId": "due2", "now": now + 2 * hour + 120_000}
+    )
+    assert again["due"] == []  # handed out once
+    # the browser was closed for a day: 12 occurrences, the last one 30 minutes late
+    late = await client.send(
+        "workflow.due", {"commandId": "due3", "now": now + 26 * hour + 1_800_000}
+    )
+    assert late["due"] == []
+    [missed] = late["missed"]
+    assert missed["count"] == 12
+    started = await client.send(
+        "workflow.run",
+        {"commandId": "sched-run", "workflowId": workflow["id"], "trigger": "schedule"},
+    )
+    listed = await client.send("workflow.schedule.list", {})
+    assert listed["schedules"][0]["threadId"] == started["threadId"]
