@@ -95,6 +95,10 @@ def _parser() -> argparse.ArgumentParser:
     permissions.add_argument("action", choices=["export"], help="export: print it as JSON")
     permissions.add_argument("--profile", help="Chrome profile id (default profile if absent)")
     permissions.set_defaults(command="permissions", run=_run_permissions)
+    # lazy: as the install commands
+    from panelot_host.cli.workflow_cmd import add_command as add_workflow_command
+
+    add_workflow_command(sub)
     # lazy: the install commands load with the parser, which serving never builds
     from panelot_host.cli.install import add_commands as add_install_commands
 
