@@ -45,8 +45,9 @@ async def answering(client: DirectTransport, log: EventLog, scope: str = "origin
     """Allow every approval request as it comes (the user), until cancelled."""
     answered: set[str] = set()
     while True:
+        resolved = {p["requestId"] for p in log.of("approval.resolved")}
         for request in log.of("approval.request"):
-            if request["requestId"] not in answered:
+            if request["requestId"] not in answered | resolved:
                 answered.add(request["requestId"])
                 await client.send(
                     "approval.response",
@@ -159,26 +160,24 @@ async def test_a_step_the_gatekeeper_asks_about_waits_for_the_user(
     host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
 ) -> None:
     _, workflow = await record_and_save(host, client, provider, log)
+    # the recording's grants cover the shop's origin: revoke them, so the replay asks
+    for grant in (await client.send("permissions.list", {}))["grants"]:
+        revoke = {"commandId": f"r-{grant['id']}", "grantId": grant["id"]}
+        await client.send("permissions.revoke", revoke)
     asked_before = len(log.of("approval.request"))
-    await client.send("permissions.list", {})
     shop = Shop()
     attach(host, shop)
-    started = await client.send(
-        "workflow.run", {"commandId": "run-ask", "workflowId": workflow["id"]}
-    )
-    # the recording's grant covers the shop's origin: revoke it so the replay asks
-    grants = (await client.send("permissions.list", {}))["grants"]
-    for grant in grants:
-        await client.send(
-            "permissions.revoke", {"commandId": f"r-{grant['id']}", "grantId": grant["id"]}
-        )
+    started = await client.send("workflow.run", {"commandId": "ask", "workflowId": workflow["id"]})
+    [request] = (await wait_for(log, "approval.request", count=asked_before + 1))[asked_before:]
+    assert request["tool"]["name"] == "browser_type" and request["args"]["text"] == "socks"
+    assert shop.typed == ""  # nothing done while the user has not answered
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(answering, client, log, "once")
         [done] = await wait_for(log, "turn.complete", turnId=started["turnId"])
         tasks.cancel_scope.cancel()
     assert done["status"] == "completed"
-    assert len(log.of("approval.request")) >= asked_before  # asked as any call is
-    assert shop.cart == ["Hat"]
+    assert len(log.of("approval.request")) - asked_before == 3  # each step asked once
+    assert shop.typed == "socks" and shop.cart == ["Hat"]
 
 
 async def test_a_divergence_is_handed_to_the_model_with_the_plan(
@@ -227,6 +226,7 @@ async def test_without_a_model_a_divergence_pauses_with_a_reason(
         async def aclose(self) -> None:
             pass
 
+    models = engine.ctx.models
     object.__setattr__(engine.ctx, "models", NoModels())  # the user removed the model
     attach(host, Shop(sold_out=True))
     started = await client.send(
@@ -242,6 +242,15 @@ async def test_without_a_model_a_divergence_pauses_with_a_reason(
     assert any(
         i["kind"] == "notice" and "no model is configured" in i["text"] for i in opened["items"]
     )
+
+    # a model is configured again: run.resume hands the rest of the Turn to it
+    object.__setattr__(engine.ctx, "models", models)
+    provider.add([Text("Sold out: nothing added.")])
+    resume = {"commandId": "resume", "threadId": started["threadId"], "runId": paused["runId"]}
+    await client.send("run.resume", resume)
+    [done] = await wait_for(log, "turn.complete", turnId=started["turnId"])
+    assert done["status"] == "completed"
+    assert "Divergence at step 3" in str(provider.requests[-1].messages)
 
 
 async def test_export_and_import_round_trip_and_bad_input_is_refused(
