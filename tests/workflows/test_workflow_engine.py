@@ -150,6 +150,10 @@ async def test_a_replay_with_a_new_parameter_needs_no_model(
     assert shop.typed == "wool" and shop.cart == ["Hat"]
     calls = await tool_calls(client, done["threadId"], done["turnId"])
     assert calls and all(c["decidedBy"] == "workflow" for c in calls)
+    # a snapshot, then per step its action and the check (the next step's snapshot)
+    assert [c["name"].removeprefix("browser_") for c in calls] == [
+        "snapshot", "type", "snapshot", "click", "snapshot", "click", "snapshot",
+    ]  # fmt: skip
     opened = await client.send("thread.open", {"threadId": done["threadId"]})
     assert opened["thread"]["title"] == workflow["name"]
     assert opened["turn"]["workflow"]["replayedSteps"] == [0, 1, 2]

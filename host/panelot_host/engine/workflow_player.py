@@ -1,8 +1,9 @@
 """The deterministic player of a workflow run (issue 29): a ``Provider`` the agent loop
-drives like a model. For each step it asks for a fresh ``browser_snapshot``, resolves the
-step's semantic target on it, calls the step's tool with the resolved ref (through the
-normal engine path: the Gatekeeper decides, "ask" asks) and checks the expected effect on
-a follow-up snapshot. It reports 0 tokens.
+drives like a model. For each step it asks for a fresh ``browser_snapshot`` (the previous
+step's check serves when there was one), resolves the step's semantic target on it, calls
+the step's tool with the resolved ref (through the normal engine path: the Gatekeeper
+decides, "ask" asks) and checks the expected effect on a follow-up snapshot. It reports 0
+tokens.
 
 It keeps no state a restart would lose: every decision is derived from the conversation
 (its calls carry ids ``wf_<turn>_<step><s|a|c>``, their results are in the request). When
@@ -131,7 +132,9 @@ class WorkflowPlayer:
         self.replayed = []
         for index, raw in enumerate(self.workflow.steps):
             step = msgspec.convert(fill(msgspec.to_builtins(raw), self.parameters), WorkflowStep)
-            outcome = self._step(index, step, results)
+            # the previous step's check is a fresh snapshot of the page this step acts on
+            carried = results.get(self._id(index - 1, "c")) if index else None
+            outcome = self._step(index, step, results, carried)
             if outcome is not None:
                 if isinstance(outcome, Diverged):
                     self.divergence = outcome
@@ -143,12 +146,16 @@ class WorkflowPlayer:
         return f"{self.prefix}{index}{part}"
 
     def _step(
-        self, index: int, step: WorkflowStep, results: dict[str, ToolResultMessage]
+        self,
+        index: int,
+        step: WorkflowStep,
+        results: dict[str, ToolResultMessage],
+        carried: ToolResultMessage | None,
     ) -> Decision | None:
         args = dict(step.arguments)
         resolved: outline.Node | None = None
         if step.target is not None:
-            snap = results.get(self._id(index, "s"))
+            snap = results.get(self._id(index, "s"), carried)
             if snap is None:
                 return Call(index, self._id(index, "s"), "browser_snapshot", {})
             if snap.is_error:
