@@ -334,3 +334,22 @@ async def test_schedules_hand_out_a_due_run_once_and_report_missed_ones(
     )
     listed = await client.send("workflow.schedule.list", {})
     assert listed["schedules"][0]["threadId"] == started["threadId"]
+
+
+async def test_a_replay_is_interrupted_like_any_turn(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    for grant in (await client.send("permissions.list", {}))["grants"]:
+        revoke = {"commandId": f"r-{grant['id']}", "grantId": grant["id"]}
+        await client.send("permissions.revoke", revoke)
+    asked = len(log.of("approval.request"))
+    shop = Shop()
+    attach(host, shop)
+    run = {"commandId": "stop", "workflowId": workflow["id"]}
+    started = await client.send("workflow.run", run)
+    await wait_for(log, "approval.request", count=asked + 1)  # waiting at the first step
+    await client.send("turn.interrupt", {"threadId": started["threadId"]})
+    [done] = await wait_for(log, "turn.complete", turnId=started["turnId"])
+    assert done["status"] == "interrupted"
+    assert shop.typed == "" and shop.cart == []
