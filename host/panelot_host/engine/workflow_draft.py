@@ -79,7 +79,12 @@ class _Builder:
         seen = self.outlines.get(tab)
         node = seen.by_ref(ref) if seen is not None else None
         if seen is not None and node is not None:
-            return outline.target_of(seen, node, origin), node.name
+            target = outline.target_of(seen, node, origin)
+            if target.url_pattern is None and where.get("url"):
+                target = msgspec.structs.replace(
+                    target, url_pattern=outline.url_pattern(where["url"])
+                )
+            return target, node.name
         parsed = outline.parse_element(where.get("element") or "")
         if parsed is None:
             return None, ""

@@ -160,7 +160,11 @@ class WorkflowPlayer:
                 return Call(index, self._id(index, "s"), "browser_snapshot", {})
             if snap.is_error:
                 return Diverged(index, f"no snapshot of the page: {_text(snap)}")
-            found = outline.resolve(step.target, outline.parse(_text(snap)))
+            page = outline.parse(_text(snap))
+            elsewhere = _elsewhere(step, page)
+            if elsewhere is not None:
+                return Diverged(index, elsewhere)
+            found = outline.resolve(step.target, page)
             if isinstance(found, outline.Unresolved):
                 return Diverged(index, f"looked for {found.looked_for}; found {found.found}")
             resolved = found.node
@@ -278,6 +282,17 @@ def _call_events(call: Call) -> list[ProviderEvent]:
         ToolCallArgsDelta(index=0, fragment=raw),
         ToolCallEnd(index=0, args=call.args),
     ]
+
+
+def _elsewhere(step: WorkflowStep, page: outline.Outline) -> str | None:
+    """Why the page is not one the step may act on: another site than recorded (a
+    workflow never clicks on a site it was not recorded on, whatever the element's name)."""
+    origin = step.target.origin if step.target else None
+    if origin is None or page.url is None:
+        return None
+    if outline.origin_of(page.url) == origin:
+        return None
+    return f"expected a page of {origin}; the tab is at {page.url}"
 
 
 def _unmet(step: WorkflowStep, after: outline.Outline) -> str | None:

@@ -125,6 +125,12 @@ def url_pattern(url: str) -> str:
     return re.split(r"[?#]", url, maxsplit=1)[0] + "*"
 
 
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of an absolute URL (the URL itself when it has none)."""
+    match = re.match(r"^([a-z][a-z0-9+.-]*://[^/?#]*)", url, flags=re.IGNORECASE)
+    return match[1].lower() if match else url
+
+
 def url_matches(pattern: str, url: str) -> bool:
     return fnmatchcase(url, pattern) or fnmatchcase(url.rstrip("/"), pattern.rstrip("*/") + "*")
 
