@@ -353,3 +353,18 @@ async def test_a_replay_is_interrupted_like_any_turn(
     [done] = await wait_for(log, "turn.complete", turnId=started["turnId"])
     assert done["status"] == "interrupted"
     assert shop.typed == "" and shop.cart == []
+
+
+async def test_a_paused_schedule_hands_out_nothing_and_resumes_in_its_rhythm(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    every = {"kind": "every", "hours": 3}
+    base = {"workflowId": workflow["id"], "schedule": every}
+    first = await client.send("workflow.schedule.set", {"commandId": "p0", **base})
+    paused = await client.send("workflow.schedule.set", {"commandId": "p1", **base, "paused": True})
+    assert paused["schedule"]["paused"] and paused["schedule"]["nextRunAt"] is None
+    listed = await client.send("workflow.schedule.list", {})
+    assert listed["nextDueAt"] is None
+    resumed = await client.send("workflow.schedule.set", {"commandId": "p2", **base})
+    assert resumed["schedule"]["nextRunAt"] == first["schedule"]["nextRunAt"]

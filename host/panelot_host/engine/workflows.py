@@ -239,12 +239,15 @@ class WorkflowService:
             else:
                 before = workflows.get_schedule(unit.conn, workflow_id)
                 now = now_ms()
+                # the same schedule paused or resumed keeps its rhythm; nothing that fell
+                # due meanwhile is run or reported
+                same = before is not None and before.schedule == schedule
                 record = ScheduleRecord(
                     workflow_id=workflow_id,
                     schedule=schedule,
                     paused=paused,
                     utc_offset_minutes=offset,
-                    anchor_at=now,
+                    anchor_at=before.anchor_at if same and before else now,
                     checked_at=now,
                     last_run_at=before.last_run_at if before else None,
                     thread_id=before.thread_id if before else None,
