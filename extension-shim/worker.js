@@ -12,6 +12,7 @@ import { Shim } from "./src/shim.js";
 import { createToolTable } from "./src/tools/catalog.js";
 import { STAGE_FILES, StagedUploads } from "./src/tools/uploads.js";
 import { versionParams } from "./src/versions.js";
+import { ALARM, WorkflowScheduler } from "./src/workflow-schedule.js";
 
 const ownOrigin = `chrome-extension://${chrome.runtime.id}`;
 const uploads = new StagedUploads();
@@ -31,21 +32,30 @@ const link = new HostLink({
     else if (method === "browser.detach") table.detach(params?.threadId, params?.turnId);
     else {
       if (method === "thread.updated") void badge.update(params?.thread);
+      scheduler.onEvent(method, params);
       relay.fromHost(method, params);
     }
   },
   onStatus: (status) => {
     if (status.state === "disconnected") shim.abortAll();
-    if (status.state === "connected") seedBadge();
+    if (status.state === "connected") {
+      seedBadge();
+      void scheduler.check().catch((error) => console.warn("panelot: could not check the scheduled workflows", error));
+    }
     relay.broadcastStatus(status);
   },
   explain: (message) => causeOfDisconnect(message, chrome.runtime.id),
 });
+// scheduled workflows (issue 29): due runs at each connect and alarm, missed ones reported
+const scheduler = new WorkflowScheduler({ link, alarms: chrome.alarms, notifications: chrome.notifications });
 const shim = new Shim(table, (id, answer) => link.answer(id, answer));
 const relay = new Relay(link)
   .serve(STAGE_FILES, (params) => uploads.stage(params?.callId, params?.files))
   .watch((method, params) => {
     if (method === "thread.delete" && typeof params?.threadId === "string") void badge.forget(params.threadId);
+    if (method === "workflow.schedule.set" || method === "workflow.delete") {
+      void scheduler.rearm().catch((error) => console.warn("panelot: could not arm the workflow alarm", error));
+    }
   });
 
 /** Each thread's status anew once the host is connected: a restarted worker knew none. */
@@ -59,6 +69,14 @@ function seedBadge() {
 chrome.runtime.onConnect.addListener((port) => {
   if (port.name === PANEL_PORT && port.sender?.id === chrome.runtime.id) relay.attach(port);
 });
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name !== ALARM) return;
+  // connect first (an alarm may start the worker); the connect itself checks what is due
+  if (link.status.state === "connected") void scheduler.check().catch((error) => console.warn("panelot:", error));
+  else link.connect().catch(() => {});
+});
+// the browser started: the host is asked what came due (and what was missed) while it was closed
+chrome.runtime.onStartup.addListener(() => void link.connect().catch(() => {}));
 chrome.runtime.onInstalled.addListener(() => {
   chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((error) => console.warn("panelot:", error));
 });
@@ -71,6 +89,7 @@ Object.assign(globalThis, {
     shim,
     table,
     badge,
+    scheduler,
     stats: () => ({ ...link.stats(), ...relay.stats(), ...shim.stats(), status: link.status.state }),
   },
 });

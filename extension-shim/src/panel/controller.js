@@ -6,6 +6,7 @@ import { PanelRpcError } from "./client.js";
 import { activeTab } from "./tabs.js";
 import { UPLOAD_MAX_BYTES } from "../tools/uploads.js";
 import { versionParams } from "../versions.js";
+import { WorkflowOps } from "./workflows.js";
 
 /** @typedef {import("./client.js").PanelClient} PanelClient */
 /** @typedef {import("./store.js").Store} Store */
@@ -25,6 +26,8 @@ export class Controller {
     this.connectedOn = 0;
     /** @type {{confirm: (title: string, body: string, action: string) => Promise<boolean>, prompt: (title: string, label: string, value: string) => Promise<string | null>}} */
     this.dialogs = { confirm: async () => false, prompt: async () => null };
+    /** Saving, running and scheduling workflows (issue 29). */
+    this.workflows = new WorkflowOps(store, this);
     /** A `thread.create` under way (see `newThread`). @type {Promise<boolean> | null} */
     this.creating = null;
     /**
@@ -444,7 +447,7 @@ export class Controller {
 
   // ---- settings ----
 
-  /** @param {"chat" | "settings" | "setup"} view */
+  /** @param {"chat" | "settings" | "setup" | "workflows"} view */
   showView(view) {
     this.store.state.view = view;
     this.store.emit("view");

@@ -14,6 +14,7 @@ const ICONS = /** @type {Record<string, string>} */ ({
   back: "M15 5l-7 7 7 7",
   next: "M9 5l7 7-7 7",
   threads: "M4 6h16 M4 12h16 M4 18h10",
+  workflow: "M4 7h11 M4 12h8 M4 17h6 M15 12l6 4-6 4z",
 });
 
 /** @param {string} name */

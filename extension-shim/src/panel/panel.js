@@ -13,6 +13,7 @@ import { mountThreadDrawer } from "./views/drawer.js";
 import { mountSettings } from "./views/settings.js";
 import { mountSetup } from "./views/setup.js";
 import { mountThreads } from "./views/threads.js";
+import { mountWorkflows } from "./views/workflows.js";
 
 const store = new Store();
 /** @type {Controller} */
@@ -27,16 +28,21 @@ mountChat(store, controller);
 mountControls(store, controller);
 mountSettings(store, controller);
 mountSetup(store, controller);
+mountWorkflows(store, controller);
 
 const chatView = /** @type {HTMLElement} */ (document.getElementById("chat-view"));
 const settingsView = /** @type {HTMLElement} */ (document.getElementById("settings-view"));
 const setupView = /** @type {HTMLElement} */ (document.getElementById("setup-view"));
+const workflowsView = /** @type {HTMLElement} */ (document.getElementById("workflows-view"));
+const workflowsButton = /** @type {HTMLButtonElement} */ (document.getElementById("open-workflows"));
 const settingsButton = /** @type {HTMLButtonElement} */ (document.getElementById("open-settings"));
 const threadsToggle = /** @type {HTMLButtonElement} */ (document.getElementById("toggle-threads"));
 const threadsPanel = /** @type {HTMLElement} */ (document.getElementById("threads-panel"));
 document.getElementById("new-thread")?.addEventListener("click", () => controller.newThread());
 settingsButton.addEventListener("click", () => controller.showView(store.state.view === "settings" ? "chat" : "settings"));
 document.getElementById("close-settings")?.addEventListener("click", () => controller.showView("chat"));
+workflowsButton.addEventListener("click", () => (store.state.view === "workflows" ? controller.showView("chat") : void controller.workflows.show()));
+document.getElementById("close-workflows")?.addEventListener("click", () => controller.showView("chat"));
 const drawer = mountThreadDrawer(
   threadsToggle,
   threadsPanel,
@@ -49,8 +55,10 @@ store.on("view", () => {
   chatView.hidden = view !== "chat";
   settingsView.hidden = view !== "settings";
   setupView.hidden = view !== "setup";
+  workflowsView.hidden = view !== "workflows";
+  workflowsButton.setAttribute("aria-expanded", String(view === "workflows"));
   settingsButton.setAttribute("aria-expanded", String(view === "settings"));
-  const focus = { chat: "message", settings: "settings-heading", setup: "setup-heading" }[view];
+  const focus = { chat: "message", settings: "settings-heading", setup: "setup-heading", workflows: "workflows-heading" }[view];
   document.getElementById(focus)?.focus();
 });
 

@@ -25,7 +25,7 @@ import { applyThreadEvent } from "./reducer.js";
  * @typedef {{
  *   host: HostStatus,
  *   hostWasConnected: boolean,
- *   view: "chat" | "settings" | "setup",
+ *   view: "chat" | "settings" | "setup" | "workflows",
  *   provider: ProviderStatus | null,
  *   kept: string | null,
  *   threads: Thread[],
@@ -55,8 +55,9 @@ import { applyThreadEvent } from "./reducer.js";
  * Topics: `host`, `threads`, `snapshot` (a whole thread was loaded), `thread` (title/stats),
  * `item` (detail: item id), `delta` (detail: item id), `cards` (approvals, questions),
  * `run` (turn, run, usage), `queue`, `steering`, `notices`, `view`, `provider` (whether a
- * model is usable, and the message kept until it is).
- * @typedef {"host" | "threads" | "snapshot" | "thread" | "item" | "delta" | "cards" | "run" | "queue" | "steering" | "notices" | "view" | "provider"} Topic
+ * model is usable, and the message kept until it is), `workflows` (the saved workflows or the
+ * draft being edited changed).
+ * @typedef {"host" | "threads" | "snapshot" | "thread" | "item" | "delta" | "cards" | "run" | "queue" | "steering" | "notices" | "view" | "provider" | "workflows"} Topic
  */
 
 export class Store {

@@ -7,6 +7,7 @@
 import { needsYou, needsYouWords } from "../../attention.js";
 import { el, iconButton, tokens, dollars, totalTokens, usageWords } from "../dom.js";
 import { showThreadTabs, tabCountWords } from "../tabs.js";
+import { savableTurn } from "../workflows.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -53,7 +54,13 @@ export function mountThreads(store, controller) {
   const back = el("button", "link", "Back to the previous branch");
   back.type = "button";
   back.addEventListener("click", () => controller.backToPreviousBranch());
-  actions.append(back, rename, fork, remove);
+  // a finished turn that acted in the browser can be kept as a workflow (issue 29)
+  const saveWorkflow = iconButton("workflow", "Save as workflow");
+  saveWorkflow.addEventListener("click", () => {
+    const turnId = savableTurn(store);
+    if (turnId) void controller.workflows.propose(turnId);
+  });
+  actions.append(back, saveWorkflow, rename, fork, remove);
 
   // the thread's tabs: "3 tabs" brings them to the front; "Share this tab" hands over the
   // tab the user is looking at (tabs.js says which one that is)
@@ -147,6 +154,7 @@ export function mountThreads(store, controller) {
     title.title = title.textContent; // the whole title, when two lines cut it
     actions.hidden = !thread;
     back.hidden = !s.previousHead;
+    saveWorkflow.hidden = savableTurn(store) === null;
     if (!thread) {
       usage.textContent = "";
       usage.title = "";
@@ -165,7 +173,13 @@ export function mountThreads(store, controller) {
     renderList();
     renderHead();
   });
-  store.on("run", renderList);
+  store.on("run", () => {
+    renderList();
+    saveWorkflow.hidden = savableTurn(store) === null;
+  });
+  store.on("item", () => {
+    saveWorkflow.hidden = savableTurn(store) === null;
+  });
   store.on("host", () => {
     renderList();
     renderTabs();

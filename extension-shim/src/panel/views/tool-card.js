@@ -80,6 +80,9 @@ function cardSummary(item, status, label, asked, took) {
       : el("summary", "", el("span", "tool-label", label), el("span", "tool-status", statusWords));
   if (words) summary.firstElementChild?.setAttribute("title", words);
   if (took !== null && !asked) summary.append(el("span", "tool-time", `${(took / 1000).toFixed(1)} s`));
+  // a workflow run's step: replayed by the workflow, or decided by the model where it diverged
+  const by = /** @type {{decidedBy?: string | null}} */ (item).decidedBy;
+  if (by) summary.append(el("span", "tool-decider", by === "workflow" ? "replayed" : "by the model"));
   return summary;
 }
 
