@@ -71,6 +71,7 @@ def test_every_module_the_real_extension_imports_is_one_of_its_files() -> None:
     needed.add(manifest["side_panel"]["default_path"])
     for script in manifest["content_scripts"]:
         needed.update(script["js"])
+    needed.update(manifest.get("icons", {}).values())
     page = (EXTENSION / "sidepanel.html").read_text("utf-8")
     needed.update(m.lstrip("./") for m in re.findall(r'(?:src|href)="([^":]+)"', page))
     for name in files:

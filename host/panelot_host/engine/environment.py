@@ -62,7 +62,7 @@ def model_of_run(ctx: EngineContext, cursor: RunCursor, turn_id: str) -> Resolve
     if cursor.model == WORKFLOW_MODEL:
         turn = turns.get_turn(ctx.db.conn, turn_id)
         if is_workflow_turn(turn):
-            return workflow_model(ctx, turn.context, turn_id)
+            return workflow_model(ctx, turn.context, turn_id, turn.thread_id)
     return ctx.models.resolve(cursor.model or None)
 
 

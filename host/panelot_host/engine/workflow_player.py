@@ -99,8 +99,11 @@ class WorkflowPlayer:
         parameters: dict[str, str],
         turn_id: str,
         fallback: ResolvedModel | None,
+        *,
+        opens_tab: bool = False,
     ) -> None:
         self.workflow = workflow
+        self.opens_tab = opens_tab  # a first step that loads a page opens the run's own tab
         self.parameters = parameters
         self.prefix = call_prefix(turn_id)
         self.fallback = fallback
@@ -171,6 +174,9 @@ class WorkflowPlayer:
             args["ref"] = resolved.ref
         act = results.get(self._id(index, "a"))
         if act is None:
+            if index == 0 and self.opens_tab and step.tool == "browser_navigate":
+                # the thread's own tab, in the background: the user's tab is left alone
+                return Call(index, self._id(index, "a"), "browser_tab_new", {"url": args["url"]})
             return Call(index, self._id(index, "a"), step.tool, args)
         if act.is_error:
             return Diverged(index, f"{step.tool} did not succeed: {_text(act)[:300]}")

@@ -15,6 +15,7 @@ from panelot_host.engine.workflow_player import WorkflowPlayer
 from panelot_host.errors import ProviderConfigError
 from panelot_host.protocol.workflows import WorkflowDefinition
 from panelot_host.providers.catalog import ModelInfo, Price
+from panelot_host.store import tabs as tab_store
 from panelot_host.store import turns
 from panelot_host.store.records import TurnRecord
 
@@ -43,10 +44,14 @@ def is_workflow_turn(turn: TurnRecord) -> bool:
     return "workflow" in turn.context
 
 
-def workflow_model(ctx: EngineContext, context: dict[str, Any], turn_id: str) -> ResolvedModel:
+def workflow_model(
+    ctx: EngineContext, context: dict[str, Any], turn_id: str, thread_id: str | None = None
+) -> ResolvedModel:
     """The player of ``turn``'s workflow, wrapping the configured model when there is one.
     Its model id, transport and capabilities do not depend on that model, so configuring
-    one while a run waits for it is not drift."""
+    one while a run waits for it is not drift. A run in a thread (``thread_id``) that owns
+    no tab yet opens its own for a first step that loads a page, rather than taking the
+    user's tab."""
     spec = context["workflow"]
     definition = msgspec.convert(spec["definition"], WorkflowDefinition)
     try:
@@ -63,7 +68,14 @@ def workflow_model(ctx: EngineContext, context: dict[str, Any], turn_id: str) ->
         max_output_tokens=known.max_output_tokens if known else None,
         price=known.price if known else _FREE,
     )
-    player = WorkflowPlayer(definition, dict(spec.get("parameters") or {}), turn_id, fallback)
+    owned = tab_store.get(ctx.db.conn, thread_id) if thread_id else None
+    player = WorkflowPlayer(
+        definition,
+        dict(spec.get("parameters") or {}),
+        turn_id,
+        fallback,
+        opens_tab=thread_id is not None and not (owned and owned.tabs),
+    )
     return ResolvedModel(player, info, WORKFLOW_TRANSPORT)
 
 

@@ -12,9 +12,10 @@ from pathlib import Path, PurePosixPath
 
 ROOT_FILES = ("manifest.json", "worker.js", "sidepanel.html", "sidepanel.css")
 """The files at the extension's root that the manifest and the panel's page name."""
-FOLDERS = ("src", "vendor")
+FOLDERS = ("src", "vendor", "icons")
 """The folders whose files the worker and the panel import (``vendor/`` holds the copies of
-the panel's npm libraries that ``scripts/extension-libs.sh`` makes)."""
+the panel's npm libraries that ``scripts/extension-libs.sh`` makes), and the icons the
+manifest and the notifications show."""
 TYPE_ONLY_SUFFIXES = (".d.ts", ".d.mts")
 """Type declarations for ``tsc --checkJs``: the browser never loads them."""
 NEEDED_LIBRARIES = ("vendor/marked.esm.js", "vendor/purify.es.mjs")
