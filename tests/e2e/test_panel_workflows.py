@@ -7,7 +7,7 @@ notifications. Screenshots of the editor and the list at 360 px, light and dark.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -29,7 +29,7 @@ def shop() -> Iterator[tuple[str, ShopState]]:
 
 def _record(browser: Browser, model: FakeAnthropic, base: str) -> Page:
     """The turn a user saves: open the shop, search for "lamp"."""
-    shop_tab, tab = open_tab(browser, f"{base}/help")
+    _, tab = open_tab(browser, f"{base}/help")
     plan_calls(
         model,
         [
@@ -41,12 +41,20 @@ def _record(browser: Browser, model: FakeAnthropic, base: str) -> Page:
         "Found the lamps.",
     )
     panel = start_turn(browser, "Search the lamp shop for lamps")
+    done = panel.get_by_role("list", name="Conversation").get_by_role("listitem")
+    found = done.filter(has_text="Found the lamps.")
+    _allow_for_the_site_until(panel, lambda: found.count() > 0, "the recording did not end")
+    return panel
+
+
+def _allow_for_the_site_until(panel: Page, finished: Callable[[], bool], what: str) -> None:
+    """Answer each approval card with "Allow for this site" (else "Allow once") until
+    ``finished``: the shop is allowed for good, so later runs (one in the background) ask
+    nothing."""
     log = panel.get_by_role("list", name="Conversation")
-    done = log.get_by_role("listitem").filter(has_text="Found the lamps.")
-    # the shop is allowed for good, so the replays (one in the background) ask nothing
     deadline = time.monotonic() + 60
-    while not done.count():
-        assert time.monotonic() < deadline, "the recording did not end"
+    while not finished():
+        assert time.monotonic() < deadline, what
         for name in ("Allow for this site", "Allow once"):
             choice = log.get_by_role("button", name=name, exact=True)
             if choice.count():
@@ -56,8 +64,6 @@ def _record(browser: Browser, model: FakeAnthropic, base: str) -> Page:
                 break
         else:
             panel.wait_for_timeout(100)
-    shop_tab.bring_to_front()  # the user looks at the shop (the panel is a tab here)
-    return panel
 
 
 def _tab_urls(browser: Browser) -> list[str]:
@@ -110,7 +116,16 @@ def test_a_turn_saved_as_a_workflow_runs_again_with_another_value_and_on_schedul
     run.get_by_role("textbox", name="Product").fill("floor")
     run.get_by_role("button", name="Run workflow").click()
     expect(panel.get_by_role("heading", name="Lamp search")).to_be_visible()  # its thread
-    _wait(lambda: any(u.endswith("/search?q=floor") for u in _tab_urls(browser)), "no replay")
+    # its first step opens a tab of its own, which the user allows for the shop
+    _allow_for_the_site_until(
+        panel,
+        lambda: any(u.endswith("/search?q=floor") for u in _tab_urls(browser)),
+        "the replay did not search",
+    )
+    # in a tab of its own: the recorded tab and the panel are where they were
+    urls = _tab_urls(browser)
+    assert any(u.endswith("/search?q=lamp") for u in urls), urls
+    assert any(u.endswith("/sidepanel.html?debug") for u in urls), urls
     deciders = (
         "[...panelot.store.state.items.values()]"
         ".filter((i) => i.kind === 'toolCall').map((i) => i.decidedBy)"

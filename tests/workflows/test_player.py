@@ -67,3 +67,22 @@ def test_an_effect_that_does_not_show_is_a_divergence() -> None:
     ]
     decision = player().decide(messages)
     assert decision == Diverged(0, 'expected status "Paid" to appear; it did not')
+
+
+def test_a_run_without_a_tab_of_its_own_opens_one_for_its_first_page() -> None:
+    """A run in a thread that owns no tab opens its own tab for a first step that loads a
+    page (the user's tab is left alone); a thread with a tab loads the page there."""
+    go = WorkflowDefinition(
+        name="Go",
+        steps=[WorkflowStep(tool="browser_navigate", arguments={"url": "https://shop.example/"})],
+    )
+    fresh = WorkflowPlayer(go, {}, "trn_01abc", None, opens_tab=True)
+    assert fresh.decide([]) == Call(
+        0, PREFIX + "0a", "browser_tab_new", {"url": "https://shop.example/"}
+    )
+    owned = WorkflowPlayer(go, {}, "trn_01abc", None, opens_tab=False)
+    assert owned.decide([]) == Call(
+        0, PREFIX + "0a", "browser_navigate", {"url": "https://shop.example/"}
+    )
+    opened = ToolResultMessage(PREFIX + "0a", "browser_tab_new", [TextPart("Opened tab 7")])
+    assert fresh.decide([opened]) == Done()  # the step is done once its tab is open
