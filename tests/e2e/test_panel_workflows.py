@@ -7,7 +7,7 @@ notifications. Screenshots of the editor and the list at 360 px, light and dark.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -16,7 +16,7 @@ from tests.support.shop import ShopState, serve_shop
 from .fake_model import FakeAnthropic
 from .harness import Browser
 from .panel_kit import both_schemes
-from .tool_driver import by_ref, open_tab, plan_calls, start_turn
+from .tool_driver import allow_for_the_site_until, by_ref, open_tab, plan_calls, start_turn
 
 HOUR_MS = 3_600_000
 
@@ -43,27 +43,8 @@ def _record(browser: Browser, model: FakeAnthropic, base: str) -> Page:
     panel = start_turn(browser, "Search the lamp shop for lamps")
     done = panel.get_by_role("list", name="Conversation").get_by_role("listitem")
     found = done.filter(has_text="Found the lamps.")
-    _allow_for_the_site_until(panel, lambda: found.count() > 0, "the recording did not end")
+    allow_for_the_site_until(panel, lambda: found.count() > 0, "the recording did not end")
     return panel
-
-
-def _allow_for_the_site_until(panel: Page, finished: Callable[[], bool], what: str) -> None:
-    """Answer each approval card with "Allow for this site" (else "Allow once") until
-    ``finished``: the shop is allowed for good, so later runs (one in the background) ask
-    nothing."""
-    log = panel.get_by_role("list", name="Conversation")
-    deadline = time.monotonic() + 60
-    while not finished():
-        assert time.monotonic() < deadline, what
-        for name in ("Allow for this site", "Allow once"):
-            choice = log.get_by_role("button", name=name, exact=True)
-            if choice.count():
-                handle = choice.first.element_handle()
-                handle.click()
-                handle.wait_for_element_state("hidden", timeout=15_000)  # its card is gone
-                break
-        else:
-            panel.wait_for_timeout(100)
 
 
 def _tab_urls(browser: Browser) -> list[str]:
@@ -117,7 +98,7 @@ def test_a_turn_saved_as_a_workflow_runs_again_with_another_value_and_on_schedul
     run.get_by_role("button", name="Run workflow").click()
     expect(panel.get_by_role("heading", name="Lamp search")).to_be_visible()  # its thread
     # its first step opens a tab of its own, which the user allows for the shop
-    _allow_for_the_site_until(
+    allow_for_the_site_until(
         panel,
         lambda: any(u.endswith("/search?q=floor") for u in _tab_urls(browser)),
         "the replay did not search",

@@ -16,30 +16,13 @@ from tests.support.shop import Look, ShopState, serve_shop
 from .fake_model import FakeAnthropic, text_reply
 from .harness import Browser
 from .panel_kit import rpc, snapshot
-from .tool_driver import by_ref, open_tab, plan_calls, start_turn
+from .tool_driver import allow_for_the_site_until, by_ref, open_tab, plan_calls, start_turn
 
 
 @pytest.fixture
 def shop() -> Iterator[tuple[str, ShopState]]:
     with serve_shop() as served:
         yield served
-
-
-def _allow_until(panel: Page, finished: Any, what: str, timeout_s: float = 60) -> None:
-    """Answer approvals "Allow for this site" (else "Allow once") until ``finished()``."""
-    log = panel.get_by_role("list", name="Conversation")
-    deadline = time.monotonic() + timeout_s
-    while not finished():
-        assert time.monotonic() < deadline, what
-        for name in ("Allow for this site", "Allow once"):
-            choice = log.get_by_role("button", name=name, exact=True)
-            if choice.count():
-                handle = choice.first.element_handle()
-                handle.click()
-                handle.wait_for_element_state("hidden", timeout=15_000)
-                break
-        else:
-            panel.wait_for_timeout(100)
 
 
 def _saved_workflow(browser: Browser, model: FakeAnthropic, base: str) -> tuple[Page, str]:
@@ -61,7 +44,7 @@ def _saved_workflow(browser: Browser, model: FakeAnthropic, base: str) -> tuple[
     panel = start_turn(browser, "Put the desk lamp in my cart")
     done = panel.get_by_role("list", name="Conversation").get_by_role("listitem")
     added = done.filter(has_text="Added the desk lamp.")
-    _allow_until(panel, lambda: added.count() > 0, "the recording did not end")
+    allow_for_the_site_until(panel, lambda: added.count() > 0, "the recording did not end")
     opened = snapshot(panel)
     draft = rpc(
         panel,
@@ -84,7 +67,7 @@ def _run(panel: Page, workflow_id: str) -> dict[str, Any]:
         turn = snapshot(panel, started["threadId"])["turn"]
         return bool(turn and turn["id"] == started["turnId"] and turn["status"] != "running")
 
-    _allow_until(panel, ended, "the run did not end", timeout_s=90)
+    allow_for_the_site_until(panel, ended, "the run did not end", timeout_s=90)
     return snapshot(panel, started["threadId"])
 
 

@@ -4,6 +4,7 @@ allows what the Gatekeeper asks in the panel, and the test then checks the page.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .fake_model import FakeAnthropic, Reply, text_reply, tool_use_reply
 from .harness import Browser
@@ -109,6 +111,29 @@ def allow_until_done(panel: Page, final: str, timeout_s: float = 60.0) -> int:
             continue
         panel.wait_for_timeout(100)
     raise AssertionError(f"the turn did not end with {final!r} within {timeout_s} s")
+
+
+def allow_for_the_site_until(
+    panel: Page, finished: Callable[[], bool], what: str, timeout_s: float = 60.0
+) -> None:
+    """Answer each approval card with "Allow for this site" (else "Allow once") until
+    ``finished()``: the site is allowed for good, so later runs of the same steps (a
+    workflow's replays, one in the background) ask nothing."""
+    log = panel.get_by_role("list", name="Conversation")
+    site = log.get_by_role("button", name="Allow for this site", exact=True)
+    once = log.get_by_role("button", name="Allow once", exact=True)
+    deadline = time.monotonic() + timeout_s
+    while not finished():
+        assert time.monotonic() < deadline, what
+        if not once.count():
+            panel.wait_for_timeout(100)
+            continue
+        # a card is drawn before its request names the site: give the site's choice a moment
+        with contextlib.suppress(PlaywrightTimeoutError):
+            site.first.wait_for(timeout=2_000)
+        handle = (site if site.count() else once).first.element_handle()
+        handle.click()
+        handle.wait_for_element_state("hidden", timeout=15_000)  # its card is gone
 
 
 def run_tools(
