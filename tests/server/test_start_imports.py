@@ -74,6 +74,7 @@ _HEAVY = {
     "tempfile",
     "zipfile",
     "importlib.resources",
+    "shlex",  # only a version refusal words the upgrade command (upgrade_route)
 }
 _NOT_BEFORE_THE_FIRST_ANSWERS = {
     # the event loop and what only the server needs

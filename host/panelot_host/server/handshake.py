@@ -14,7 +14,6 @@ import panelot_host
 from panelot_host.errors import InvalidParams, UnsupportedProtocolVersion
 from panelot_host.protocol import ops
 from panelot_host.protocol.common import HOST_PROTOCOL_VERSIONS, ProtocolVersions
-from panelot_host.upgrade_route import upgrade_command
 
 _VERSION_PATH = "$.params.protocolVersion"
 _REFUSAL = "unsupported protocol version"  # the words every host has refused with
@@ -43,6 +42,9 @@ def negotiate(params: ops.InitializeParams, host: ProtocolVersions = HOST_PROTOC
 def _refusal(
     host: ProtocolVersions, client: ProtocolVersions, update: Literal["host", "extension"]
 ) -> UnsupportedProtocolVersion:
+    # lazy: a refusal is rare; every start answers initialize (upgrade_route loads shlex)
+    from panelot_host.upgrade_route import upgrade_command
+
     command = upgrade_command()
     older = "this host is older than the client" if update == "host" else "the client is older"
     how = f": {command}" if update == "host" else ""
