@@ -29,7 +29,8 @@ from tests.e2e.fake_model import (  # noqa: E402
 from tests.e2e.harness import Browser, Profile, chromium_version  # noqa: E402
 from tests.e2e.miniwob_kit import EPISODE_MS, reward, serve_miniwob, start_episode  # noqa: E402
 from tests.e2e.miniwob_policies import POLICIES, Policy, Stuck, task_text  # noqa: E402
-from tests.e2e.tool_driver import tool_results  # noqa: E402
+from tests.e2e.panel_kit import rpc  # noqa: E402
+from tests.e2e.tool_driver import last_snapshot, ref_of, tool_results  # noqa: E402
 from tests.providers.sse_server import Delay  # noqa: E402
 from tests.support.web import serve_html  # noqa: E402
 from tests.support.wire_client import HostProcess, initialize_params  # noqa: E402
@@ -47,11 +48,15 @@ __all__ = [
     "Stuck",
     "WorkerHeap",
     "connected_panel",
+    "delayed",
     "initialize_params",
+    "last_snapshot",
     "launched",
     "median",
     "percentile",
+    "ref_of",
     "reward",
+    "rpc",
     "serve_html",
     "serve_miniwob",
     "start_episode",
@@ -61,6 +66,11 @@ __all__ = [
     "tool_results",
     "tool_use_reply",
 ]
+
+
+def delayed(reply: Reply, latency_s: float) -> Reply:
+    """``reply``, streamed after ``latency_s`` (a real model's time to its first token)."""
+    return Reply(body=[Delay(latency_s), *reply.body])
 
 
 @contextmanager

@@ -28,11 +28,14 @@ from playwright.sync_api import Page, sync_playwright
 
 from _browser import (
     Browser,
-    Delay,
     FakeAnthropic,
     Reply,
     connected_panel,
+    delayed,
+    last_snapshot,
     launched,
+    ref_of,
+    rpc,
     serve_html,
     text_reply,
     tool_results,
@@ -46,16 +49,6 @@ PAGE = """<!doctype html><title>Counter</title><main><h1>Counter</h1>
 <p id="out">0</p></main>"""
 TARGET_RATIO = 0.5
 _ids = itertools.count()
-
-
-def _ref(results: list[str]) -> str:
-    snapshot = next(r for r in reversed(results) if "refs are valid until" in r)
-    line = next(line for line in snapshot.splitlines() if 'button "Count"' in line)
-    return line.split("[", 1)[1].split("]", 1)[0].split()[0]
-
-
-def _slow(reply: Reply, latency_s: float) -> Reply:
-    return Reply(body=[Delay(latency_s), *reply.body])
 
 
 class BrowsingModel:
@@ -72,21 +65,22 @@ class BrowsingModel:
         calls: list[Callable[[list[str]], Reply]] = [
             lambda r: tool_use_reply(call, "browser_tab_new", {"url": f"{self.site}/counter"}),
             lambda r: tool_use_reply(call, "browser_snapshot", {}),
-            *[lambda r: tool_use_reply(call, "browser_click", {"ref": _ref(r)})] * 3,
+            *[
+                lambda r: tool_use_reply(
+                    call, "browser_click", {"ref": ref_of(last_snapshot(r), "button", "Count")}
+                )
+            ]
+            * 3,
             lambda r: tool_use_reply(call, "browser_read", {}),
         ]
         answer = calls[step](tool_results(body)) if step < len(calls) else text_reply(["Done."])
-        return _slow(answer, self.latency_s)
-
-
-def _rpc(panel: Page, method: str, params: dict[str, Any]) -> Any:
-    return panel.evaluate("([m, p]) => panelot.client.request(m, p)", [method, params])
+        return delayed(answer, self.latency_s)
 
 
 def _threads(panel: Page, count: int) -> list[str]:
     made = []
     for _ in range(count):
-        created = _rpc(panel, "thread.create", {"commandId": f"bench-{next(_ids)}"})
+        created = rpc(panel, "thread.create", {"commandId": f"bench-{next(_ids)}"})
         made.append(created["thread"]["id"])
     return made
 
@@ -96,7 +90,7 @@ def _run(panel: Page, model: FakeAnthropic, browsing: BrowsingModel, threads: li
     model.plan(*([browsing.reply] * (7 * len(threads))))
     started = time.perf_counter()
     turns = [
-        _rpc(
+        rpc(
             panel,
             "turn.submit",
             {"commandId": f"bench-{next(_ids)}", "threadId": t, "text": "Count three times"},
@@ -106,7 +100,7 @@ def _run(panel: Page, model: FakeAnthropic, browsing: BrowsingModel, threads: li
     pending = dict(zip(threads, turns, strict=True))
     while pending:
         for thread_id, turn_id in list(pending.items()):
-            turn = _rpc(panel, "thread.open", {"threadId": thread_id})["turn"]
+            turn = rpc(panel, "thread.open", {"threadId": thread_id})["turn"]
             if turn["id"] == turn_id and turn["status"] in ("completed", "failed", "interrupted"):
                 assert turn["status"] == "completed", turn
                 del pending[thread_id]
@@ -141,12 +135,12 @@ def main() -> None:
         ):
             browsing = BrowsingModel(site, args.latency_ms / 1000)
             panel = connected_panel(browser)
-            _rpc(
+            rpc(
                 panel,
                 "settings.update",
                 {"commandId": "bench-rules", "policyRules": [{"decision": "allow"}]},
             )
-            _rpc(panel, "settings.update", {"commandId": "bench-max", "maxParallelTurns": 4})
+            rpc(panel, "settings.update", {"commandId": "bench-max", "maxParallelTurns": 4})
             print(f"model latency per answer: {args.latency_ms:.0f} ms; six answers per turn")
             for n in counts:
                 sequential = sum(_run(panel, model, browsing, _threads(panel, 1)) for _ in range(n))
@@ -164,7 +158,7 @@ def main() -> None:
                     met=parallel <= TARGET_RATIO * sequential if at_target else None,
                 )
             if not args.quick:
-                _rpc(
+                rpc(
                     panel,
                     "settings.update",
                     {"commandId": "bench-default", "maxParallelTurns": None},

@@ -30,11 +30,14 @@ from typing import Any
 from playwright.sync_api import Page, sync_playwright
 
 from _browser import (
-    Delay,
     FakeAnthropic,
     Reply,
     connected_panel,
+    delayed,
+    last_snapshot,
     launched,
+    ref_of,
+    rpc,
     text_reply,
     tool_results,
     tool_use_reply,
@@ -49,12 +52,6 @@ TARGET_LOOKS = 0.9  # 18 of 20
 _ids = itertools.count()
 
 
-def _ref(results: list[str], line_start: str) -> str:
-    snapshot = next(r for r in reversed(results) if "refs are valid until" in r)
-    line = next(ln for ln in snapshot.splitlines() if ln.lstrip().startswith(line_start))
-    return line.split("[", 1)[1].split("]", 1)[0].split()[0]
-
-
 class ShopperModel:
     """The task as a model does it, one call per answer, each after ``latency_s``."""
 
@@ -66,8 +63,10 @@ class ShopperModel:
         step = sum(1 for m in body["messages"] if m["role"] == "assistant")
         call = f"toolu_{next(_ids)}"
 
-        def act(tool: str, line: str, **more: Any) -> Callable[[list[str]], Reply]:
-            return lambda r: tool_use_reply(call, tool, {"ref": _ref(r, line), **more})
+        def act(tool: str, role: str, name: str, **more: Any) -> Callable[[list[str]], Reply]:
+            return lambda r: tool_use_reply(
+                call, tool, {"ref": ref_of(last_snapshot(r), role, name), **more}
+            )
 
         def plain(tool: str, **args: Any) -> Callable[[list[str]], Reply]:
             return lambda r: tool_use_reply(call, tool, args)
@@ -75,32 +74,28 @@ class ShopperModel:
         calls = [
             plain("browser_tab_new", url=f"{self.site}/"),
             plain("browser_snapshot"),
-            act("browser_type", '- searchbox "Search products"', text="lamp"),
-            act("browser_click", '- button "Search"'),
+            act("browser_type", "searchbox", "Search products", text="lamp"),
+            act("browser_click", "button", "Search"),
             plain("browser_snapshot"),
-            act("browser_click", '- button "Add to cart"'),  # the first: the desk lamp
+            act("browser_click", "button", "Add to cart"),  # the first: the desk lamp
             plain("browser_snapshot"),
-            act("browser_type", '- spinbutton "Quantity"', text="2"),
-            act("browser_click", '- button "Update cart"'),
+            act("browser_type", "spinbutton", "Quantity", text="2"),
+            act("browser_click", "button", "Update cart"),
             plain("browser_snapshot"),
-            act("browser_click", '- link "Checkout"'),
+            act("browser_click", "link", "Checkout"),
             plain("browser_snapshot"),
-            act("browser_type", '- textbox "Full name"', text="Ada Lovelace"),
-            act("browser_type", '- textbox "Email"', text="ada@example.org"),
-            act("browser_select_option", '- combobox "Shipping"', values=["Express"]),
-            act("browser_click", '- button "Place order"'),
+            act("browser_type", "textbox", "Full name", text="Ada Lovelace"),
+            act("browser_type", "textbox", "Email", text="ada@example.org"),
+            act("browser_select_option", "combobox", "Shipping", values=["Express"]),
+            act("browser_click", "button", "Place order"),
         ]
         answer = calls[step](tool_results(body)) if step < len(calls) else text_reply(["Ordered."])
-        return Reply(body=[Delay(self.latency_s), *answer.body])
-
-
-def _rpc(panel: Page, method: str, params: dict[str, Any]) -> Any:
-    return panel.evaluate("([m, p]) => panelot.client.request(m, p)", [method, params])
+        return delayed(answer, self.latency_s)
 
 
 def _wait_turn(panel: Page, thread_id: str, turn_id: str) -> dict[str, Any]:
     while True:
-        opened: dict[str, Any] = _rpc(panel, "thread.open", {"threadId": thread_id})
+        opened: dict[str, Any] = rpc(panel, "thread.open", {"threadId": thread_id})
         turn = opened["turn"]
         if turn["id"] == turn_id and turn["status"] in ("completed", "failed", "interrupted"):
             return opened
@@ -108,10 +103,10 @@ def _wait_turn(panel: Page, thread_id: str, turn_id: str) -> dict[str, Any]:
 
 
 def _model_turn(panel: Page, model: FakeAnthropic, shopper: ShopperModel) -> tuple[float, dict]:
-    thread = _rpc(panel, "thread.create", {"commandId": f"bench-{next(_ids)}"})["thread"]["id"]
+    thread = rpc(panel, "thread.create", {"commandId": f"bench-{next(_ids)}"})["thread"]["id"]
     model.plan(*([shopper.reply] * 20))
     started = time.perf_counter()
-    turn = _rpc(
+    turn = rpc(
         panel,
         "turn.submit",
         {"commandId": f"bench-{next(_ids)}", "threadId": thread, "text": "Order a desk lamp"},
@@ -126,7 +121,7 @@ def _model_turn(panel: Page, model: FakeAnthropic, shopper: ShopperModel) -> tup
 
 def _replay(panel: Page, workflow_id: str) -> tuple[float, dict[str, Any]]:
     started = time.perf_counter()
-    run = _rpc(
+    run = rpc(
         panel, "workflow.run", {"commandId": f"bench-{next(_ids)}", "workflowId": workflow_id}
     )
     opened = _wait_turn(panel, run["threadId"], run["turnId"])
@@ -166,17 +161,17 @@ def main() -> None:
         ):
             panel = connected_panel(browser)
             rules = {"commandId": "bench-rules", "policyRules": [{"decision": "allow"}]}
-            _rpc(panel, "settings.update", rules)
+            rpc(panel, "settings.update", rules)
             shopper = ShopperModel(site, args.latency_ms / 1000)
             print(f"model latency per answer: {args.latency_ms:.0f} ms")
             driven, recorded = _model_turn(panel, model, shopper)
             assert state.orders and state.orders[-1]["shipping"] == "Express", state.orders
-            draft = _rpc(
+            draft = rpc(
                 panel,
                 "workflow.propose",
                 {"threadId": recorded["thread"]["id"], "turnId": recorded["turn"]["id"]},
             )["draft"]
-            saved = _rpc(panel, "workflow.save", {"commandId": "bench-save", "workflow": draft})
+            saved = rpc(panel, "workflow.save", {"commandId": "bench-save", "workflow": draft})
             workflow_id = saved["workflow"]["id"]
             steps = len(draft["steps"])
             _close_shop_tabs(panel, site)

@@ -19,6 +19,7 @@ import pytest
 os.environ.setdefault("DEBUG", "pw:browser")
 
 from playwright.sync_api import Playwright, expect, sync_playwright
+from tests.support.shop import ShopState, serve_shop
 
 from .fake_model import FakeAnthropic
 from .harness import ARTIFACTS, CHROMIUM, Browser, Profile, screenshot
@@ -184,3 +185,11 @@ def forbidden_browser(
     finally:
         _save_panel(launched, request.node.name)
         launched.close()
+
+
+@pytest.fixture
+def shop() -> Iterator[tuple[str, ShopState]]:
+    """The loopback shop of workflow recordings and replays: its base URL and its state
+    (``state.look`` changes how its next pages look)."""
+    with serve_shop() as served:
+        yield served

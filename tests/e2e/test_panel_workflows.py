@@ -7,11 +7,9 @@ notifications. Screenshots of the editor and the list at 360 px, light and dark.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Page, expect
-from tests.support.shop import ShopState, serve_shop
+from tests.support.shop import ShopState
 
 from .fake_model import FakeAnthropic
 from .harness import Browser
@@ -19,12 +17,6 @@ from .panel_kit import both_schemes
 from .tool_driver import allow_for_the_site_until, by_ref, open_tab, plan_calls, start_turn
 
 HOUR_MS = 3_600_000
-
-
-@pytest.fixture
-def shop() -> Iterator[tuple[str, ShopState]]:
-    with serve_shop() as served:
-        yield served
 
 
 def _record(browser: Browser, model: FakeAnthropic, base: str) -> Page:

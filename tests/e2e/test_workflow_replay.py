@@ -6,23 +6,16 @@ with the plan and the divergence when the button it needs is gone."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
-from tests.support.shop import Look, ShopState, serve_shop
+from tests.support.shop import Look, ShopState
 
 from .fake_model import FakeAnthropic, text_reply
 from .harness import Browser
 from .panel_kit import rpc, snapshot
 from .tool_driver import allow_for_the_site_until, by_ref, open_tab, plan_calls, start_turn
-
-
-@pytest.fixture
-def shop() -> Iterator[tuple[str, ShopState]]:
-    with serve_shop() as served:
-        yield served
 
 
 def _saved_workflow(browser: Browser, model: FakeAnthropic, base: str) -> tuple[Page, str]:
