@@ -1908,7 +1908,7 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       throw error;
     }
   }
-  function noticingNavigation(act2) {
+  function noticingNavigation(act2, through) {
     let leaving;
     const navigation = (
       /** @type {EventTarget | undefined} */
@@ -1923,13 +1923,35 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       );
       if (!destination.sameDocument && downloadRequest === null) leaving = destination.url;
     };
+    const noted2 = (answer2) => answer2.ok && leaving !== void 0 ? { ...answer2, leaving } : answer2;
+    const stop = () => navigation?.removeEventListener("navigate", onNavigate);
     navigation?.addEventListener("navigate", onNavigate);
+    let answer;
     try {
-      const answer = act2();
-      return answer.ok && leaving !== void 0 ? { ...answer, leaving } : answer;
-    } finally {
-      navigation?.removeEventListener("navigate", onNavigate);
+      answer = act2();
+    } catch (error) {
+      stop();
+      throw error;
     }
+    if (!through || !answer.ok || leaving !== void 0) {
+      stop();
+      return noted2(answer);
+    }
+    const acted = answer;
+    return through().then(
+      () => noted2(acted),
+      () => noted2(acted)
+    ).finally(stop);
+  }
+  function immediateReactions() {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(null);
+    });
   }
   function run(request) {
     switch (request.op) {
@@ -1938,7 +1960,10 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       case "drag":
       case "press": {
         reactions.start();
-        const answer = noticingNavigation(() => act(request));
+        const answer = (
+          /** @type {PageAnswer} */
+          noticingNavigation(() => act(request))
+        );
         if (!answer.ok) {
           reactions.stop();
           return answer;
@@ -1949,7 +1974,7 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       case "type":
       case "select":
       case "upload":
-        return noticingNavigation(() => act(request));
+        return noticingNavigation(() => act(request), immediateReactions);
     }
     return act(request);
   }

@@ -203,6 +203,28 @@ def test_select_that_makes_the_page_navigate_is_a_tool_error(browser: Browser) -
         expect(page).to_have_url(f"{site}/page/news")
 
 
+def test_typing_or_selecting_whose_handler_navigates_a_moment_later_is_a_tool_error(
+    browser: Browser,
+) -> None:
+    """Typing and selecting wait only a moment for a navigation; the page agent answers
+    after the page's immediate reactions, so a navigation queued by a change handler (a
+    promise's, a timer's) is still caught."""
+    with serve_tool_pages() as site:
+        for tool, role, name, args in (
+            ("browser_select_option", "combobox", "Section", {"values": ["News"]}),
+            ("browser_type", "textbox", "Town", {"text": "news"}),
+        ):
+            page, tab = open_tab(browser, f"{site}/jump-later")
+            outline = invoke(browser, "browser_snapshot", {"tabId": tab})["content"]
+            result = invoke(
+                browser, tool, {"tabId": tab, "ref": ref_of(outline, role, name), **args}
+            )
+            assert result["isError"] and "navigated away meanwhile" in result["content"], result
+            assert result["details"]["leaving"] == f"{site}/page/news"
+            expect(page).to_have_url(f"{site}/page/news")
+            page.close()
+
+
 def test_click_approved_then_the_tab_moves_origin_is_not_done(
     browser: Browser, model: FakeAnthropic
 ) -> None:

@@ -38,7 +38,7 @@ import { successorOf, takeSnapshot } from "./snapshot.js";
 const refs = new RefRegistry(successorOf);
 const reactions = new ReactionWatch();
 
-/** @param {PageRequest} request @returns {PageAnswer} */
+/** @param {PageRequest} request @returns {PageAnswer | Promise<PageAnswer>} */
 function handle(request) {
   if (request.expectOrigin !== undefined && request.expectOrigin !== location.origin) {
     return {
@@ -67,9 +67,12 @@ function handle(request) {
  * handler: `location.href = ...` on change, a form submitted by Enter). The worker then waits
  * longer for the tab to show it: on a busy machine a load starts well after the action
  * returns. A download or a same-document navigation is not noted (neither loads the tab).
- * @param {() => PageAnswer} act @returns {PageAnswer}
+ * With `through` the answer also waits for `through` (the page's immediate reactions), still
+ * noting.
+ * @param {() => PageAnswer} act @param {() => Promise<void>} [through]
+ * @returns {PageAnswer | Promise<PageAnswer>}
  */
-function noticingNavigation(act) {
+function noticingNavigation(act, through) {
   /** @type {string | undefined} */
   let leaving;
   const navigation = /** @type {EventTarget | undefined} */ (/** @type {any} */ (globalThis).navigation);
@@ -78,16 +81,46 @@ function noticingNavigation(act) {
     const { destination, downloadRequest } = /** @type {NavigateEventLike} */ (/** @type {unknown} */ (event));
     if (!destination.sameDocument && downloadRequest === null) leaving = destination.url;
   };
+  const noted = (/** @type {PageAnswer} */ answer) => (answer.ok && leaving !== undefined ? { ...answer, leaving } : answer);
+  const stop = () => navigation?.removeEventListener("navigate", onNavigate);
   navigation?.addEventListener("navigate", onNavigate);
+  let answer;
   try {
-    const answer = act();
-    return answer.ok && leaving !== undefined ? { ...answer, leaving } : answer;
-  } finally {
-    navigation?.removeEventListener("navigate", onNavigate);
+    answer = act();
+  } catch (error) {
+    stop();
+    throw error;
   }
+  if (!through || !answer.ok || leaving !== undefined) {
+    stop();
+    return noted(answer);
+  }
+  const acted = answer;
+  return through().then(
+    () => noted(acted),
+    () => noted(acted),
+  ).finally(stop);
 }
 
-/** @param {PageRequest} request @returns {PageAnswer} */
+/**
+ * The page's immediate reactions to an input event: what its handlers queued as microtasks
+ * or as tasks already due (a `change` handler's `Promise.then` or `setTimeout(..., 0)` in a
+ * shown tab). One message through a MessageChannel runs after them; unlike a timer it is
+ * not throttled in a background tab.
+ * @returns {Promise<void>}
+ */
+function immediateReactions() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/** @param {PageRequest} request @returns {PageAnswer | Promise<PageAnswer>} */
 function run(request) {
   switch (request.op) {
     case "click":
@@ -96,7 +129,7 @@ function run(request) {
     case "press": {
       // a plain click or key press may be ignored by the page: watch whether it reacts
       reactions.start();
-      const answer = noticingNavigation(() => act(request));
+      const answer = /** @type {PageAnswer} */ (noticingNavigation(() => act(request))); // no `through`: at once
       if (!answer.ok) {
         reactions.stop();
         return answer;
@@ -107,7 +140,9 @@ function run(request) {
     case "type":
     case "select":
     case "upload":
-      return noticingNavigation(() => act(request));
+      // not expected to navigate: the worker waits only a moment after the answer, which
+      // therefore also covers the page's immediate reactions
+      return noticingNavigation(() => act(request), immediateReactions);
   }
   return act(request);
 }

@@ -29,8 +29,12 @@ import { viewportOf } from "./screenshot.js";
 
 export const DIALOG_ANSWER_MS = 120_000; // a browser_handle_dialog answer waits this long for its action
 
-export const SETTLE_MS = 150;
-export const REACTION_MORE_MS = 350; // a page that reacts late (after a timer) gets this much more // a navigation an action starts shows within this
+export const SETTLE_MS = 150; // a click or a key press may start a navigation: it shows within this
+// typing, selecting, uploading: the page agent answers after the page's immediate
+// reactions, noting a navigation they started (`leaving`), so only the tab's report of it
+// is waited for
+export const QUIET_SETTLE_MS = 30;
+export const REACTION_MORE_MS = 350; // a page that reacts late (after a timer) gets this much more
 export const LEAVING_START_MS = 3_000; // ... unless the page said it is leaving (a busy machine)
 export const NAVIGATION_BOUND_MS = 15_000;
 const WAIT_DEFAULT_MS = 10_000;
@@ -69,7 +73,7 @@ async function acting(ctx, verb, action, navigationExpected, dialogAnswer, frame
     try {
       answer = await action(tabId, expectOrigin);
       // the page agent notes a navigation the page started during the action (`leaving`)
-      const startMs = answer.ok && answer.leaving ? LEAVING_START_MS : SETTLE_MS;
+      const startMs = answer.ok && answer.leaving ? LEAVING_START_MS : navigationExpected ? SETTLE_MS : QUIET_SETTLE_MS;
       await settle(watch, ctx.signal, startMs, NAVIGATION_BOUND_MS);
       if (answer.ok && answer.watching && !watch.seen.loading && !watch.seen.removed) changes = await reactionOf(tabId, ctx.signal, frame);
     } finally {
