@@ -35,6 +35,13 @@ export function outcomeWords(name, method, params) {
   }
   if (method === "approval.request") return `“${name}” asks for your approval. Open Panelot to answer.`;
   const status = params?.status;
+  const record = params?.workflow;
+  if (status === "completed" && typeof record?.deniedAt === "number") {
+    return `“${name}” stopped at step ${record.deniedAt + 1}: its call was denied, so the steps after it were not done.`;
+  }
+  if (status === "completed" && record?.handedOver && typeof record?.divergedAt === "number") {
+    return `“${name}” ran on schedule and finished; the page had changed at step ${record.divergedAt + 1}, so the model did the rest.`;
+  }
   if (status === "completed") return `“${name}” ran on schedule and finished.`;
   if (status === "interrupted") return `“${name}” was stopped.`;
   const why = params?.error?.message ? `: ${params.error.message}` : "";

@@ -74,4 +74,9 @@ test("the words", () => {
   assert.equal(missedWords({ workflowId: "w", name: "X", count: 1, firstAt: "a", lastAt: "a" }), "1 run of “X” was missed while the browser was closed; it was not run afterwards.");
   assert.equal(outcomeWords("X", "turn.paused", { reason: "needs_model" }), "“X” paused: it needs a model to continue where the page changed. Open Panelot to continue.");
   assert.equal(outcomeWords("X", "turn.complete", { status: "interrupted" }), "“X” was stopped.");
+  const denied = { status: "completed", workflow: { workflowId: "w", deniedAt: 2, divergedAt: null, handedOver: false } };
+  assert.equal(outcomeWords("X", "turn.complete", denied), "“X” stopped at step 3: its call was denied, so the steps after it were not done.");
+  const handed = { status: "completed", workflow: { workflowId: "w", divergedAt: 1, handedOver: true } };
+  assert.equal(outcomeWords("X", "turn.complete", handed), "“X” ran on schedule and finished; the page had changed at step 2, so the model did the rest.");
+  assert.equal(outcomeWords("X", "turn.complete", { status: "completed", workflow: { workflowId: "w", replayedSteps: [0, 1] } }), "“X” ran on schedule and finished.");
 });

@@ -72,6 +72,9 @@ def test_a_turn_saved_as_a_workflow_runs_again_with_another_value_and_on_schedul
     name = editor.get_by_role("textbox", name="Parameter 1 name")
     expect(editor.get_by_role("textbox", name="Parameter 1 value")).to_have_value("lamp")
     name.fill("Product")
+    # the typing step names its parameter by the words just given, not by a placeholder
+    expect(steps.nth(1)).to_contain_text("Product")
+    expect(steps.nth(1)).not_to_contain_text("{{")
     title.fill("Lamp search")
     both_schemes(panel, "workflow-editor")
     editor.get_by_role("button", name="Save workflow").click()

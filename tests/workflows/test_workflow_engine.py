@@ -184,6 +184,48 @@ async def test_a_step_the_gatekeeper_asks_about_waits_for_the_user(
     assert shop.typed == "socks" and shop.cart == ["Hat"]
 
 
+async def test_a_step_the_user_denies_ends_the_run_without_the_model(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    _, workflow = await record_and_save(host, client, provider, log)
+    for grant in (await client.send("permissions.list", {}))["grants"]:
+        revoke = {"commandId": f"r-{grant['id']}", "grantId": grant["id"]}
+        await client.send("permissions.revoke", revoke)
+    asked_before = len(log.of("approval.request"))
+    calls_before = len(provider.requests)
+    shop = Shop()
+    attach(host, shop)
+    started = await client.send(
+        "workflow.run",
+        {"commandId": "deny", "workflowId": workflow["id"], "parameters": {"search": "scarf"}},
+    )
+    [request] = (await wait_for(log, "approval.request", count=asked_before + 1))[asked_before:]
+    await client.send(
+        "approval.response",
+        {"commandId": "no", "requestId": request["requestId"], "decision": "deny", "scope": "once"},
+    )
+    [done] = await wait_for(log, "turn.complete", turnId=started["turnId"])
+    assert done["status"] == "completed"
+    assert len(provider.requests) == calls_before  # no model was asked to find another way
+    assert len(log.of("approval.request")) == asked_before + 1  # nothing after it was tried
+    assert shop.typed == "" and shop.cart == []
+    opened = await client.send("thread.open", {"threadId": started["threadId"]})
+    record = opened["turn"]["workflow"]
+    assert record["deniedAt"] == 0 and record["divergedAt"] is None
+    assert record["handedOver"] is False and record["replayedSteps"] == []
+    [notice] = [i for i in opened["items"] if i["kind"] == "notice"]
+    assert notice["code"] == "workflow_denied"
+    said = [i["text"] for i in opened["items"] if i["kind"] == "assistant" and i.get("text")]
+    # the step's title as this run does it (its parameter filled in), and who denied it
+    assert said[-1].startswith("The workflow stopped at step 1 (Type 'scarf' into searchbox")
+    assert (
+        "the call was denied, so the run ends here; the 2 steps after it were not done"
+        in (said[-1])
+    )
+    assert "The user denied the call to `browser_type`" in said[-1]
+    assert "{{" not in said[-1] and "choose another approach" not in said[-1]
+
+
 async def test_a_divergence_is_handed_to_the_model_with_the_plan(
     host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
 ) -> None:

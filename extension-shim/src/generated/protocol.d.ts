@@ -1476,7 +1476,9 @@ export interface TurnError {
 /**
  * A workflow run's record on its Turn (``turn.workflow``): which steps were replayed
  * (0-based indexes, in order) and, when it diverged, at which step and why; from there on
- * the model decided (``handedOver``), or the run paused for want of a model.
+ * the model decided (``handedOver``), or the run paused for want of a model. ``deniedAt``:
+ * the step whose call was denied (a rule, a standing decision or the user); the run ended
+ * there.
  */
 export interface WorkflowRunRecord {
   workflowId: string;
@@ -1486,6 +1488,7 @@ export interface WorkflowRunRecord {
   divergedAt?: number | null;
   divergence?: string | null;
   handedOver?: boolean;
+  deniedAt?: number | null;
 }
 /**
  * ``thread.updated``: title or stats changed.
@@ -1500,7 +1503,8 @@ export interface ThreadUpdatedEvent {
 }
 /**
  * ``turn.complete``: sent after every write of the Turn committed; the thread is idle.
- * ``costUsd`` is always present (null when the price is unknown).
+ * ``costUsd`` is always present (null when the price is unknown). ``workflow``: a
+ * workflow run's record, as ``Turn.workflow`` (absent for any other Turn).
  */
 export interface TurnCompleteEvent {
   threadId: string;
@@ -1514,6 +1518,7 @@ export interface TurnCompleteEvent {
   costUsd: number | null;
   stopReason?: ("content_filter" | "end_turn" | "max_tokens" | "stop_sequence") | null;
   error?: TurnError | null;
+  workflow?: WorkflowRunRecord | null;
 }
 /**
  * Token counts; ``input_tokens`` excludes cache reads and writes (Anthropic's convention).

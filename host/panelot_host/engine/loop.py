@@ -147,15 +147,21 @@ class RunDriver:
             return
 
     def _record_workflow(self, cursor: RunCursor) -> None:
-        """A workflow run: its record on the Turn, and a notice when it just diverged."""
+        """A workflow run: its record on the Turn, and a notice when it just diverged or a
+        step was denied."""
         player = player_of(self._resolved(cursor))
-        if player is None or not record_progress(self.ctx, self.run, player):
-            return
-        assert player.divergence is not None
-        step = player.divergence.step + 1
-        then = "the model takes over" if player.fallback else "no model is configured"
-        shown = f"The workflow diverged at step {step}: {player.divergence.why}; {then}."
-        self._add_notice("workflow_diverged", shown)
+        change = record_progress(self.ctx, self.run, player) if player else None
+        if player is not None and change == "diverged":
+            assert player.divergence is not None
+            step = player.divergence.step + 1
+            then = "the model takes over" if player.fallback else "no model is configured"
+            shown = f"The workflow diverged at step {step}: {player.divergence.why}; {then}."
+            self._add_notice("workflow_diverged", shown)
+        elif player is not None and change == "denied":
+            assert player.refusal is not None
+            step = player.refusal.step + 1
+            shown = f"The workflow stopped at step {step}: its call was denied; the run ends there."
+            self._add_notice("workflow_denied", shown)
 
     def _workflow_waits(self, cursor: RunCursor) -> bool:
         """A workflow run that diverged with no model to hand it to pauses (``needs_model``)

@@ -153,6 +153,7 @@ class Publisher:
             cost_usd=usage.cost_usd,
             stop_reason=turn.stop_reason,
             error=msgspec.convert(turn.error, common.TurnError) if turn.error else None,
+            workflow=views.workflow_record(turn.context),
         )
         self._sink.publish(turn.thread_id, "turn.complete", event)
 

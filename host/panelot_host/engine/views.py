@@ -201,11 +201,12 @@ def turn_view(record: TurnRecord) -> entities.Turn:
         pause_reason=context.get("pauseReason") if record.status == "paused" else None,
         cost_budget_usd=context.get("costBudgetUsd"),
         budget_reached=context.get("budgetReached") if record.status == "paused" else None,
-        workflow=_workflow_record(context),
+        workflow=workflow_record(context),
     )
 
 
-def _workflow_record(context: dict[str, Any]) -> WorkflowRunRecord | None:
+def workflow_record(context: dict[str, Any]) -> WorkflowRunRecord | None:
+    """The workflow run's record of a Turn's ``context`` (None: not a workflow run)."""
     if "workflow" not in context:
         return None
     spec = context["workflow"]

@@ -9,7 +9,9 @@ It keeps no state a restart would lose: every decision is derived from the conve
 (its calls carry ids ``wf_<turn>_<step><s|a|c>``, their results are in the request). When
 a step cannot be resolved or its effect does not show, it says so (an assistant message,
 stop reason ``pause_turn``) and from the next call on hands the conversation to the
-configured model, with the workflow as the plan, the steps done and the divergence.
+configured model, with the workflow as the plan, the steps done and the divergence. A
+step the Gatekeeper or the user denies is no divergence: the run ends there (the model is
+not asked to find another way to do what was refused).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.engine.models import ResolvedModel
+from panelot_host.gatekeeper.denials import ADVICE
 from panelot_host.protocol.workflows import (
     ExpectAppears,
     ExpectNavigation,
@@ -62,11 +65,18 @@ class Diverged(msgspec.Struct, frozen=True):
     why: str
 
 
+class Refused(msgspec.Struct, frozen=True):
+    """A step's call was denied (by a rule, a standing decision or the user): the run ends."""
+
+    step: int
+    why: str
+
+
 class Done(msgspec.Struct, frozen=True):
     pass
 
 
-Decision = Call | Diverged | Done
+Decision = Call | Diverged | Refused | Done
 
 
 def fill(value: Any, parameters: dict[str, str]) -> Any:
@@ -109,6 +119,7 @@ class WorkflowPlayer:
         self.fallback = fallback
         self.replayed: list[int] = []
         self.divergence: Diverged | None = None
+        self.refusal: Refused | None = None
         self.handed_over = False
 
     def record(self, workflow_id: str, trigger: str) -> WorkflowRunRecord:
@@ -121,6 +132,7 @@ class WorkflowPlayer:
             diverged_at=self.divergence.step if self.divergence else None,
             divergence=self.divergence.why if self.divergence else None,
             handed_over=self.handed_over,
+            denied_at=self.refusal.step if self.refusal else None,
         )
 
     # ------------------------------------------------------------ deciding
@@ -141,6 +153,8 @@ class WorkflowPlayer:
             if outcome is not None:
                 if isinstance(outcome, Diverged):
                     self.divergence = outcome
+                elif isinstance(outcome, Refused):
+                    self.refusal = outcome
                 return outcome
             self.replayed.append(index)
         return Done()
@@ -178,6 +192,8 @@ class WorkflowPlayer:
                 # the thread's own tab, in the background: the user's tab is left alone
                 return Call(index, self._id(index, "a"), "browser_tab_new", {"url": args["url"]})
             return Call(index, self._id(index, "a"), step.tool, args)
+        if act.denied:
+            return Refused(index, _text(act).replace(ADVICE, "").strip()[:300])
         if act.is_error:
             return Diverged(index, f"{step.tool} did not succeed: {_text(act)[:300]}")
         if step.expect is None:
@@ -204,6 +220,9 @@ class WorkflowPlayer:
                 text = f'Workflow "{self.workflow.name}" done: {len(self.replayed)} steps replayed.'
                 yield TextDelta(text)
                 yield MessageStop("end_turn", Usage(), "workflow")
+            case Refused():
+                yield TextDelta(self._refused(decision))
+                yield MessageStop("end_turn", Usage(), "workflow")
             case Diverged():
                 announced = _announcement(request.messages, self.prefix)
                 if announced is None:
@@ -228,11 +247,25 @@ class WorkflowPlayer:
         async for event in model.provider.stream(forwarded):
             yield event
 
+    def _title(self, index: int) -> str:
+        """Step ``index``'s title as this run does it (its parameters filled in)."""
+        step = self.workflow.steps[index]
+        return str(fill(step.title or step.tool, self.parameters))
+
     def _announce(self, divergence: Diverged) -> str:
-        step = self.workflow.steps[divergence.step]
-        title = step.title or step.tool
+        title = self._title(divergence.step)
         return f"{DIVERGED} {divergence.step + 1} ({title}): {divergence.why}. " + (
             "Handing over to the model." if self.fallback else "No model is configured."
+        )
+
+    def _refused(self, refusal: Refused) -> str:
+        title = self._title(refusal.step)
+        left = len(self.workflow.steps) - refusal.step - 1
+        rest = f"; the {left} steps after it were not done" if left > 1 else ""
+        rest = "; the step after it was not done" if left == 1 else rest
+        return (
+            f"{DIVERGED} {refusal.step + 1} ({title}): the call was denied, so the run "
+            f"ends here{rest}. {refusal.why}"
         )
 
     def handover_text(self, divergence: Diverged) -> str:
@@ -244,12 +277,11 @@ class WorkflowPlayer:
             f"Goal: {self.workflow.goal or self.workflow.name}",
             "Plan (the workflow's steps):",
         ]
-        for index, step in enumerate(self.workflow.steps):
+        for index in range(len(self.workflow.steps)):
             mark = "done" if index in self.replayed else "to do"
             if index == divergence.step:
                 mark = "diverged here"
-            filled = fill(step.title or step.tool, self.parameters)
-            lines.append(f"  {index + 1}. [{mark}] {filled}")
+            lines.append(f"  {index + 1}. [{mark}] {self._title(index)}")
         if self.parameters:
             values = ", ".join(f"{k}={v!r}" for k, v in sorted(self.parameters.items()))
             lines.append(f"Parameters: {values}")

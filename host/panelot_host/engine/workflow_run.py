@@ -5,7 +5,7 @@ run (``needs_model``) until ``run.resume`` after one is configured."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -22,6 +22,7 @@ from panelot_host.store.records import TurnRecord
 WORKFLOW_MODEL: Final = "workflow"
 """The run cursor's model of a workflow run (the player)."""
 WORKFLOW_TRANSPORT: Final = "workflow"
+RunChange = Literal["diverged", "denied"]
 _FREE = Price(input=0.0, output=0.0, cache_read=0.0, cache_write=0.0)
 
 
@@ -83,19 +84,23 @@ def player_of(model: ResolvedModel) -> WorkflowPlayer | None:
     return model.provider if isinstance(model.provider, WorkflowPlayer) else None
 
 
-def record_progress(ctx: EngineContext, run: RunRef, player: WorkflowPlayer) -> bool:
-    """Store the run's record on its Turn when it changed; True when the run has just
-    diverged (the caller says so in a notice)."""
+def record_progress(ctx: EngineContext, run: RunRef, player: WorkflowPlayer) -> RunChange | None:
+    """Store the run's record on its Turn when it changed; what just happened to the run
+    (``diverged``, ``denied``) for the caller to say in a notice, or None."""
     turn = turns.get_turn(ctx.db.conn, run.turn_id)
     spec = turn.context["workflow"]
     record = msgspec.to_builtins(player.record(spec["id"], spec.get("trigger", "user")))
     before = turn.context.get("workflowRecord") or {}
     if record == before:
-        return False
+        return None
     with ctx.db.transaction() as conn:
         current = turns.get_turn(conn, run.turn_id)
         turns.update_turn_context(conn, run.turn_id, {**current.context, "workflowRecord": record})
-    return before.get("divergedAt") is None and record.get("divergedAt") is not None
+    if before.get("divergedAt") is None and record.get("divergedAt") is not None:
+        return "diverged"
+    if before.get("deniedAt") is None and record.get("deniedAt") is not None:
+        return "denied"
+    return None
 
 
 def needs_model(ctx: EngineContext, run: RunRef, player: WorkflowPlayer) -> bool:

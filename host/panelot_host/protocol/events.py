@@ -35,6 +35,7 @@ from panelot_host.protocol.entities import (
     Thread,
 )
 from panelot_host.protocol.items import Item
+from panelot_host.protocol.workflows import WorkflowRunRecord
 
 
 class ThreadEvent(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
@@ -164,7 +165,8 @@ class TurnPausedEvent(ThreadEvent, kw_only=True):
 
 class TurnCompleteEvent(ThreadEvent, kw_only=True):
     """``turn.complete``: sent after every write of the Turn committed; the thread is idle.
-    ``costUsd`` is always present (null when the price is unknown)."""
+    ``costUsd`` is always present (null when the price is unknown). ``workflow``: a
+    workflow run's record, as ``Turn.workflow`` (absent for any other Turn)."""
 
     turn_id: Id
     status: TurnEndStatus
@@ -172,6 +174,7 @@ class TurnCompleteEvent(ThreadEvent, kw_only=True):
     cost_usd: CostUsd | None
     stop_reason: StopReason | None = None
     error: TurnError | None = None
+    workflow: WorkflowRunRecord | None = None
 
 
 class ChunkEvent(msgspec.Struct, rename="camel"):

@@ -166,7 +166,9 @@ class WorkflowDocument(_Struct):
 class WorkflowRunRecord(_Struct):
     """A workflow run's record on its Turn (``turn.workflow``): which steps were replayed
     (0-based indexes, in order) and, when it diverged, at which step and why; from there on
-    the model decided (``handedOver``), or the run paused for want of a model."""
+    the model decided (``handedOver``), or the run paused for want of a model. ``deniedAt``:
+    the step whose call was denied (a rule, a standing decision or the user); the run ended
+    there."""
 
     workflow_id: Id
     name: str = ""
@@ -175,3 +177,4 @@ class WorkflowRunRecord(_Struct):
     diverged_at: int | None = None
     divergence: str | None = None
     handed_over: bool = False
+    denied_at: int | None = None

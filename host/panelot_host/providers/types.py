@@ -58,6 +58,7 @@ class ToolResultMessage(msgspec.Struct, tag="tool_result", frozen=True, gc=False
     content: list[UserContent]
     is_error: bool = False
     tab_id: int | None = None  # the browser tab the result describes (engine-side; not sent)
+    denied: bool = False  # the Gatekeeper or the user refused the call (engine-side; not sent)
 
 
 Message = UserMessage | AssistantMessage | ToolResultMessage

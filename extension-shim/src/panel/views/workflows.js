@@ -64,6 +64,28 @@ export function editedDraft(draft, edits) {
   return { ...draft, name: edits.name.trim() || draft.name, goal: edits.goal.trim(), steps, parameters };
 }
 
+/**
+ * A step's title as the editor shows it: each `{{name}}` drawn as the parameter's label
+ * (its words, as the user renames it), marked as a parameter.
+ * @param {string} title @param {(name: string) => string} labelOf
+ * @returns {Array<string | HTMLElement>}
+ */
+export function titleParts(title, labelOf) {
+  /** @type {Array<string | HTMLElement>} */
+  const parts = [];
+  let at = 0;
+  for (const match of title.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)) {
+    if (match.index > at) parts.push(title.slice(at, match.index));
+    const chip = el("span", "workflow-param", labelOf(match[1]));
+    chip.dataset.param = match[1];
+    chip.title = "a parameter: each run asks for it";
+    parts.push(chip);
+    at = match.index + match[0].length;
+  }
+  if (at < title.length) parts.push(title.slice(at));
+  return parts;
+}
+
 /** @param {string} text @param {HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement} control */
 function labelled(text, control) {
   const label = el("label", "field", el("span", "field-label", text), control);
@@ -124,8 +146,9 @@ export function mountWorkflows(store, controller) {
     const removed = new Set(/** @type {number[]} */ ([]));
     const steps = el("ol", "workflow-steps");
     steps.setAttribute("aria-label", "Steps");
+    const labels = new Map((draft.parameters ?? []).map((p) => [p.name, p.label || p.name]));
     (draft.steps ?? []).forEach((step, n) => {
-      const row = el("li", "", el("span", "", step.title || step.tool));
+      const row = el("li", "", el("span", "", ...titleParts(step.title || step.tool, (name) => labels.get(name) ?? name)));
       const remove = button(`Remove step ${n + 1}`, () => {
         removed.add(n);
         row.remove();
@@ -141,7 +164,13 @@ export function mountWorkflows(store, controller) {
       pname.maxLength = 64;
       const value = input(p.default ?? "");
       value.setAttribute("aria-label", `${label} value`);
-      const group = el("fieldset", "workflow-parameter", el("legend", "", `${label}: ${p.label || p.name}`), pname, value);
+      const legend = el("legend", "", `${label}: ${p.label || p.name}`);
+      pname.addEventListener("input", () => {
+        const words = pname.value.trim() || p.name;
+        legend.textContent = `${label}: ${words}`;
+        for (const chip of steps.querySelectorAll(`.workflow-param[data-param="${CSS.escape(p.name)}"]`)) chip.textContent = words;
+      });
+      const group = el("fieldset", "workflow-parameter", legend, pname, value);
       return { from: p.name, pname, value, group };
     });
     const note = skipped ? el("p", "muted", `${skipped} reading ${skipped === 1 ? "step was" : "steps were"} left out: a replay reads the page itself.`) : "";

@@ -168,6 +168,7 @@ def _result_message(call: ItemRecord) -> ToolResultMessage:
         content=result_content(result.get("content", "")),
         is_error=bool(result.get("isError", False)),
         tab_id=result_tab(result),
+        denied=call.status == "denied",
     )
 
 
