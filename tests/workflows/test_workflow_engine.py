@@ -77,6 +77,18 @@ async def record_and_save(
     return thread_id, saved["workflow"]
 
 
+async def saved_without_grants(
+    host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> dict[str, Any]:
+    """A saved workflow whose recording's grants (they cover the shop's origin) are
+    revoked, so that its replay asks for each step."""
+    _, workflow = await record_and_save(host, client, provider, log)
+    for grant in (await client.send("permissions.list", {}))["grants"]:
+        revoke = {"commandId": f"r-{grant['id']}", "grantId": grant["id"]}
+        await client.send("permissions.revoke", revoke)
+    return workflow
+
+
 async def run_workflow(
     client: DirectTransport, log: EventLog, workflow_id: str, **params: Any
 ) -> dict[str, Any]:
@@ -163,11 +175,7 @@ async def test_a_replay_with_a_new_parameter_needs_no_model(
 async def test_a_step_the_gatekeeper_asks_about_waits_for_the_user(
     host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
 ) -> None:
-    _, workflow = await record_and_save(host, client, provider, log)
-    # the recording's grants cover the shop's origin: revoke them, so the replay asks
-    for grant in (await client.send("permissions.list", {}))["grants"]:
-        revoke = {"commandId": f"r-{grant['id']}", "grantId": grant["id"]}
-        await client.send("permissions.revoke", revoke)
+    workflow = await saved_without_grants(host, client, provider, log)
     asked_before = len(log.of("approval.request"))
     shop = Shop()
     attach(host, shop)
@@ -187,10 +195,7 @@ async def test_a_step_the_gatekeeper_asks_about_waits_for_the_user(
 async def test_a_step_the_user_denies_ends_the_run_without_the_model(
     host: Host, client: DirectTransport, provider: ScriptedProvider, log: EventLog
 ) -> None:
-    _, workflow = await record_and_save(host, client, provider, log)
-    for grant in (await client.send("permissions.list", {}))["grants"]:
-        revoke = {"commandId": f"r-{grant['id']}", "grantId": grant["id"]}
-        await client.send("permissions.revoke", revoke)
+    workflow = await saved_without_grants(host, client, provider, log)
     asked_before = len(log.of("approval.request"))
     calls_before = len(provider.requests)
     shop = Shop()
