@@ -16,8 +16,10 @@ from tests.providers.sse_server import Reply, SSEServer
 from tests.support.fixed_models import FixedModels
 
 from panelot_host.credentials.secret import Secret
+from panelot_host.engine.models import ReasoningOptions, reasoning_options
 from panelot_host.providers.catalog import ModelInfo
 from panelot_host.providers.responses import ResponsesProvider
+from panelot_host.providers.scripted import ScriptedProvider, Text
 from panelot_host.server.config import HostConfig
 from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
@@ -74,3 +76,29 @@ async def test_two_tool_steps_send_the_first_steps_reasoning_item_back(
     assert bodies[1]["input"][2]["call_id"] == "call_AB6AaRZ1FYZB2RwS6A5vbdqn"
     step = next(i for i in items if i["kind"] == "assistant")
     assert step["thinking"] == reasoning["summary"][0]["text"]
+
+
+async def test_model_options_set_the_effort_and_thinking_budget_of_each_call(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    options = {"scripted-model": {"reasoningEffort": "medium", "thinkingBudget": 4000}}
+    saved = await client.send("settings.update", {"commandId": "m1", "modelOptions": options})
+    assert saved["settings"]["modelOptions"] == options
+    provider.add([Text("thought it through")])
+    thread_id = await new_thread(client)
+    assert (await run_turn(client, log, thread_id, "think"))["status"] == "completed"
+    (request,) = provider.requests
+    assert request.reasoning_effort == "medium"
+    assert request.thinking_budget == min(4000, request.max_tokens - 1)
+    await client.send("settings.update", {"commandId": "m2", "modelOptions": None})
+    provider.add([Text("quick")])
+    assert (await run_turn(client, log, thread_id, "again"))["status"] == "completed"
+    assert provider.requests[1].reasoning_effort is None
+    assert provider.requests[1].thinking_budget is None
+
+
+def test_a_thinking_budget_is_cut_below_the_output_limit_or_dropped() -> None:
+    settings = {"modelOptions": {"m": {"thinkingBudget": 16_000, "reasoningEffort": "low"}}}
+    assert reasoning_options("m", settings, 8192) == ReasoningOptions("low", 8191)
+    assert reasoning_options("m", settings, 1024) == ReasoningOptions("low", None)
+    assert reasoning_options("other", settings, 8192) == ReasoningOptions()

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from panelot_host.credentials.secret import Secret
+from panelot_host.errors import ProviderConfigError
 from panelot_host.providers.catalog import ModelInfo
+from panelot_host.providers.config import build_provider_with_key, load_provider_config
 from panelot_host.providers.registry import openai_api
 from panelot_host.providers.responses_request import ResponsesOptions, build_body
 from panelot_host.providers.types import (
@@ -94,3 +99,31 @@ def test_responses_is_the_default_for_openai_reasoning_models_only() -> None:
     assert openai_api(ModelInfo("gpt-5", reasoning=True), official) == "responses"
     assert openai_api(ModelInfo("gpt-4.1"), official) == "chat"
     assert openai_api(ModelInfo("gpt-5", reasoning=True), "http://127.0.0.1:8000/v1") == "chat"
+
+
+def test_the_api_setting_overrides_the_default_per_model() -> None:
+    env = {"OPENAI_API_KEY": "sk-test-abcdef0123456789"}
+    for model, options, expected in [
+        ("gpt-5", {}, "ResponsesProvider"),
+        ("gpt-4.1", {}, "OpenAIProvider"),
+        ("gpt-5", {"gpt-5": {"api": "chat"}}, "OpenAIProvider"),
+        ("gpt-4.1", {"gpt-4.1": {"api": "responses"}}, "ResponsesProvider"),
+    ]:
+        settings = {"model": model, "modelOptions": options}
+        config = load_provider_config(env, settings)
+        provider = build_provider_with_key(config, Secret("sk-test-abcdef0123456789"))
+        assert type(provider).__name__ == expected, (model, options)
+
+
+def test_a_compatible_server_gets_responses_only_when_asked() -> None:
+    env = {"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1", "PANELOT_MODEL": "gpt-oss-20b"}
+    config = load_provider_config(env, {})
+    assert type(build_provider_with_key(config, None)).__name__ == "OpenAIProvider"
+    asked = load_provider_config(env, {"modelOptions": {"gpt-oss-20b": {"api": "responses"}}})
+    assert type(build_provider_with_key(asked, None)).__name__ == "ResponsesProvider"
+
+
+def test_an_unknown_api_is_a_configuration_error() -> None:
+    with pytest.raises(ProviderConfigError, match=r"modelOptions.m.api"):
+        settings = {"model": "m", "modelOptions": {"m": {"api": "x"}}}
+        load_provider_config({"OPENAI_API_KEY": "k"}, settings)

@@ -69,6 +69,8 @@ class AdapterConfig(Protocol):
     def scripted(self) -> str | None: ...
     @property
     def scripted_log(self) -> str | None: ...
+    @property
+    def api(self) -> OpenAIAPI | None: ...
 
 
 AdapterFactory = Callable[[AdapterConfig, "Secret | None", AdapterOptions], "Provider"]
@@ -133,7 +135,7 @@ def _openai(config: AdapterConfig, key: Secret | None, options: AdapterOptions) 
     catalog = options.catalog or ModelCatalog.load()  # as providers.config.model_info
     info = catalog.lookup(config.model, config.capabilities)
     base_url = config.base_url or OPENAI_BASE_URL
-    if openai_api(info, base_url) == "responses":
+    if (config.api or openai_api(info, base_url)) == "responses":
         # lazy: an adapter's module brings httpx (see the module's docstring)
         from panelot_host.providers.responses import ResponsesProvider
 
