@@ -90,8 +90,8 @@ def test_without_tool_use_calls_and_results_are_text() -> None:
     request = ModelRequest(model="m", system="", messages=_two_turns(), tools=[TOOL])
     body = build_body(request, ResponsesOptions(tool_use=False, reasoning=True))
     assert "tools" not in body
-    assert not [i for i in body["input"] if "type" in i]
-    assert "[called tool read_page with {}]" in body["input"][3]["content"]
+    assert [i["type"] for i in body["input"] if "type" in i] == ["reasoning"]
+    assert "[called tool read_page with {}]" in body["input"][4]["content"]
 
 
 def test_responses_is_the_default_for_openai_reasoning_models_only() -> None:
@@ -127,3 +127,10 @@ def test_an_unknown_api_is_a_configuration_error() -> None:
     with pytest.raises(ProviderConfigError, match=r"modelOptions.m.api"):
         settings = {"model": "m", "modelOptions": {"m": {"api": "x"}}}
         load_provider_config({"OPENAI_API_KEY": "k"}, settings)
+
+
+def test_a_reasoning_item_that_nothing_followed_is_not_sent() -> None:
+    cut_short = [UserMessage([TextPart("go")]), AssistantMessage([RS_NEW])]
+    request = ModelRequest(model="gpt-5", system="", messages=cut_short)
+    items = build_body(request, ResponsesOptions(reasoning=True))["input"]
+    assert [i.get("type") or i["role"] for i in items] == ["user"]

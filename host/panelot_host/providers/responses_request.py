@@ -103,17 +103,17 @@ def _user_content(content: list[UserContent]) -> list[dict[str, Any]]:
 
 def _assistant(message: AssistantMessage, *, tools: bool, reasoning: bool) -> list[WireItem]:
     items: list[WireItem] = []
-    if reasoning and tools:
-        items += [
-            _reasoning(p)
-            for p in message.content
-            if isinstance(p, ThinkingPart) and p.item_id and p.encrypted_content
-        ]
     text = "".join(p.text for p in message.content if isinstance(p, TextPart))
     calls = [p for p in message.content if isinstance(p, ToolCallPart)]
     if not tools:
         text += "".join(f"\n[called tool {c.name} with {_args(c.args)}]" for c in calls)
         calls = []
+    if reasoning and (text or calls):  # the API refuses a reasoning item followed by nothing
+        items += [
+            _reasoning(p)
+            for p in message.content
+            if isinstance(p, ThinkingPart) and p.item_id and p.encrypted_content
+        ]
     if text:
         items.append({"role": "assistant", "content": text})
     items += [
