@@ -58,3 +58,42 @@ def test_reasoning_summary_is_a_folded_thinking_section_of_its_step(
         (reasoning["id"], reasoning["encrypted_content"])
     ]
     assert all(seen.path == "/v1/responses" for seen in model.requests)
+
+
+def test_reasoning_options_are_set_per_model_in_settings_and_used(
+    browser: Browser, model: FakeAnthropic
+) -> None:
+    panel = browser.open_panel()
+    connected(panel)
+    panel.get_by_role("button", name="Settings").click()
+    settings = panel.get_by_role("region", name="Settings")
+    settings.get_by_role("textbox", name="Model", exact=True).fill("claude-sonnet-4-5")
+    settings.get_by_role("button", name="Save model settings").click()
+    expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
+    settings.get_by_text("Advanced", exact=True).click()
+    expect(settings.get_by_role("heading", name="Reasoning")).to_be_visible()
+    settings.get_by_role("spinbutton", name="Thinking budget").fill("500")
+    settings.get_by_role("button", name="Save reasoning").click()
+    expect(settings.get_by_role("status")).to_have_text(
+        "The thinking budget must be between 1,024 and 128,000 tokens."
+    )
+    settings.get_by_role("spinbutton", name="Thinking budget").fill("2048")
+    settings.get_by_role("combobox", name="Reasoning effort").select_option("high")
+    settings.get_by_role("button", name="Save reasoning").click()
+    expect(settings.get_by_role("status")).to_have_text("Reasoning saved.")
+    settings.get_by_role("heading", name="Reasoning").scroll_into_view_if_needed()
+    both_schemes(panel, "settings-reasoning")
+    stored = rpc(panel, "settings.get", {})["settings"]["modelOptions"]
+    assert stored == {"claude-sonnet-4-5": {"reasoningEffort": "high", "thinkingBudget": 2048}}
+    panel.get_by_role("button", name="Back to chat").click()
+    send(panel, "Think about it")
+    expect(log(panel).get_by_role("listitem").filter(has_text="Echo: Think")).to_be_visible()
+    asked = [b for b in model.bodies if b.get("thinking")]
+    assert asked and asked[0]["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    # emptied: the model's entry is removed
+    panel.get_by_role("button", name="Settings").click()
+    settings.get_by_role("spinbutton", name="Thinking budget").fill("")
+    settings.get_by_role("combobox", name="Reasoning effort").select_option("")
+    settings.get_by_role("button", name="Save reasoning").click()
+    expect(settings.get_by_role("status")).to_have_text("Reasoning saved.")
+    assert rpc(panel, "settings.get", {})["settings"]["modelOptions"] == {}
