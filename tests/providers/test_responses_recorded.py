@@ -182,3 +182,41 @@ async def test_recorded_stream_over_a_loopback_server(sse_server: SSEServer, nam
     body = json.loads(seen.body)
     assert body["stream"] is True and body["store"] is False
     assert seen.headers.get("authorization") == "Bearer sk-test-responses-key"
+
+
+@pytest.mark.parametrize("name", ["responses_reasoning_call", "responses_parallel_calls"])
+def test_a_stream_cut_before_its_final_event_is_a_clear_stream_error(name: str) -> None:
+    data = recorded(name)
+    cut = data[: data.rindex(b"response.completed") - 40]  # before the final event
+    events: list[ProviderEvent] = []
+
+    async def run() -> None:
+        async for event in provider([cut]).stream(REQUEST):
+            events.append(event)
+
+    with pytest.raises(ProviderStreamError, match="ended the stream before the message"):
+        anyio.run(run)
+    assert events and not [e for e in events if isinstance(e, MessageStop)]
+
+
+def test_a_malformed_event_and_a_failed_response_are_clear_stream_errors() -> None:
+    created = recorded("responses_text").split(b"\n\n")[0] + b"\n\n"
+    broken = created + b'event: response.output_text.delta\ndata: {"type": "response.out\n\n'
+    with pytest.raises(ProviderStreamError, match="malformed event"):
+        anyio.run(collect, provider([broken]))
+    failed = {
+        "type": "response.failed",
+        "response": {"error": {"code": "server_error", "message": "The server had an error"}},
+    }
+    body = created + f"data: {json.dumps(failed)}\n\n".encode()
+    with pytest.raises(ProviderStreamError, match="The server had an error") as info:
+        anyio.run(
+            collect,
+            ResponsesProvider(
+                api_key=KEY,
+                client=mock_client([body]),
+                sleep=_sleep,
+                retry=RetryPolicy(max_attempts=1),
+            ),
+        )
+    assert info.value.retryable is True
