@@ -83,6 +83,7 @@ export interface ProtocolDefinitions {
   MissedRun?: MissedRun;
   ModelCapabilities?: ModelCapabilities;
   ModelLimit?: ModelLimit;
+  ModelOptions?: ModelOptions;
   NoticeItem?: NoticeItem;
   PermissionsListParams?: PermissionsListParams;
   PermissionsRevokeParams?: PermissionsRevokeParams;
@@ -1009,6 +1010,14 @@ export interface ModelLimit {
   maxOutputTokens?: number | null;
 }
 /**
+ * Extension: how one model is asked (an absent field: the default).
+ */
+export interface ModelOptions {
+  api?: ("chat" | "responses") | null;
+  reasoningEffort?: ("high" | "low" | "medium") | null;
+  thinkingBudget?: number | null;
+}
+/**
  * Extension filters: only grants for this thread / origin.
  */
 export interface PermissionsListParams {
@@ -1224,6 +1233,9 @@ export interface Settings {
   shareActiveTab?: boolean;
   actOnUnownedTabs?: boolean;
   maxParallelTurns?: number;
+  modelOptions?: {
+    [k: string]: ModelOptions;
+  };
 }
 export interface SettingsGetParams {}
 /**
@@ -1260,6 +1272,9 @@ export interface SettingsUpdateParams {
   shareActiveTab?: boolean | null;
   actOnUnownedTabs?: boolean | null;
   maxParallelTurns?: number | null;
+  modelOptions?: {
+    [k: string]: ModelOptions;
+  } | null;
 }
 /**
  * The tab the user hands to a thread (``thread.shareTab``, ``turn.start``'s

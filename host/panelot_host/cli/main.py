@@ -96,6 +96,10 @@ def _parser() -> argparse.ArgumentParser:
     permissions.add_argument("--profile", help="Chrome profile id (default profile if absent)")
     permissions.set_defaults(command="permissions", run=_run_permissions)
     # lazy: as the install commands
+    from panelot_host.cli.model_options_cmd import add_command as add_model_options_command
+
+    add_model_options_command(sub)
+    # lazy: as the install commands
     from panelot_host.cli.workflow_cmd import add_command as add_workflow_command
 
     add_workflow_command(sub)

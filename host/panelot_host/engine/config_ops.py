@@ -132,6 +132,9 @@ class ConfigService:
             model_limits=msgspec.convert(
                 stored.get("modelLimits") or {}, dict[str, ops.ModelLimit]
             ),
+            model_options=msgspec.convert(
+                stored.get("modelOptions") or {}, dict[str, ops.ModelOptions]
+            ),
         )
 
     def _mcp_servers(self) -> dict[str, ops.McpServer]:

@@ -14,7 +14,7 @@ from panelot_host.providers.config import (
     model_info,
     resolve_api_key,
 )
-from panelot_host.providers.types import Provider
+from panelot_host.providers.types import Provider, ReasoningEffort
 from panelot_host.tools.capabilities import ModelCapabilities
 
 
@@ -81,7 +81,7 @@ class ConfiguredModels:
         # A rotated key (same reference, new secret) gets a new client; the fingerprint,
         # never the key, is what is compared.
         key = repr((config.provider, config.model, config.base_url, config.api_key_ref,
-                    config.capabilities))  # fmt: skip
+                    config.capabilities, config.api))  # fmt: skip
         cached = self._providers.get(key)
         if cached is None or cached[0] != fingerprint:
             if cached is not None:
@@ -108,3 +108,31 @@ class ConfiguredModels:
         except Exception:
             return None
         return self.resolve(config.task_model) if config.task_model else None
+
+
+class ReasoningOptions(msgspec.Struct, frozen=True):
+    """How hard a model is asked to think (``settings.modelOptions``)."""
+
+    effort: ReasoningEffort | None = None
+    thinking_budget: int | None = None
+
+
+MIN_THINKING_BUDGET = 1_024  # Anthropic's least budget_tokens
+
+
+def reasoning_options(
+    model_id: str, settings: Mapping[str, Any], max_tokens: int
+) -> ReasoningOptions:
+    """The reasoning effort and thinking budget the settings give ``model_id``. A thinking
+    budget must stay below the call's ``max_tokens``: it is cut to fit, and dropped when
+    less than ``MIN_THINKING_BUDGET`` would be left."""
+    options = (settings.get("modelOptions") or {}).get(model_id) or {}
+    effort = options.get("reasoningEffort")
+    budget = options.get("thinkingBudget")
+    if budget is not None:
+        budget = min(int(budget), max_tokens - 1)
+        if budget < MIN_THINKING_BUDGET:
+            budget = None
+    if effort not in ("low", "medium", "high"):
+        effort = None
+    return ReasoningOptions(effort=effort, thinking_budget=budget)

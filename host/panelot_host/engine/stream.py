@@ -48,15 +48,21 @@ class ToolCallDraft(msgspec.Struct):
 
 
 class ThinkingDraft(msgspec.Struct):
-    """One thinking block as it streams; a signature or redacted data closes it."""
+    """One thinking block as it streams; a signature, redacted data or (a Responses
+    reasoning item) the item's id and encrypted content close it."""
 
     parts: list[str] = []
     signature: str | None = None
     redacted_data: str | None = None
+    item_id: str | None = None
+    encrypted_content: str | None = None
 
     @property
     def closed(self) -> bool:
-        return self.signature is not None or self.redacted_data is not None
+        return any(
+            v is not None
+            for v in (self.signature, self.redacted_data, self.item_id, self.encrypted_content)
+        )
 
     @property
     def text(self) -> str:
@@ -69,6 +75,10 @@ class ThinkingDraft(msgspec.Struct):
             block["signature"] = self.signature
         if self.redacted_data is not None:
             block["redactedData"] = self.redacted_data
+        if self.item_id is not None:
+            block["itemId"] = self.item_id
+        if self.encrypted_content is not None:
+            block["encryptedContent"] = self.encrypted_content
         return block
 
 
@@ -246,7 +256,8 @@ def _bytes_of(event: object) -> int:
         case TextDelta(text=text) | ToolCallArgsDelta(fragment=text):
             return len(text.encode())
         case ThinkingDelta(text=text, signature=signature, redacted_data=redacted):
-            return len(text.encode()) + len(signature or "") + len(redacted or "")
+            opaque = (signature, redacted, event.item_id, event.encrypted_content)
+            return len(text.encode()) + sum(len(v or "") for v in opaque)
         case ToolCallStart(call_id=call_id, name=name):
             return len(call_id.encode()) + len(name.encode())
         case _:
@@ -264,3 +275,7 @@ def _add_thinking(draft: AssistantDraft, event: ThinkingDelta) -> None:
         block.signature = event.signature
     if event.redacted_data is not None:
         block.redacted_data = event.redacted_data
+    if event.item_id is not None:
+        block.item_id = event.item_id
+    if event.encrypted_content is not None:
+        block.encrypted_content = event.encrypted_content

@@ -12,14 +12,16 @@ cold start (which loads ``providers.types``) does not pay for httpx. Reading the
 - ``config``: ``ProviderConfig``, ``load_provider_config(env, settings)``,
   ``build_provider(config, credentials)`` (``build_provider_with_key`` when the key is
   already resolved)
-- ``anthropic``/``openai``: ``AnthropicProvider``, ``OpenAIProvider``
+- ``anthropic``/``openai``/``responses``: ``AnthropicProvider``, ``OpenAIProvider`` (Chat
+  Completions), ``ResponsesProvider`` (the OpenAI Responses API)
 - ``scripted``: ``ScriptedProvider`` for tests and demo mode
 - ``catalog``/``pricing``: ``ModelCatalog``, ``ModelInfo``, ``call_cost``, ``sum_costs``
 - ``retry``: ``RetryPolicy`` (retries before the first token)
 - ``overflow``: ``is_prompt_too_long`` (a provider's "prompt is too long" answer)
 - ``base``, ``httpio``, ``sse``: the HTTP adapters' shared loop, the HTTP boundary, SSE parsing
-- ``anthropic_request``/``anthropic_stream``, ``openai_request``/``openai_stream``: request
-  bodies and stream events of each API; ``toolargs``: streamed tool arguments assembled
+- ``anthropic_request``/``anthropic_stream``, ``openai_request``/``openai_stream``,
+  ``responses_request``/``responses_stream``: request bodies and stream events of each API;
+  ``toolargs``: streamed tool arguments assembled
 - ``probe``: is a model reachable (the side panel's "Test connection" and ``doctor``, one
   check) and which model servers answer on this computer's usual ports
 - ``endpoints``: where the official APIs live, the headers that carry their keys (the

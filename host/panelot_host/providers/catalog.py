@@ -37,6 +37,7 @@ class ModelInfo(msgspec.Struct, frozen=True, rename="camel"):
     max_output_tokens: int | None = None
     price: Price | None = None  # None: unknown, so cost is unknown
     known: bool = True
+    reasoning: bool = False  # an OpenAI reasoning model: served over the Responses API
 
 
 class _ModelsFile(msgspec.Struct):

@@ -37,6 +37,7 @@ from panelot_host.providers.registry import (
     PROVIDERS,
     WIRE_PROVIDERS,
     AdapterOptions,
+    OpenAIAPI,
     ProviderName,
     ProviderSpec,
 )
@@ -80,6 +81,12 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
     env_api_key: Secret | None = None
     scripted: str | None = None  # PANELOT_SCRIPTED
     scripted_log: str | None = None  # PANELOT_SCRIPTED_LOG
+    model_apis: dict[str, OpenAIAPI] = {}  # settings.modelOptions[model].api, by model
+
+    @property
+    def api(self) -> OpenAIAPI | None:
+        """The OpenAI API chosen for this model (None: the default, ``openai_api``)."""
+        return self.model_apis.get(self.model)
 
     def __post_init__(self) -> None:
         problems = []
@@ -132,7 +139,20 @@ def load_provider_config(
         env_api_key=Secret(env_key) if env_key else None,
         scripted=env.get("PANELOT_SCRIPTED") or None,
         scripted_log=env.get("PANELOT_SCRIPTED_LOG") or None,
+        model_apis=_model_apis(settings),
     )
+
+
+def _model_apis(settings: Mapping[str, Any]) -> dict[str, OpenAIAPI]:
+    """``modelOptions``' ``api`` of each model that names one."""
+    apis: dict[str, OpenAIAPI] = {}
+    for model, options in (settings.get("modelOptions") or {}).items():
+        api = (options or {}).get("api")
+        if api in ("responses", "chat"):
+            apis[model] = api
+        elif api is not None:
+            raise ProviderConfigError(f"modelOptions.{model}.api: {api!r} is not responses or chat")
+    return apis
 
 
 def _env(env: Mapping[str, str], variable: str | None) -> str | None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 import msgspec
 
-from panelot_host.providers.catalog import Capabilities, ModelCatalog
+from panelot_host.providers.catalog import Capabilities, ModelCatalog, ModelInfo
 from panelot_host.providers.endpoints import (
     ANTHROPIC_BASE_URL,
     OPENAI_BASE_URL,
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from panelot_host.providers.types import Provider
 
 ProviderName = Literal["anthropic", "openai", "scripted"]
+OpenAIAPI = Literal["responses", "chat"]
+"""The two OpenAI APIs: Responses (``/responses``) and Chat Completions."""
 """The names in ``PROVIDERS``."""
 KeyRule = Literal["required", "optional", "none"]
 """``required``: no request goes out without a key; ``optional``: a local or self-hosted
@@ -67,6 +69,8 @@ class AdapterConfig(Protocol):
     def scripted(self) -> str | None: ...
     @property
     def scripted_log(self) -> str | None: ...
+    @property
+    def api(self) -> OpenAIAPI | None: ...
 
 
 AdapterFactory = Callable[[AdapterConfig, "Secret | None", AdapterOptions], "Provider"]
@@ -128,17 +132,37 @@ def _anthropic(config: AdapterConfig, key: Secret | None, options: AdapterOption
 
 
 def _openai(config: AdapterConfig, key: Secret | None, options: AdapterOptions) -> Provider:
+    catalog = options.catalog or ModelCatalog.load()  # as providers.config.model_info
+    info = catalog.lookup(config.model, config.capabilities)
+    base_url = config.base_url or OPENAI_BASE_URL
+    if (config.api or openai_api(info, base_url)) == "responses":
+        # lazy: an adapter's module brings httpx (see the module's docstring)
+        from panelot_host.providers.responses import ResponsesProvider
+
+        return ResponsesProvider(
+            api_key=key,
+            base_url=base_url,
+            tool_use=info.tool_use,
+            reasoning=info.reasoning,
+            auth_headers=OPENAI.headers,
+            **_http(options),
+        )
     # lazy: an adapter's module brings httpx (see the module's docstring)
     from panelot_host.providers.openai import OpenAIProvider
 
-    catalog = options.catalog or ModelCatalog.load()  # as providers.config.model_info
     return OpenAIProvider(
         api_key=key,
-        base_url=config.base_url or OPENAI_BASE_URL,
-        tool_use=catalog.lookup(config.model, config.capabilities).tool_use,
+        base_url=base_url,
+        tool_use=info.tool_use,
         auth_headers=OPENAI.headers,  # the compatible spec's too
         **_http(options),
     )
+
+
+def openai_api(info: ModelInfo, base_url: str) -> OpenAIAPI:
+    """Which OpenAI API serves the model: Responses for OpenAI's own reasoning models (their
+    reasoning is kept between tool calls only there), Chat Completions otherwise."""
+    return "responses" if info.reasoning and is_official(base_url) else "chat"
 
 
 def _http(options: AdapterOptions) -> dict[str, Any]:

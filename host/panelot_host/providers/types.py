@@ -27,11 +27,18 @@ class ImagePart(msgspec.Struct, tag="image", frozen=True, gc=False):
 
 
 class ThinkingPart(msgspec.Struct, tag="thinking", frozen=True, gc=False):
-    """Extended thinking; ``signature`` must be sent back unchanged (Anthropic)."""
+    """Extended thinking; ``signature`` must be sent back unchanged (Anthropic).
+
+    A reasoning item of the OpenAI Responses API has ``item_id`` (its ``rs_`` id) and
+    ``encrypted_content`` (the opaque chain of thought, sent back unchanged within the
+    turn); its ``text`` is the reasoning summary. Each API sends back only its own kind.
+    """
 
     text: str
     signature: str | None = None
     redacted_data: str | None = None  # Anthropic redacted_thinking blocks
+    item_id: str | None = None  # OpenAI Responses reasoning item
+    encrypted_content: str | None = None  # OpenAI Responses reasoning item
 
 
 class ToolCallPart(msgspec.Struct, tag="tool_call", frozen=True, gc=False):
@@ -73,6 +80,7 @@ class ToolSpec(msgspec.Struct, frozen=True):
 
 
 RequestPurpose = Literal["turn", "summary"]
+ReasoningEffort = Literal["low", "medium", "high"]
 
 
 class ModelRequest(msgspec.Struct, frozen=True):
@@ -82,6 +90,7 @@ class ModelRequest(msgspec.Struct, frozen=True):
     tools: list[ToolSpec] = []
     max_tokens: int = 8192
     thinking_budget: int | None = None  # tokens; None: no extended thinking
+    reasoning_effort: ReasoningEffort | None = None  # OpenAI reasoning models; None: default
     temperature: float | None = None
     stable_prefix: int = 0  # messages[:stable_prefix] stay the same in the next requests
     purpose: RequestPurpose = "turn"  # "summary": a compaction's summary (scripted models)
@@ -101,6 +110,7 @@ class Usage(msgspec.Struct, frozen=True):
     output_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    reasoning_tokens: int = 0  # of output_tokens (OpenAI reports them; billed as output)
 
 
 class TextDelta(msgspec.Struct, tag="text_delta", frozen=True):
@@ -111,6 +121,8 @@ class ThinkingDelta(msgspec.Struct, tag="thinking_delta", frozen=True):
     text: str = ""
     signature: str | None = None  # arrives once, at the end of a thinking block
     redacted_data: str | None = None
+    item_id: str | None = None  # a Responses reasoning item's end: its id ...
+    encrypted_content: str | None = None  # ... and its encrypted content
 
 
 class ToolCallStart(msgspec.Struct, tag="tool_call_start", frozen=True):

@@ -2,6 +2,7 @@
 // OpenAI-compatible server by base URL), model, the API key (sent with credentials.set,
 // never shown back: only "set" and its fingerprint) and the budget per turn in money.
 // Advanced, collapsed: limits (task model, context window, output limit, token budget),
+// reasoning of the model above (OpenAI API, reasoning effort, Anthropic thinking budget),
 // tabs (share the active tab with each message; act on tabs a thread does not own without
 // asking), rules picked from lists (an action in words, a site, Allow / Ask first / Deny), the grant
 // ledger with revoke, and MCP servers with their status. Then About: the versions.
@@ -17,6 +18,7 @@ import { aboutSection } from "./about.js";
 /** @typedef {import("../controller.js").Controller} Controller */
 /** @typedef {import("../../generated/protocol").Settings} Settings */
 /** @typedef {import("../../generated/protocol").Grant} Grant */
+/** @typedef {import("../../generated/protocol").ModelOptions} ModelOptions */
 /** @typedef {import("../../generated/protocol").InitializeResult} InitializeResult */
 /** @typedef {import("./rule-words.js").Rule} Rule */
 
@@ -61,7 +63,7 @@ export function mountSettings(store, controller) {
       return;
     }
     const model = plainTextInput(settings.model ?? "");
-    const advanced = el("details", "settings-advanced", el("summary", "", "Advanced"), limitsSection(settings, model), tabsSection(settings), policySection(settings), grantsSection(), mcpSection(settings));
+    const advanced = el("details", "settings-advanced", el("summary", "", "Advanced"), limitsSection(settings, model), reasoningSection(settings, model), tabsSection(settings), policySection(settings), grantsSection(), mcpSection(settings));
     advanced.open = view.advancedOpen;
     advanced.addEventListener("toggle", () => { view.advancedOpen = advanced.open; });
     const about = aboutSection(chrome.runtime.getManifest().version, view.host);
@@ -183,6 +185,51 @@ export function mountSettings(store, controller) {
       if (result) saved(result, "Limits saved.");
     });
     return section("Limits", form);
+  }
+
+  /** @param {Settings} settings @param {HTMLInputElement} model */
+  function reasoningSection(settings, model) {
+    const table = settings.modelOptions ?? {};
+    const api = select([["", "Default"], ["responses", "Responses API"], ["chat", "Chat Completions"]], "");
+    const effort = select([["", "The model's default"], ["low", "Low"], ["medium", "Medium"], ["high", "High"]], "");
+    const budget = tokenField(null, "1024");
+    budget.max = "128000";
+    const show = () => {
+      const entry = table[model.value.trim() || settings.model || ""] ?? {};
+      api.value = entry.api ?? "";
+      effort.value = entry.reasoningEffort ?? "";
+      budget.value = entry.thinkingBudget ? String(entry.thinkingBudget) : "";
+    };
+    model.addEventListener("change", show);
+    show();
+    const form = el("form", "settings-form");
+    form.noValidate = true; // the status line says what is wrong with the budget
+    const save = el("button", "", "Save reasoning");
+    save.type = "submit";
+    form.append(
+      field("OpenAI API", api, "For OpenAI and compatible servers. Default: the Responses API for OpenAI's reasoning models (they keep their reasoning between steps), Chat Completions otherwise."),
+      field("Reasoning effort", effort, "How hard an OpenAI reasoning model thinks before it answers."),
+      field("Thinking budget", budget, "Tokens of extended thinking for a Claude model in each step (1,024 to 128,000); empty means none."),
+      save,
+    );
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const modelId = model.value.trim() || settings.model;
+      if (!modelId) {
+        say("Name the model first.");
+        return;
+      }
+      const thinking = count(budget);
+      if (thinking !== null && (thinking < 1024 || thinking > 128000)) {
+        say("The thinking budget must be between 1,024 and 128,000 tokens.");
+        budget.focus();
+        return;
+      }
+      const entry = { api: api.value || null, reasoningEffort: effort.value || null, thinkingBudget: thinking };
+      const result = await controller.updateSettings({ modelOptions: withOptions(table, modelId, entry) });
+      if (result) saved(result, "Reasoning saved.");
+    });
+    return section("Reasoning", form);
   }
 
   /** A positive token count input (empty: none). @param {number | null | undefined} value @param {string} min */
@@ -478,5 +525,18 @@ function withLimit(limits, modelId, contextWindow, maxOutputTokens) {
   if (contextWindow) limit.contextWindow = contextWindow;
   if (maxOutputTokens) limit.maxOutputTokens = maxOutputTokens;
   if (Object.keys(limit).length) next[modelId] = limit;
+  return next;
+}
+
+/**
+ * The per-model options with `modelId`'s replaced (all empty: its entry removed).
+ * @param {Record<string, ModelOptions>} table
+ * @param {string} modelId @param {Record<string, string | number | null>} entry
+ */
+function withOptions(table, modelId, entry) {
+  const next = { ...table };
+  delete next[modelId];
+  const kept = Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== null && value !== ""));
+  if (Object.keys(kept).length) next[modelId] = kept;
   return next;
 }

@@ -150,6 +150,8 @@ def _thinking(block: dict[str, Any]) -> ThinkingPart:
         text=block.get("text", ""),
         signature=block.get("signature"),
         redacted_data=block.get("redactedData"),
+        item_id=block.get("itemId"),
+        encrypted_content=block.get("encryptedContent"),
     )
 
 

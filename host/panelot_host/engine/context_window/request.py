@@ -36,7 +36,7 @@ from panelot_host.engine.context_window.tokens import (
     model_limits,
 )
 from panelot_host.engine.cursor import CHANGE_APPROACH_AFTER, DISABLE_TOOLS_AFTER, RunCursor
-from panelot_host.engine.models import ResolvedModel
+from panelot_host.engine.models import ResolvedModel, reasoning_options
 from panelot_host.engine.stream import AssistantDraft
 from panelot_host.errors import ContextOverflow
 from panelot_host.providers.types import (
@@ -179,12 +179,17 @@ class RequestBuilder:
             self._estimator.of,
         )
         tools = [] if cursor.tools_disabled else self._catalog(cursor).specs()
+        reasoning = reasoning_options(
+            model.model, self.ctx.policy.settings(), limits.max_output_tokens
+        )
         request = ModelRequest(
             model=model.model,
             system=self.ctx.system_prompt,
             messages=_non_empty(elided.messages),
             tools=tools,
             max_tokens=limits.max_output_tokens,
+            thinking_budget=reasoning.thinking_budget,
+            reasoning_effort=reasoning.effort,
             stable_prefix=elided.stable if elided.messages else 0,
         )
         self._estimator.forget_unless(request.messages)

@@ -103,6 +103,21 @@ McpServerEntry = Annotated[
     ),
 ]
 
+
+class ModelOptions(Params, omit_defaults=True, kw_only=True):
+    """Extension: how one model is asked (an absent field: the default)."""
+
+    api: Literal["responses", "chat"] | None = None
+    """OpenAI (and compatible servers): the Responses API or Chat Completions. Default:
+    Responses for OpenAI's own reasoning models (their reasoning is kept between tool
+    calls only there), Chat Completions otherwise."""
+    reasoning_effort: Literal["low", "medium", "high"] | None = None
+    """OpenAI reasoning models: how hard the model thinks (default: the model's)."""
+    thinking_budget: Annotated[int, Meta(ge=1_024, le=128_000)] | None = None
+    """Anthropic: tokens of extended thinking per call (absent: no extended thinking);
+    it must stay below the call's output limit."""
+
+
 McpServerName = Annotated[str, Meta(min_length=1, max_length=100)]
 PolicyRule = dict[str, Any]
 """Shape owned by the gatekeeper (tool + origin > tool > effect class; deny wins)."""
@@ -142,6 +157,9 @@ class Settings(Result, kw_only=True):
     """Extension: how many Turns may run at the same time (1 to 16, default 3); a further
     Turn waits, its Run ``queued`` with a ``waitReason``, until one of them finishes or
     stops to wait for the user."""
+    model_options: dict[str, ModelOptions] = {}
+    """Extension: per model id, which OpenAI API, the reasoning effort and the Anthropic
+    thinking budget."""
 
 
 class SettingsGetParams(Params, kw_only=True):
@@ -186,6 +204,9 @@ class SettingsUpdateParams(Params, omit_defaults=True, kw_only=True):
     max_parallel_turns: MaxParallelTurns | _Opt | None = UNSET
     """Extension: how many Turns may run at the same time (1 to 16); null: the default, 3.
     Takes effect at once: raising it starts waiting Turns."""
+    model_options: dict[ModelName, ModelOptions] | _Opt | None = UNSET
+    """Extension: replaces the whole map of per-model options (API, reasoning effort,
+    thinking budget); null: none."""
 
 
 Secret = Annotated[str, Meta(min_length=1, max_length=65_536)]
