@@ -57,6 +57,9 @@ def _record(row: Any) -> FrameRecord:
 
 
 def insert(conn: sqlite3.Connection, record: FrameRecord) -> None:
+    """Store a frame; its item's cached wire JSON (``item_wire``), which lists the item's
+    frames, is dropped."""
+    conn.execute("DELETE FROM item_wire WHERE id = ?", (record.item_id,))
     conn.execute(
         f"INSERT INTO frame ({_COLUMNS}, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -128,18 +131,24 @@ def total_size(conn: sqlite3.Connection) -> int:
 
 def trim_to(conn: sqlite3.Connection, budget_bytes: int) -> list[str]:
     """Remove the oldest frames until their images take at most ``budget_bytes``; the ids
-    removed."""
+    removed. The cached wire JSON of their items (which lists them) is dropped."""
     over = total_size(conn) - budget_bytes
     removed: list[str] = []
     if over <= 0:
         return removed
-    rows = conn.execute("SELECT id, size FROM frame ORDER BY captured_at, id").fetchall()
-    for frame_id, size in rows:
+    rows = conn.execute("SELECT id, size, item_id FROM frame ORDER BY captured_at, id")
+    items: set[str] = set()
+    for frame_id, size, item_id in rows:
         if over <= 0:
             break
         removed.append(frame_id)
+        items.add(item_id)
         over -= size
     for start in range(0, len(removed), 500):
         chunk = removed[start : start + 500]
         conn.execute(f"DELETE FROM frame WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+    stale = sorted(items)
+    for start in range(0, len(stale), 500):
+        chunk = stale[start : start + 500]
+        conn.execute(f"DELETE FROM item_wire WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
     return removed
