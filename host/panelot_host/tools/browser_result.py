@@ -56,8 +56,11 @@ def browser_result(tool: str, answer: dict[str, Any]) -> ToolResult:
     out (logged), the result kept.
     """
     answer = dict(answer)
-    frames = _frames(tool, answer.pop("frames", None))
+    sent = answer.pop("frames", None)
+    frames = _frames(tool, sent)
     skipped = _skipped(tool, answer.pop("frameSkipped", None))
+    if sent and not frames and skipped is None:
+        skipped = "failed"  # frames came, and none of them was one
     try:
         parsed = msgspec.convert(answer, ShimAnswer)
     except msgspec.ValidationError as exc:
