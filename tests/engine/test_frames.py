@@ -143,7 +143,7 @@ async def test_actions_ask_for_frames_and_reads_do_not(
 async def test_frames_are_stored_with_the_call_and_listed_on_it_never_sent_to_the_model(
     shop: tuple[DirectTransport, Shim, EventLog], provider: ScriptedProvider
 ) -> None:
-    client, shim, log = shop
+    client, _shim, log = shop
     provider.add(
         *_calls(ToolCall("browser_click", {"ref": "e1"}), ToolCall("browser_click", {"ref": "e2"}))
     )
@@ -165,7 +165,7 @@ async def test_frames_are_stored_with_the_call_and_listed_on_it_never_sent_to_th
     }
     assert "frameSkipped" not in first
     assert first["result"] == {
-        "content": f"<untrusted-page-content>\nbrowser_click done\n</untrusted-page-content>",
+        "content": "<untrusted-page-content>\nbrowser_click done\n</untrusted-page-content>",
         "isError": False,
         "details": {"target": {"tabId": 3, "url": f"{SHOP}/", "origin": SHOP, "title": "Shop"}},
     }
@@ -182,7 +182,7 @@ async def test_frames_are_stored_with_the_call_and_listed_on_it_never_sent_to_th
 async def test_frame_get_returns_the_image_and_not_found_for_none(
     shop: tuple[DirectTransport, Shim, EventLog], provider: ScriptedProvider
 ) -> None:
-    client, shim, log = shop
+    client, _shim, log = shop
     provider.add(*_calls(ToolCall("browser_click", {"ref": "e1"})))
     thread_id = await new_thread(client)
     await run_turn(client, log, thread_id, "click")
@@ -314,7 +314,7 @@ async def test_the_frames_stay_within_the_budget_oldest_removed_first(
 async def test_deleting_a_thread_removes_its_frames(
     shop: tuple[DirectTransport, Shim, EventLog], provider: ScriptedProvider, home: Path
 ) -> None:
-    client, shim, log = shop
+    client, _shim, log = shop
     provider.add(*_calls(ToolCall("browser_click", {"ref": "e1"})))
     kept_thread = await new_thread(client, "keep")
     await run_turn(client, log, kept_thread, "click")

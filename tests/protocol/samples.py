@@ -30,6 +30,13 @@ from panelot_host.protocol.entities import (
     ThreadStats,
     Turn,
 )
+from panelot_host.protocol.frames import (
+    CapturedFrame,
+    Frame,
+    FrameInfo,
+    FrameMark,
+    FrameViewport,
+)
 from panelot_host.protocol.items import (
     AssistantItem,
     ImageAttachment,
@@ -37,13 +44,6 @@ from panelot_host.protocol.items import (
     SteeringItem,
     ToolCallItem,
     UserItem,
-)
-from panelot_host.protocol.frames import (
-    CapturedFrame,
-    Frame,
-    FrameInfo,
-    FrameMark,
-    FrameViewport,
 )
 from panelot_host.protocol.tabs import SharedTab, ThreadTab, ThreadTabs
 from panelot_host.protocol.workflows import (
