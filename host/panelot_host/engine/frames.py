@@ -1,6 +1,6 @@
 """A turn's frames (issue 30): the screenshots the browser captured around a tool call,
 stored beside its result (never in it: no model sees them), within the profile's size
-budget, oldest first; their views on toolCall items and ``frame.get``.
+budget, oldest first; and ``frame.get`` (the views: ``views.frame_info``/``frame_view``).
 
 The settings: ``captureFrames`` (default on) says whether browser actions ask the shim for
 frames (``tools.browser.acts_on_page``); ``frameBudgetMb`` (default 200) bounds what the

@@ -5,6 +5,7 @@ together with the next run state."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 from datetime import UTC, datetime
 from typing import Any
 
@@ -281,7 +282,7 @@ class ToolStepper:
         self.cursor.value = cursor
         self.ctx.publish.item_completed(settled, self.run.turn_id)
 
-    def _store_frames(self, conn: Any, call: ItemRecord, result: ToolResult) -> None:
+    def _store_frames(self, conn: sqlite3.Connection, call: ItemRecord, result: ToolResult) -> None:
         skipped = result.frame_skipped
         if result.frames:
             budget = budget_bytes(self.ctx.policy.settings())
