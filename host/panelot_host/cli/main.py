@@ -84,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the provider settings (as the side panel's settings)",
         description="get [KEY] | set KEY VALUE | unset KEY, for the keys "
         "provider, model, baseUrl, apiKeyRef, taskModel, defaultTokenBudget, "
-        "defaultCostBudgetUsd, maxParallelTurns.",
+        "defaultCostBudgetUsd, maxParallelTurns, captureFrames, frameBudgetMb.",
     )
     config.add_argument("action", choices=["get", "set", "unset"])
     config.add_argument("key", nargs="?", help="the setting")

@@ -27,7 +27,7 @@ from panelot_host.engine.titles import generate_title
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
 from panelot_host.engine.workflows import WorkflowService
 from panelot_host.errors import ThreadBusy, TurnActive
-from panelot_host.store import threads
+from panelot_host.store import frames, threads
 from panelot_host.store.db import Database
 from panelot_host.store.seq import SeqAllocator
 from panelot_host.tools.context import BrowserBridge
@@ -62,7 +62,11 @@ class Engine:
         policy = PolicyCache(db)
         self.ctx = EngineContext(
             db=db,
-            publish=Publisher(sink, lambda thread_id: threads.get(db.conn, thread_id)),
+            publish=Publisher(
+                sink,
+                lambda thread_id: threads.get(db.conn, thread_id),
+                lambda item_id: frames.of_items(db.conn, [item_id]).get(item_id, []),
+            ),
             models=models,
             registry=registry,
             actors=ThreadActors(spawn),

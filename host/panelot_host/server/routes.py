@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import msgspec
 
 from panelot_host.engine.commands import Receipt
-from panelot_host.errors import InvalidState
+from panelot_host.errors import InvalidState, MethodNotFound
 from panelot_host.protocol import ops
 from panelot_host.protocol.registry import OPS, OpSpec
 from panelot_host.server import handshake
@@ -187,6 +187,11 @@ def _without_secret(params: ops.CredentialsSetParams | ops.CredentialsDeletePara
     }
 
 
+def _not_built(method: str) -> Any:
+    """``thread.export`` / ``thread.import`` until the exports (issue 30) are served."""
+    raise MethodNotFound(method)
+
+
 def _workflow_run(session: Session, p: ops.WorkflowRunParams, receipt: Receipt) -> Any:
     result = _workflows(session).run(
         receipt, p.workflow_id, p.thread_id, dict(p.parameters), p.trigger
@@ -321,5 +326,9 @@ ROUTES: Mapping[str, Route] = bind(
     ),
     on(ops.WorkflowScheduleListParams, lambda s, p, _: _workflows(s).list_schedules()),
     on(ops.WorkflowDueParams, lambda s, p, r: _workflows(s).due(r, p.now, p.grace_minutes)),
+    # a turn's timeline (issue 30)
+    on(ops.FrameGetParams, lambda s, p, _: _threads(s).frame(p.frame_id)),
+    on(ops.ThreadExportParams, lambda s, p, _: _not_built("thread.export")),
+    on(ops.ThreadImportParams, lambda s, p, r: _not_built("thread.import")),
 )
 """Method -> route, for every op of ``protocol.registry.OPS`` (checked at import)."""

@@ -16,6 +16,7 @@ Module map:
   (approval requests and interactions), ``grants`` (the grant ledger), ``tabs`` (the tabs
   each thread owns and its tab group), ``settings``
   (settings and credential metadata), ``seq`` (per-thread event numbers), ``workflows``
-  (saved workflows and their schedules).
+  (saved workflows and their schedules), ``frames`` (the screenshots of a
+  turn's timeline, within the profile's size budget).
 - Outside the host: ``inspect`` (a profile database read-only, for ``doctor``).
 """

@@ -282,6 +282,14 @@ def settle_call(
     return _row(row)
 
 
+def set_frame_skipped(conn: sqlite3.Connection, item_id: str, skipped: str) -> None:
+    """Record why a tool call that acts on a page has no frame (``extra.frameSkipped``)."""
+    conn.execute(
+        "UPDATE item SET extra = json_set(coalesce(extra, '{}'), '$.frameSkipped', ?) WHERE id = ?",
+        (skipped, item_id),
+    )
+
+
 def call_id_taken(conn: sqlite3.Connection, thread_id: str, call_id: str) -> bool:
     row = conn.execute(
         "SELECT 1 FROM item WHERE thread_id = ? AND call_id = ?", (thread_id, call_id)

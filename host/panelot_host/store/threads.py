@@ -149,12 +149,14 @@ def rename(conn: sqlite3.Connection, thread_id: str, title: str, source: str) ->
 
 
 def delete(conn: sqlite3.Connection, thread_id: str) -> None:
-    """Mark deleted and drop it from search; raises ``NotFound`` if it is not live."""
+    """Mark deleted, drop it from search and remove its frames (the thread row stays, so
+    ``frame``'s ON DELETE CASCADE does not run); raises ``NotFound`` if it is not live."""
     get(conn, thread_id)
     conn.execute(
         "UPDATE thread SET deleted = 1, updated_at = ? WHERE id = ?", (now_ms(), thread_id)
     )
     conn.execute("DELETE FROM search_text WHERE thread_id = ?", (thread_id,))
+    conn.execute("DELETE FROM frame WHERE thread_id = ?", (thread_id,))
 
 
 def set_head(conn: sqlite3.Connection, thread_id: str, item_id: str | None) -> None:

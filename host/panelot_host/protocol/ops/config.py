@@ -103,6 +103,8 @@ McpServerEntry = Annotated[
     ),
 ]
 
+DEFAULT_FRAME_BUDGET_MB = 200
+FrameBudgetMb = Annotated[int, Meta(ge=10, le=100_000)]
 McpServerName = Annotated[str, Meta(min_length=1, max_length=100)]
 PolicyRule = dict[str, Any]
 """Shape owned by the gatekeeper (tool + origin > tool > effect class; deny wins)."""
@@ -142,6 +144,12 @@ class Settings(Result, kw_only=True):
     """Extension: how many Turns may run at the same time (1 to 16, default 3); a further
     Turn waits, its Run ``queued`` with a ``waitReason``, until one of them finishes or
     stops to wait for the user."""
+    capture_frames: bool = True
+    """Extension (issue 30): capture a frame of the tab around each browser action, for the
+    turn's timeline and its reports (never sent to the model)."""
+    frame_budget_mb: int = DEFAULT_FRAME_BUDGET_MB
+    """Extension: the most the profile's frames may take, in MB (10 to 100000, default
+    200); past it the oldest frames are removed first."""
 
 
 class SettingsGetParams(Params, kw_only=True):
@@ -186,6 +194,11 @@ class SettingsUpdateParams(Params, omit_defaults=True, kw_only=True):
     max_parallel_turns: MaxParallelTurns | _Opt | None = UNSET
     """Extension: how many Turns may run at the same time (1 to 16); null: the default, 3.
     Takes effect at once: raising it starts waiting Turns."""
+    capture_frames: bool | _Opt | None = UNSET
+    """Extension: capture frames of browser actions (null: the default, on)."""
+    frame_budget_mb: FrameBudgetMb | _Opt | None = UNSET
+    """Extension: the frames' size budget in MB; null: the default, 200. Lowering it
+    removes the oldest frames at once."""
 
 
 Secret = Annotated[str, Meta(min_length=1, max_length=65_536)]
