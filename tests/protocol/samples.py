@@ -30,6 +30,7 @@ from panelot_host.protocol.entities import (
     ThreadStats,
     Turn,
 )
+from panelot_host.protocol.frames import Frame, FrameMark
 from panelot_host.protocol.items import (
     AssistantItem,
     ImageAttachment,
@@ -39,6 +40,14 @@ from panelot_host.protocol.items import (
     UserItem,
 )
 from panelot_host.protocol.tabs import SharedTab, ThreadTab, ThreadTabs
+from panelot_host.protocol.thread_export import (
+    ExportApproval,
+    ExportFrame,
+    ExportHost,
+    ExportTurn,
+    ModelCall,
+    ThreadExportDocument,
+)
 from panelot_host.protocol.workflows import (
     DailySchedule,
     EverySchedule,
@@ -148,6 +157,51 @@ SNAPSHOT = ThreadSnapshot(
     pending_steering=[STEER],
     last_seq=42,
 )
+FRAME_MARK = FrameMark(kind="box", x=10, y=20, width=120, height=32)
+EXPORT_DOCUMENT = ThreadExportDocument(
+    format="panelot.thread-export",
+    version=1,
+    exported_at=T0,
+    host=ExportHost(version="0.1.0"),
+    thread=THREAD,
+    head_item_id="it_5",
+    turns=[
+        ExportTurn(
+            **msgspec.structs.asdict(TURN),
+            run_state="failed",
+            model_calls=[ModelCall(model="m", input_tokens=1, output_tokens=2, created_at=T0)],
+        )
+    ],
+    items=ITEMS,
+    approvals=[
+        ExportApproval(
+            tool_call_id="it_4",
+            turn_id="tu_1",
+            decision="allow",
+            scope="once",
+            decided_by="user",
+            request=APPROVAL,
+            decided_at=T0,
+        ),
+        ExportApproval(tool_call_id="it_4", turn_id="tu_1", decision="deny", decided_by="policy"),
+    ],
+    frames=[
+        ExportFrame(
+            id="fr_1",
+            phase="after",
+            width=640,
+            height=400,
+            url="https://shop.example/cart",
+            captured_at=T0,
+            mark=FRAME_MARK,
+            item_id="it_4",
+            turn_id="tu_1",
+            mime="image/jpeg",
+            title="Cart",
+        )
+    ],
+)
+
 SETTINGS = ops.Settings(
     provider="openai",
     model="gpt-4o",
@@ -288,6 +342,11 @@ PARAMS: dict[str, msgspec.Struct] = {
     ),
     "workflow.schedule.list": ops.WorkflowScheduleListParams(),
     "workflow.due": ops.WorkflowDueParams(command_id="w7", now=1_700_000_000_000),
+    "frame.get": ops.FrameGetParams(frame_id="fr_1"),
+    "thread.export": ops.ThreadExportParams(thread_id="th_1", turn_id="tu_1", format="html"),
+    "thread.import": ops.ThreadImportParams(
+        command_id="ti_1", document=msgspec.to_builtins(EXPORT_DOCUMENT)
+    ),
     "browser.threadTabs": ops.BrowserThreadTabsParams(thread_tabs=THREAD_TABS),
     "$/cancelRequest": ops.CancelRequestParams(id=17),
 }
@@ -386,6 +445,29 @@ RESULTS: dict[str, Any] = {
         next_due_at=T0,
     ),
     "browser.threadTabs": THREAD_TABS,
+    "frame.get": ops.FrameGetResult(
+        frame=Frame(
+            id="fr_1",
+            phase="after",
+            width=640,
+            height=400,
+            url="https://shop.example/cart",
+            captured_at=T0,
+            mark=FRAME_MARK,
+            typed="••••••••",
+            thread_id="th_1",
+            turn_id="tu_1",
+            item_id="it_4",
+            mime="image/jpeg",
+            data="/9j/4AAQ",
+            title="Cart",
+            blurred=1,
+        )
+    ),
+    "thread.export": ops.ThreadExportResult(
+        file_name="panelot-cart-2025-01-31.html", mime="text/html", text="<!DOCTYPE html>"
+    ),
+    "thread.import": ops.ThreadImportResult(thread=THREAD),
 }
 
 _TS = {"thread_id": "th_1", "seq": 7}

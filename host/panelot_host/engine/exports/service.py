@@ -1,0 +1,127 @@
+"""``thread.export`` and ``thread.import``: a thread (or one Turn) as a JSON document, a
+Markdown transcript, a self-contained HTML report or an animated GIF of its frames, and a
+JSON document back as a new thread."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Callable
+from typing import Any, Final
+
+import msgspec
+
+from panelot_host.engine import views
+from panelot_host.engine.commands import Receipt, command_unit
+from panelot_host.engine.context import EngineContext
+from panelot_host.engine.exports import importer
+from panelot_host.engine.exports.document import build_document
+from panelot_host.engine.exports.masking import ExportMask, masked_document
+from panelot_host.errors import InvalidParams, NotFound
+from panelot_host.protocol.frames import Frame, FrameMark, FrameViewport
+from panelot_host.protocol.ops.timeline import (
+    ExportFormat,
+    FrameGetResult,
+    ThreadExportResult,
+    ThreadImportResult,
+)
+from panelot_host.protocol.thread_export import ThreadExportDocument
+from panelot_host.store import frames, thread_copy, threads
+from panelot_host.store.ids import new_id
+
+_MIME: Final = {
+    "json": "application/json",
+    "md": "text/markdown",
+    "html": "text/html",
+    "gif": "image/gif",
+}
+_SLUG: Final = re.compile(r"[^A-Za-z0-9]+")
+
+
+class ExportService:
+    """Exports and imports of the profile's threads; ``secrets()`` lists the values no
+    export may show (the stored credentials, API keys from the environment)."""
+
+    def __init__(self, ctx: EngineContext, secrets: Callable[[], list[str]]) -> None:
+        self.ctx = ctx
+        self._secrets = secrets
+
+    def document(self, thread_id: str, turn_id: str | None = None) -> ThreadExportDocument:
+        """The masked export document; raises ``NotFound``."""
+        built = build_document(self.ctx.db.conn, thread_id, turn_id)
+        masked = masked_document(msgspec.to_builtins(built), ExportMask(self._secrets()))
+        return msgspec.convert(masked, ThreadExportDocument)
+
+    def export(self, thread_id: str, turn_id: str | None, fmt: ExportFormat) -> ThreadExportResult:
+        """The file of ``fmt``. Raises ``NotFound``, and ``InvalidParams`` for a ``gif``
+        of a thread with no frames."""
+        document = self.document(thread_id, turn_id)
+        name = _file_name(document, fmt)
+        match fmt:
+            case "json":
+                text = json.dumps(msgspec.to_builtins(document), indent=2, ensure_ascii=False)
+                return ThreadExportResult(file_name=name, mime=_MIME[fmt], text=text + "\n")
+            case _:
+                raise InvalidParams(
+                    f"this host cannot export {fmt} yet",
+                    [{"path": "$.params.format", "message": "not available"}],
+                )
+
+    def frame(self, frame_id: str) -> FrameGetResult:
+        """``frame.get``: a stored frame with its image; raises ``NotFound``."""
+        record = frames.get(self.ctx.db.conn, frame_id)
+        if record is None:
+            raise NotFound(f"no frame {frame_id!r} (retention may have removed it)")
+        meta = record.meta
+        frame = Frame(
+            id=record.id,
+            phase=record.phase,  # type: ignore[arg-type]
+            width=record.width,
+            height=record.height,
+            url=record.url,
+            captured_at=views.iso(record.captured_at),
+            mark=msgspec.convert(meta["mark"], FrameMark) if meta.get("mark") else None,
+            typed=meta.get("typed"),
+            thread_id=record.thread_id,
+            turn_id=record.turn_id,
+            item_id=record.item_id,
+            mime=record.mime,  # type: ignore[arg-type]
+            data=base64.b64encode(record.image).decode("ascii"),
+            title=str(meta.get("title") or ""),
+            viewport=msgspec.convert(meta["viewport"], FrameViewport)
+            if meta.get("viewport")
+            else None,
+            blurred=int(meta.get("blurred") or 0),
+        )
+        return FrameGetResult(frame=frame)
+
+    def import_(self, cmd: Receipt, document: dict[str, Any]) -> ThreadImportResult:
+        """A new thread from an export document; ``InvalidParams`` (nothing stored) when
+        it is not a valid export."""
+        decoded = importer.decode(document)
+        found = importer.rows(decoded, new_id)
+        with command_unit(self.ctx.db, cmd) as unit:
+            conn = unit.conn
+            thread_copy.insert_thread(conn, found.thread)
+            for item in found.items:
+                thread_copy.insert_item(conn, item)
+            thread_copy.set_head(conn, found.thread.id, found.head_item_id)
+            for turn in found.turns:
+                thread_copy.insert_turn(conn, turn)
+            for run in found.runs:
+                thread_copy.insert_run(conn, run)
+            for usage in found.usage:
+                thread_copy.insert_usage(conn, usage)
+            for approval in found.approvals:
+                thread_copy.insert_approval(conn, approval)
+            view = views.thread_view(threads.get(conn, found.thread.id))
+            result = unit.respond(ThreadImportResult(thread=view))
+        return result
+
+
+def _file_name(document: ThreadExportDocument, fmt: ExportFormat) -> str:
+    slug = _SLUG.sub("-", document.thread.title).strip("-").lower()[:60] or "thread"
+    day = document.exported_at[:10]
+    scope = "-turn" if document.turn_id else ""
+    return f"panelot-{slug}{scope}-{day}.{fmt}"
