@@ -7,4 +7,6 @@ Module map:
   the store), ``masking`` (secrets out of it: credentials, key shapes, typed passwords,
   secret arguments; every format is rendered from the masked document), ``importer``
   (a document checked and turned into a new thread's rows).
+- The formats: ``transcript`` (what the readable ones say: the branch shown, a call in
+  one line, decisions, costs, durations), ``markdown``.
 """

@@ -15,7 +15,7 @@ import msgspec
 from panelot_host.engine import views
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.context import EngineContext
-from panelot_host.engine.exports import importer
+from panelot_host.engine.exports import importer, markdown
 from panelot_host.engine.exports.document import build_document
 from panelot_host.engine.exports.masking import ExportMask, masked_document
 from panelot_host.errors import InvalidParams, NotFound
@@ -62,6 +62,10 @@ class ExportService:
             case "json":
                 text = json.dumps(msgspec.to_builtins(document), indent=2, ensure_ascii=False)
                 return ThreadExportResult(file_name=name, mime=_MIME[fmt], text=text + "\n")
+            case "md":
+                return ThreadExportResult(
+                    file_name=name, mime=_MIME[fmt], text=markdown.render(document)
+                )
             case _:
                 raise InvalidParams(
                     f"this host cannot export {fmt} yet",
