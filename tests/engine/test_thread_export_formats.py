@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import re
+from html.parser import HTMLParser
+from typing import Any
 
 import pytest
 from tests.conftest import EventLog
-from tests.engine.export_support import scripted_thread
+from tests.engine.export_support import scripted_thread, store_frames
+from tests.engine.helpers import new_thread, run_turn
 
-from panelot_host.providers.scripted import ScriptedProvider
+from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
+from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
+from panelot_host.store.db import Database
 
 pytestmark = pytest.mark.anyio
 
@@ -49,3 +56,92 @@ async def _note_answer(client: DirectTransport, thread_id: str) -> str:
     items = json.loads(document["text"])["items"]
     answer: str = next(i["id"] for i in items if i.get("text", "").startswith("Saved one note"))
     return answer
+
+
+class _Page(HTMLParser):
+    """What a report holds: its tags with their attributes, and its text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+    def of(self, tag: str) -> list[dict[str, str | None]]:
+        return [attrs for name, attrs in self.tags if name == tag]
+
+
+def _parsed(text: str) -> _Page:
+    page = _Page()
+    page.feed(text)
+    page.close()
+    return page
+
+
+async def _json(client: DirectTransport, thread_id: str) -> dict[str, Any]:
+    result = await client.send("thread.export", {"threadId": thread_id})
+    document: dict[str, Any] = json.loads(result["text"])
+    return document
+
+
+async def test_the_html_report_shows_every_frame_and_loads_nothing(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog, host: Host
+) -> None:
+    thread_id = await scripted_thread(client, provider, log)
+    document = await _json(client, thread_id)
+    stored = store_frames(_db(host), thread_id, document["items"])
+    result = await client.send("thread.export", {"threadId": thread_id, "format": "html"})
+    assert result["mime"] == "text/html" and result["fileName"].endswith(".html")
+    page = _parsed(result["text"])
+    images = page.of("img")
+    assert len(images) == len(stored) == 4  # the other branch follows the conversation
+    assert all((i["src"] or "").startswith("data:image/jpeg;base64,") for i in images)
+    for name, attrs in page.tags:
+        for key in ("src", "href", "xlink:href", "action", "srcset"):
+            assert not re.match(r"\s*https?:", attrs.get(key) or "", re.I), (name, attrs)
+    assert not page.of("script") and not page.of("link") and not page.of("iframe")
+    (csp,) = [m for m in page.of("meta") if m.get("http-equiv") == "Content-Security-Policy"]
+    assert csp["content"] == "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+    assert len(page.of("circle")) == 3 and len(page.of("rect")) == 1  # each frame's mark
+    text = " ".join(page.text)
+    for shown in ("allowed by the user (once)", "denied by the user (once)", "It is sunny."):
+        assert shown in text
+    assert "https://shop.example/cart" in text  # the URL as a caption, not a link
+    decoded = base64.b64decode((images[0]["src"] or "").split(",", 1)[1])
+    assert decoded == stored[0].image
+
+
+async def test_the_html_report_escapes_everything_from_the_thread(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog, host: Host
+) -> None:
+    hostile = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+    provider.add(
+        [ToolCall("lookup", {"key": hostile}, call_id="h1")],
+        [Text(f"Here: {hostile}")],
+    )
+    thread_id = await new_thread(client)
+    await client.send("thread.rename", {"commandId": "r", "threadId": thread_id, "title": hostile})
+    await run_turn(client, log, thread_id, hostile)
+    document = await _json(client, thread_id)
+    stored = store_frames(_db(host), thread_id, document["items"], title=hostile, url=hostile)
+    result = await client.send("thread.export", {"threadId": thread_id, "format": "html"})
+    page = _parsed(result["text"])
+    assert not page.of("script")
+    assert len(page.of("img")) == len(stored)  # no image but the frames'
+    assert all("onerror" not in attrs for _, attrs in page.tags)
+    assert hostile in " ".join(page.text)  # shown as text
+    assert "<script>" not in result["text"]
+
+
+def _db(host: Host) -> Database:
+    profile = host.profile
+    assert profile is not None
+    return profile.db

@@ -15,7 +15,7 @@ import msgspec
 from panelot_host.engine import views
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.context import EngineContext
-from panelot_host.engine.exports import importer, markdown
+from panelot_host.engine.exports import html_report, importer, markdown
 from panelot_host.engine.exports.document import build_document
 from panelot_host.engine.exports.masking import ExportMask, masked_document
 from panelot_host.errors import InvalidParams, NotFound
@@ -66,11 +66,20 @@ class ExportService:
                 return ThreadExportResult(
                     file_name=name, mime=_MIME[fmt], text=markdown.render(document)
                 )
+            case "html":
+                images = self._images(thread_id, turn_id)
+                text = html_report.render(document, images)
+                return ThreadExportResult(file_name=name, mime=_MIME[fmt], text=text)
             case _:
                 raise InvalidParams(
                     f"this host cannot export {fmt} yet",
                     [{"path": "$.params.format", "message": "not available"}],
                 )
+
+    def _images(self, thread_id: str, turn_id: str | None) -> dict[str, tuple[str, bytes]]:
+        """Frame id -> (mime, image) of the thread's (or the Turn's) stored frames."""
+        stored = frames.of_thread(self.ctx.db.conn, thread_id, turn_id)
+        return {f.id: (f.mime, f.image) for f in stored}
 
     def frame(self, frame_id: str) -> FrameGetResult:
         """``frame.get``: a stored frame with its image; raises ``NotFound``."""
