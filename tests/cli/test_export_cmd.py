@@ -7,10 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import anyio
 import pytest
+from PIL import Image
+from tests.cli.fake_openai import HOST
 from tests.cli.test_credentials_config import cli_env, host
 from tests.conftest import EventLog
-from tests.engine.export_support import scripted_thread
+from tests.engine.export_support import scripted_thread, store_frames
 from tests.engine.helpers import INIT
 from tests.support.fixed_models import FixedModels
 from tests.support.tabs import ACT_ON_ANY_TAB
@@ -26,9 +29,10 @@ from panelot_host.server.transport import DirectTransport
 pytestmark = pytest.mark.anyio
 
 
-async def made_thread(home: Path, provider: ScriptedProvider) -> str:
-    """A scripted thread stored in ``home``'s default profile; the host is closed after,
-    so a ``panelot-host`` child can take the profile's lease."""
+async def made_thread(home: Path, provider: ScriptedProvider, *, frames: bool = False) -> str:
+    """A scripted thread stored in ``home``'s default profile (with ``frames``: a frame
+    after each of its actions); the host is closed after, so a ``panelot-host`` child can
+    take the profile's lease."""
     registry = default_registry()
     registry.update(add=make_test_tools(ToolLog()))
     models = FixedModels(provider, ModelInfo(id="scripted-model", provider="scripted"))
@@ -40,7 +44,13 @@ async def made_thread(home: Path, provider: ScriptedProvider) -> str:
         await client.send("initialize", INIT)
         log = EventLog()
         client.on_event(log)
-        return await scripted_thread(client, provider, log)
+        thread_id = await scripted_thread(client, provider, log)
+        if frames:
+            exported = await client.send("thread.export", {"threadId": thread_id})
+            profile = running.profile
+            assert profile is not None
+            store_frames(profile.db, thread_id, json.loads(exported["text"])["items"])
+        return thread_id
 
 
 async def test_a_thread_exports_from_the_shell(tmp_path: Path, provider: ScriptedProvider) -> None:
@@ -62,6 +72,27 @@ async def test_a_thread_exports_from_the_shell(tmp_path: Path, provider: Scripte
     turn = document["turns"][0]["id"]
     one = json.loads(host(env, "export", thread_id, "--turn", turn, "--json").stdout)
     assert [t["id"] for t in one["turns"]] == [turn]
+
+
+async def test_a_gif_goes_to_the_suggested_file_in_the_current_directory(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    env = cli_env(tmp_path)
+    thread_id = await made_thread(Path(env["PANELOT_HOME"]), provider, frames=True)
+    here = tmp_path / "here"
+    here.mkdir()
+    with anyio.fail_after(60):
+        written = await anyio.run_process(
+            [*HOST, "export", thread_id, "--gif"], env=env, cwd=here, check=False
+        )
+    assert written.returncode == 0, written.stderr
+    (gif,) = here.iterdir()
+    assert gif.name.startswith("panelot-weather-notes-") and gif.suffix == ".gif"
+    assert f"wrote {gif.name}" in written.stderr.decode()
+    with Image.open(gif) as animated:
+        assert animated.n_frames == 3
+    html = host(env, "export", thread_id, "--html")
+    assert html.returncode == 0 and html.stdout.count("<img ") == 4
 
 
 def test_an_unknown_thread_is_a_clear_error(tmp_path: Path) -> None:

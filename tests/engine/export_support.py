@@ -144,7 +144,7 @@ def store_frames(
                     url=url,
                     captured_at=at,
                     meta=meta,
-                    image=jpeg(width, height, COLOURS[(n + seq) % len(COLOURS)]),
+                    image=jpeg(width, height, COLOURS[len(stored) % len(COLOURS)]),
                 )
             )
     with db.transaction() as conn:

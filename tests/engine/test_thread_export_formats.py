@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import base64
+import io
 import json
 import re
 from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from PIL import Image
 from tests.conftest import EventLog
-from tests.engine.export_support import scripted_thread, store_frames
+from tests.engine.export_support import COLOURS, scripted_thread, store_frames
 from tests.engine.helpers import new_thread, run_turn
 
 from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
 from panelot_host.server.host import Host
-from panelot_host.server.transport import DirectTransport
+from panelot_host.server.transport import DirectTransport, RemoteError
 from panelot_host.store.db import Database
 
 pytestmark = pytest.mark.anyio
@@ -145,3 +147,47 @@ def _db(host: Host) -> Database:
     profile = host.profile
     assert profile is not None
     return profile.db
+
+
+async def test_the_gif_has_one_frame_per_action_in_order_with_its_mark(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog, host: Host
+) -> None:
+    thread_id = await scripted_thread(client, provider, log)
+    document = await _json(client, thread_id)
+    stored = store_frames(_db(host), thread_id, document["items"])
+    result = await client.send("thread.export", {"threadId": thread_id, "format": "gif"})
+    assert result["mime"] == "image/gif" and result["fileName"].endswith(".gif")
+    assert "text" not in result
+    afters = [f for f in stored if f.phase == "after"]
+    with Image.open(io.BytesIO(base64.b64decode(result["data"]))) as gif:
+        assert gif.format == "GIF"
+        assert gif.n_frames == len(afters) == 3  # the before frame is not an action
+        pictures = []
+        for index in range(gif.n_frames):
+            gif.seek(index)
+            assert gif.info["duration"] == 1000
+            pictures.append(gif.convert("RGB"))
+    # 1280x800 and 1024x700 scaled to 800 px wide: 500 and 547 px high; the bar below, 4
+    assert {p.size for p in pictures} == {(800, 547 + 4)}
+    for picture, frame in zip(pictures, afters, strict=True):  # in the order captured
+        assert _near(picture.getpixel((700, 400)), COLOURS[stored.index(frame) % len(COLOURS)])
+    # the first action clicked (300, 200) of 1280 px: a ring of radius 14 around
+    # (187.5, 125) at 800 px; the second acted on the box (100, 120, 240 x 40) of 1024 px
+    assert _near(pictures[0].getpixel((187 + 14, 125)), (255, 64, 64))
+    # (78.1, 93.75) to (265.6, 125) at 800 px: its left edge
+    assert _near(pictures[1].getpixel((79, 110)), (255, 64, 64))
+    assert not _near(pictures[2].getpixel((79, 110)), (255, 64, 64))  # a point, elsewhere
+
+
+async def test_a_gif_of_a_thread_without_frames_is_refused(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    thread_id = await scripted_thread(client, provider, log)
+    with pytest.raises(RemoteError) as refused:
+        await client.send("thread.export", {"threadId": thread_id, "format": "gif"})
+    assert refused.value.kind == "invalid_params"
+    assert "no frames" in refused.value.message
+
+
+def _near(found: Any, expected: tuple[int, int, int], within: int = 40) -> bool:
+    return all(abs(a - b) <= within for a, b in zip(found, expected, strict=True))

@@ -8,5 +8,5 @@ Module map:
   secret arguments; every format is rendered from the masked document), ``importer``
   (a document checked and turned into a new thread's rows).
 - The formats: ``transcript`` (what the readable ones say: the branch shown, a call in
-  one line, decisions, costs, durations), ``markdown``, ``html_report``.
+  one line, decisions, costs, durations), ``markdown``, ``html_report``, ``gif``.
 """

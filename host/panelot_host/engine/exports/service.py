@@ -18,7 +18,7 @@ from panelot_host.engine.context import EngineContext
 from panelot_host.engine.exports import html_report, importer, markdown
 from panelot_host.engine.exports.document import build_document
 from panelot_host.engine.exports.masking import ExportMask, masked_document
-from panelot_host.errors import InvalidParams, NotFound
+from panelot_host.errors import NotFound
 from panelot_host.protocol.frames import Frame, FrameMark, FrameViewport
 from panelot_host.protocol.ops.timeline import (
     ExportFormat,
@@ -71,10 +71,12 @@ class ExportService:
                 text = html_report.render(document, images)
                 return ThreadExportResult(file_name=name, mime=_MIME[fmt], text=text)
             case _:
-                raise InvalidParams(
-                    f"this host cannot export {fmt} yet",
-                    [{"path": "$.params.format", "message": "not available"}],
-                )
+                # lazy: Pillow loads only for a GIF, not with the engine
+                from panelot_host.engine.exports import gif
+
+                data = gif.render(document, self._images(thread_id, turn_id))
+                encoded = base64.b64encode(data).decode("ascii")
+                return ThreadExportResult(file_name=name, mime=_MIME[fmt], data=encoded)
 
     def _images(self, thread_id: str, turn_id: str | None) -> dict[str, tuple[str, bytes]]:
         """Frame id -> (mime, image) of the thread's (or the Turn's) stored frames."""
