@@ -165,3 +165,29 @@ async def test_a_bad_document_is_refused_with_its_path_and_stores_nothing(
     assert path in [e["path"] for e in refused.value.data["errors"]]
     after = await client.send("thread.list", {})
     assert after == before
+
+
+async def test_a_turn_still_running_when_exported_imports_interrupted(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    thread_id = await scripted_thread(client, provider, log)
+    document = await _export(client, thread_id)
+    last = document["turns"][-1]
+    del last["endedAt"]
+    document["turns"][-1] = {**last, "status": "running", "runState": "streaming"}
+    copy = await client.send("thread.open", {"threadId": await _import(client, document)})
+    assert copy["turn"]["status"] == "interrupted"
+    assert copy["run"]["state"] == "interrupted"
+    assert copy["thread"]["status"] == "interrupted"
+    assert [t["status"] for t in copy["turns"]] == ["completed", "completed", "interrupted"]
+
+
+async def test_an_import_repeated_with_its_command_id_stores_one_thread(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    thread_id = await scripted_thread(client, provider, log)
+    document = await _export(client, thread_id)
+    first = await _import(client, document, "once")
+    assert await _import(client, document, "once") == first
+    listed = await client.send("thread.list", {})
+    assert len(listed["threads"]) == 2

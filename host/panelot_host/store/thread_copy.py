@@ -13,7 +13,7 @@ import sqlite3
 
 import msgspec
 
-from panelot_host.store import approvals, items, threads
+from panelot_host.store import approvals, items, threads, turns
 from panelot_host.store.records import (
     ApprovalRecord,
     ItemRecord,
@@ -109,19 +109,8 @@ def insert_turn(conn: sqlite3.Connection, record: TurnRecord) -> None:
 
 
 def insert_run(conn: sqlite3.Connection, record: RunRecord) -> None:
-    """Store a Run in the state given (an imported Turn's Run has ended: no transition)."""
-    conn.execute(
-        "INSERT INTO run (id, turn_id, thread_id, state, cursor, environment, "
-        "environment_digest, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)",
-        (
-            record.id,
-            record.turn_id,
-            record.thread_id,
-            record.state,
-            _encode(record.cursor).decode(),
-            record.updated_at,
-        ),
-    )
+    """Store an imported Turn's Run, which has ended (``turns.insert_ended_run``)."""
+    turns.insert_ended_run(conn, record)
 
 
 def insert_approval(conn: sqlite3.Connection, record: ApprovalRecord) -> None:

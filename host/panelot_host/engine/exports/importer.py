@@ -33,12 +33,15 @@ from panelot_host.store.records import (
     TurnUsage,
     UsageRecord,
 )
+from panelot_host.store.turns import ENDED_RUN_STATES
+from panelot_host.vocabulary import RunState
 
 MAX_DEPTH: Final = 64
 """Deepest nesting of arrays and objects a document may hold (tool arguments and results
 nest a few levels; much deeper is not an export)."""
 _ROOT: Final = "$.params.document"
 _ACTIVE: Final = frozenset({"running", "paused"})
+_ENDED_AS: Final[dict[str, RunState]] = {"completed": "completed", "failed": "failed"}
 
 
 class ImportedRows(msgspec.Struct, frozen=True, kw_only=True):
@@ -333,9 +336,11 @@ def _turn(turn: ExportTurn, thread_id: str, ids: dict[str, str]) -> TurnRecord:
 
 
 def _run(turn: ExportTurn, thread_id: str, ids: dict[str, str], run_id: str) -> RunRecord:
-    state = turn.run_state or "completed"
-    if turn.status in _ACTIVE:
-        state = "interrupted"
+    """The Turn's Run, ended: as exported when it had ended, else as its Turn ended (a
+    Turn still running when exported is ``interrupted``)."""
+    state: RunState = _ENDED_AS.get(turn.status, "interrupted")
+    if turn.run_state in ENDED_RUN_STATES and turn.status not in _ACTIVE:
+        state = turn.run_state
     return RunRecord(
         id=run_id,
         turn_id=ids[turn.id],
