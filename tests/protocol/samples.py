@@ -46,6 +46,14 @@ from panelot_host.protocol.items import (
     UserItem,
 )
 from panelot_host.protocol.tabs import SharedTab, ThreadTab, ThreadTabs
+from panelot_host.protocol.thread_export import (
+    ExportApproval,
+    ExportFrame,
+    ExportHost,
+    ExportTurn,
+    ModelCall,
+    ThreadExportDocument,
+)
 from panelot_host.protocol.workflows import (
     DailySchedule,
     EverySchedule,
@@ -182,6 +190,50 @@ SNAPSHOT = ThreadSnapshot(
     pending_steering=[STEER],
     last_seq=42,
 )
+EXPORT_DOCUMENT = ThreadExportDocument(
+    format="panelot.thread-export",
+    version=1,
+    exported_at=T0,
+    host=ExportHost(version="0.1.0"),
+    thread=THREAD,
+    head_item_id="it_5",
+    turns=[
+        ExportTurn(
+            **msgspec.structs.asdict(TURN),
+            run_state="failed",
+            model_calls=[ModelCall(model="m", input_tokens=1, output_tokens=2, created_at=T0)],
+        )
+    ],
+    items=ITEMS,
+    approvals=[
+        ExportApproval(
+            tool_call_id="it_4",
+            turn_id="tu_1",
+            decision="allow",
+            scope="once",
+            decided_by="user",
+            request=APPROVAL,
+            decided_at=T0,
+        ),
+        ExportApproval(tool_call_id="it_4", turn_id="tu_1", decision="deny", decided_by="policy"),
+    ],
+    frames=[
+        ExportFrame(
+            id="fr_1",
+            phase="after",
+            width=640,
+            height=400,
+            url="https://shop.example/cart",
+            captured_at=T0,
+            mark=FRAME_MARK,
+            item_id="it_4",
+            turn_id="tu_1",
+            mime="image/jpeg",
+            title="Cart",
+        )
+    ],
+)
+
 SETTINGS = ops.Settings(
     provider="openai",
     model="gpt-4o",
@@ -323,12 +375,12 @@ PARAMS: dict[str, msgspec.Struct] = {
     ),
     "workflow.schedule.list": ops.WorkflowScheduleListParams(),
     "workflow.due": ops.WorkflowDueParams(command_id="w7", now=1_700_000_000_000),
-    "browser.threadTabs": ops.BrowserThreadTabsParams(thread_tabs=THREAD_TABS),
     "frame.get": ops.FrameGetParams(frame_id="fr_1"),
     "thread.export": ops.ThreadExportParams(thread_id="th_1", turn_id="tu_1", format="html"),
     "thread.import": ops.ThreadImportParams(
-        command_id="x1", document={"format": "panelot-thread", "version": 1}
+        command_id="ti_1", document=msgspec.to_builtins(EXPORT_DOCUMENT)
     ),
+    "browser.threadTabs": ops.BrowserThreadTabsParams(thread_tabs=THREAD_TABS),
     "$/cancelRequest": ops.CancelRequestParams(id=17),
 }
 

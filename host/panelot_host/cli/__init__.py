@@ -10,7 +10,8 @@ terminal client (session logic, rendering, questions, input);
 ``host_session`` runs a short-lived in-process host for the user commands
 ``credentials_cmd`` (``credentials set|list|delete``) and ``settings_cmd``
 (``config get|set|unset``) and ``workflow_cmd`` (``workflow list|show|export|import|run|
-delete``); ``permissions`` exports the grant ledger; ``install`` runs
+delete``) and ``export_cmd`` (``export THREAD``: a thread as JSON, Markdown, an HTML
+report or a GIF); ``permissions`` exports the grant ledger; ``install`` runs
 ``install`` and ``uninstall``; ``doctor`` (with ``doctor_data`` for the data checks and
 ``doctor_versions`` for the host's and the bundled extension's versions and ``doctor_schema``
 for the databases' schema versions and migration copies) says why a browser cannot reach

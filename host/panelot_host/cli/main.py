@@ -99,6 +99,10 @@ def _parser() -> argparse.ArgumentParser:
     from panelot_host.cli.workflow_cmd import add_command as add_workflow_command
 
     add_workflow_command(sub)
+    # lazy: as the install commands
+    from panelot_host.cli.export_cmd import add_command as add_export_command
+
+    add_export_command(sub)
     # lazy: the install commands load with the parser, which serving never builds
     from panelot_host.cli.install import add_commands as add_install_commands
 

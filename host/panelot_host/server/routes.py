@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import msgspec
 
 from panelot_host.engine.commands import Receipt
-from panelot_host.errors import InvalidState, MethodNotFound
+from panelot_host.errors import InvalidState
 from panelot_host.protocol import ops
 from panelot_host.protocol.registry import OPS, OpSpec
 from panelot_host.server import handshake
@@ -27,6 +27,7 @@ from panelot_host.store.receipts import Replay, command_context
 
 if TYPE_CHECKING:
     from panelot_host.engine.config_ops import ConfigService
+    from panelot_host.engine.exports.service import ExportService
     from panelot_host.engine.provider_ops import ProviderService
     from panelot_host.engine.threads import ThreadService
     from panelot_host.engine.turn_ops import TurnService
@@ -187,11 +188,6 @@ def _without_secret(params: ops.CredentialsSetParams | ops.CredentialsDeletePara
     }
 
 
-def _not_built(method: str) -> Any:
-    """``thread.export`` / ``thread.import`` until the exports (issue 30) are served."""
-    raise MethodNotFound(method)
-
-
 def _workflow_run(session: Session, p: ops.WorkflowRunParams, receipt: Receipt) -> Any:
     result = _workflows(session).run(
         receipt, p.workflow_id, p.thread_id, dict(p.parameters), p.trigger
@@ -202,6 +198,10 @@ def _workflow_run(session: Session, p: ops.WorkflowRunParams, receipt: Receipt) 
 
 def _workflows(session: Session) -> WorkflowService:
     return session.profile.ensure_engine().workflows
+
+
+def _exports(session: Session) -> ExportService:
+    return session.profile.ensure_engine().exports
 
 
 def _threads(session: Session) -> ThreadService:
@@ -326,9 +326,12 @@ ROUTES: Mapping[str, Route] = bind(
     ),
     on(ops.WorkflowScheduleListParams, lambda s, p, _: _workflows(s).list_schedules()),
     on(ops.WorkflowDueParams, lambda s, p, r: _workflows(s).due(r, p.now, p.grace_minutes)),
-    # a turn's timeline (issue 30)
+    # a turn's timeline and a thread's exports (issue 30)
     on(ops.FrameGetParams, lambda s, p, _: _threads(s).frame(p.frame_id)),
-    on(ops.ThreadExportParams, lambda s, p, _: _not_built("thread.export")),
-    on(ops.ThreadImportParams, lambda s, p, r: _not_built("thread.import")),
+    on(
+        ops.ThreadExportParams,
+        lambda s, p, _: _exports(s).export(p.thread_id, p.turn_id, p.format),
+    ),
+    on(ops.ThreadImportParams, lambda s, p, r: _exports(s).import_(r, p.document)),
 )
 """Method -> route, for every op of ``protocol.registry.OPS`` (checked at import)."""

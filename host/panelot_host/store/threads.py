@@ -75,7 +75,7 @@ def create(
         "created_at, updated_at, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, 0.0)",
         (tid, title, title_source, parent_thread_id, forked_from_item_id, now, now),
     )
-    _index_title(conn, tid, title)
+    index_title(conn, tid, title)
     return get(conn, tid)
 
 
@@ -144,7 +144,7 @@ def rename(conn: sqlite3.Connection, thread_id: str, title: str, source: str) ->
         (title, source, now_ms(), thread_id),
     )
     conn.execute("DELETE FROM search_text WHERE thread_id = ? AND source = 'title'", (thread_id,))
-    _index_title(conn, thread_id, title)
+    index_title(conn, thread_id, title)
     return get(conn, thread_id)
 
 
@@ -344,7 +344,8 @@ def _decode_cursor(cursor: str | None) -> ListCursor:
         ) from exc
 
 
-def _index_title(conn: sqlite3.Connection, thread_id: str, title: str) -> None:
+def index_title(conn: sqlite3.Connection, thread_id: str, title: str) -> None:
+    """Make a thread's title searchable."""
     conn.execute(
         "INSERT INTO search_text (body, thread_id, source) VALUES (?, ?, 'title')",
         (title, thread_id),
