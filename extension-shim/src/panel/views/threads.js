@@ -9,6 +9,8 @@ import { el, iconButton, tokens, dollars, totalTokens, usageWords } from "../dom
 import { activeTab, showThreadTabs, tabCountWords } from "../tabs.js";
 import { isPrivateTab, onPrivateTabsChanged, setPrivateTab } from "../../private-tabs.js";
 import { savableTurn } from "../workflows.js";
+import { saveExport } from "../exports.js";
+import { exportMenu } from "./export-menu.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -61,7 +63,10 @@ export function mountThreads(store, controller) {
     const turnId = savableTurn(store);
     if (turnId) void controller.workflows.propose(turnId);
   });
-  actions.append(back, saveWorkflow, rename, fork, remove);
+  // the thread as a file: a report, an animation of its timeline, its data, a transcript (issue 30)
+  const exportThread = exportMenu(iconButton("export", "Export thread"), "Export this thread as", (format) =>
+    store.state.threadId ? saveExport(controller, store.state.threadId, null, format) : Promise.resolve());
+  actions.append(back, exportThread, saveWorkflow, rename, fork, remove);
 
   // the thread's tabs: "3 tabs" brings them to the front; "Share this tab" hands over the
   // tab the user is looking at (tabs.js says which one that is)
