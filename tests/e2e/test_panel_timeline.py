@@ -266,7 +266,7 @@ def test_the_filmstrip_the_viewer_and_the_exports(browser: Browser) -> None:
         ], json.dumps(asked)
 
 
-def test_keep_a_tab_out_of_timelines(browser: Browser) -> None:
+def test_keep_a_tab_out_of_timelines_and_the_settings(browser: Browser) -> None:
     with serve_tool_pages() as site:
         _page, tab = open_tab(browser, f"{site}/login")
         panel = browser.open_panel()
@@ -281,3 +281,12 @@ def test_keep_a_tab_out_of_timelines(browser: Browser) -> None:
         assert marks == {str(tab): True}  # the tab beside the panel, not the panel's own
         keep_out.click()
         expect(keep_out).to_have_attribute("aria-pressed", "false")
+        # the timeline's settings, with the others
+        panel.get_by_role("button", name="Settings").click()
+        panel.get_by_text("Advanced", exact=True).click()
+        capture = panel.get_by_role("checkbox", name="Capture a timeline of browser actions")
+        expect(capture).to_be_checked()
+        budget = panel.get_by_role("spinbutton", name="Timeline storage (MB)")
+        expect(budget).to_have_value("200")
+        budget.scroll_into_view_if_needed()
+        both_schemes(panel, "timeline-settings")
