@@ -16,7 +16,8 @@ import { restrictionOf } from "./tabs.js";
 /** @typedef {import("./frame-geometry.js").FrameHint} FrameHint */
 
 export const FRAME_BOUND_MS = 4_000; // one frame, all steps
-const PAINT_BOUND_MS = 150; // the blur painted (two animation frames), at most this long
+const PAINT_BOUND_MS = 150;
+const CAPTURE_BOUND_MS = 3_000; // one captureVisibleTab: the next ones wait for it // the blur painted (two animation frames), at most this long
 const QUALITY = 0.6;
 const DATA_MAX = 690_000; // base64 characters (the host takes 700,000)
 export const PASSWORD_SELECTOR = 'input[type=password], input[autocomplete~="current-password" i], input[autocomplete~="new-password" i]';
@@ -30,22 +31,23 @@ let line = Promise.resolve();
  * `chrome.tabs.captureVisibleTab`, spaced so Chrome's quota (2 a second, for the whole
  * extension) never refuses one: the timeline's frames and browser_screenshot share it.
  * @param {number} windowId @param {chrome.extensionTypes.ImageDetails} options
+ * @param {number} [boundMs]  how long the capture itself may take (the next ones wait for it)
  * @returns {Promise<string>}
  */
-export function spacedCapture(windowId, options) {
+export function spacedCapture(windowId, options, boundMs = CAPTURE_BOUND_MS) {
   const run = line.then(async () => {
     const wait = captureWait(starts, Date.now());
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     starts.push(Date.now());
     if (starts.length > 4) starts.shift();
     try {
-      return await chrome.tabs.captureVisibleTab(windowId, options);
+      return await within(chrome.tabs.captureVisibleTab(windowId, options), boundMs, "the capture");
     } catch (error) {
       // a capture this worker did not space (another of the extension's pages): once more
       if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(String(error))) throw error;
       await new Promise((resolve) => setTimeout(resolve, 1000));
       starts.push(Date.now());
-      return chrome.tabs.captureVisibleTab(windowId, options);
+      return within(chrome.tabs.captureVisibleTab(windowId, options), boundMs, "the capture");
     }
   });
   line = run.catch(() => {});

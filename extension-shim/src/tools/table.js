@@ -136,7 +136,8 @@ export class ToolTable {
     if (capture && !signal.aborted) {
       const afterTab = result.target?.tabId ?? tabId;
       if (afterTab !== undefined && afterTab !== null) capture.firstLook(params.turnId, afterTab); // a new tab's first frame is this one
-      const after = afterTab !== undefined && afterTab !== null ? await capture.frame(afterTab, "after", ctx.frameHint) : { skipped: /** @type {const} */ ("failed") };
+      // a call that failed draws nothing: what it meant to type or click may not have happened
+      const after = afterTab !== undefined && afterTab !== null ? await capture.frame(afterTab, "after", result.isError ? undefined : ctx.frameHint) : { skipped: /** @type {const} */ ("failed") };
       const frames = [before, after].flatMap((outcome) => (outcome && "frame" in outcome ? [outcome.frame] : []));
       if (frames.length) result.frames = frames;
       if ("skipped" in after && !frames.length) result.frameSkipped = after.skipped;

@@ -1,7 +1,8 @@
-// The menu of "Export thread" (the thread's header) and "Export turn" (under each finished
+// The menu of "Export thread" (the thread's header) and "Export turn" (on each finished
 // turn), issue 30: a toggle button that shows a group of the formats ("Report (HTML)",
 // "Animation (GIF)", "Data (JSON)", "Transcript (Markdown)"), each a button; Escape or a
-// click elsewhere closes it, and the focus goes back to the toggle.
+// click elsewhere closes it, and the focus goes back to the toggle. The group is in the
+// page only while it is open (the conversation's rows keep their text).
 
 import { el } from "../dom.js";
 import { EXPORT_FORMATS } from "../exports.js";
@@ -18,47 +19,59 @@ let menus = 0;
  */
 export function exportMenu(toggle, groupName, pick) {
   const root = el("span", "export-menu");
-  const choices = el("div", "export-choices");
-  choices.id = `export-choices-${++menus}`;
-  choices.setAttribute("role", "group");
-  choices.setAttribute("aria-label", groupName);
-  choices.hidden = true;
+  const id = `export-choices-${++menus}`;
+  /** @type {HTMLElement | null} */
+  let choices = null;
   toggle.setAttribute("aria-expanded", "false");
-  toggle.setAttribute("aria-controls", choices.id);
-  /** @param {boolean} open @param {boolean} [refocus] */
-  const show = (open, refocus = false) => {
-    choices.hidden = !open;
-    toggle.setAttribute("aria-expanded", String(open));
-    if (open) /** @type {HTMLElement | null} */ (choices.querySelector("button"))?.focus();
-    else if (refocus) toggle.focus();
+  /** @param {boolean} [refocus] */
+  const close = (refocus = false) => {
+    if (!choices) return;
+    choices.remove();
+    choices = null;
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.removeAttribute("aria-controls");
+    document.removeEventListener("click", outside, true);
+    if (refocus) toggle.focus();
   };
-  toggle.addEventListener("click", () => show(choices.hidden));
-  for (const [format, label] of EXPORT_FORMATS) {
-    const choice = el("button", "", label);
-    choice.type = "button";
-    choice.addEventListener("click", async () => {
-      show(false, true);
-      toggle.disabled = true;
-      toggle.setAttribute("aria-busy", "true");
-      try {
-        await pick(format);
-      } finally {
-        toggle.disabled = false;
-        toggle.removeAttribute("aria-busy");
-      }
-    });
-    choices.append(choice);
-  }
+  /** @param {Event} event */
+  const outside = (event) => {
+    if (!root.contains(/** @type {Node} */ (event.target))) close();
+  };
+  const open = () => {
+    choices = el("div", "export-choices");
+    choices.id = id;
+    choices.setAttribute("role", "group");
+    choices.setAttribute("aria-label", groupName);
+    for (const [format, label] of EXPORT_FORMATS) {
+      const choice = el("button", "", label);
+      choice.type = "button";
+      choice.addEventListener("click", async () => {
+        close(true);
+        toggle.disabled = true;
+        toggle.setAttribute("aria-busy", "true");
+        try {
+          await pick(format);
+        } finally {
+          toggle.disabled = false;
+          toggle.removeAttribute("aria-busy");
+        }
+      });
+      choices.append(choice);
+    }
+    root.append(choices);
+    toggle.setAttribute("aria-expanded", "true");
+    toggle.setAttribute("aria-controls", id);
+    document.addEventListener("click", outside, true);
+    /** @type {HTMLElement | null} */ (choices.querySelector("button"))?.focus();
+  };
+  toggle.addEventListener("click", () => (choices ? close() : open()));
   root.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !choices.hidden) {
+    if (event.key === "Escape" && choices) {
       event.stopPropagation();
       event.preventDefault();
-      show(false, true);
+      close(true);
     }
   });
-  document.addEventListener("click", (event) => {
-    if (!choices.hidden && !root.contains(/** @type {Node} */ (event.target))) show(false);
-  });
-  root.append(toggle, choices);
+  root.append(toggle);
   return root;
 }

@@ -1,4 +1,4 @@
-// A turn's timeline (issue 30), under its tool cards: a filmstrip (the list "Timeline") of
+// A turn's timeline (issue 30), after its tool cards: a filmstrip (the list "Timeline") of
 // the frames the extension captured around the turn's browser actions, each a button
 // "Frame N: <the step in words>" with its thumbnail (loaded with `frame.get` when it comes
 // into view, kept as an object URL until another thread is shown) and the mark of a call
@@ -6,9 +6,9 @@
 // why. A frame opens large in the dialog "Frame N of M" with the action drawn on it (a
 // circle at the point clicked, a rectangle around the element), the typed text and the
 // address as captions, and "Previous frame", "Next frame", "Close". A finished turn also
-// has "Export turn". Text only, never HTML.
+// has "Export turn" (an icon button in its last row). Text only, never HTML.
 
-import { el } from "../dom.js";
+import { el, iconButton } from "../dom.js";
 import { bytesOf, saveExport } from "../exports.js";
 import { exportMenu } from "./export-menu.js";
 import { decisionMark, frameName, frameWords, skipWords, timelineOf } from "./frame-words.js";
@@ -82,67 +82,95 @@ export function mountTimeline(store, controller, log, scroller) {
   }, { root: scroller, rootMargin: "200px" });
   const viewer = frameViewer(images);
 
-  /** @param {string} turnId @returns {ToolCall[]} */
-  function callsOf(turnId) {
-    /** @type {ToolCall[]} */
-    const calls = [];
-    for (const item of store.state.items.values()) if (item.turnId === turnId && item.kind === "toolCall") calls.push(item);
-    return calls;
+  /**
+   * The tool calls of each turn, in order, and the thread's latest turn (one pass over the items).
+   * @param {string} [only]  just this turn's
+   */
+  function callsByTurn(only) {
+    /** @type {Map<string, ToolCall[]>} */
+    const calls = new Map();
+    let latest = "";
+    for (const item of store.state.items.values()) {
+      latest = item.turnId;
+      if (item.kind !== "toolCall" || (only !== undefined && item.turnId !== only)) continue;
+      const list = calls.get(item.turnId);
+      if (list) list.push(item);
+      else calls.set(item.turnId, [item]);
+    }
+    return { calls, latest };
   }
 
-  /** @param {string} turnId */
-  function finished(turnId) {
+  /** A turn that ended (its usage came), or any but the thread's latest. @param {string} turnId @param {string} latest */
+  function finished(turnId, latest) {
     const s = store.state;
-    return !(s.turn?.id === turnId && store.turnLive);
+    if (s.turnUsage.has(turnId) || turnId !== latest) return true;
+    return s.turn?.id === turnId && !store.turnLive;
   }
 
-  /** Put turn `turnId`'s row after its last row (or take it away when it has nothing to show). @param {string} turnId */
-  function place(turnId) {
-    const rows = log.querySelectorAll(`:scope > li[data-turn="${CSS.escape(turnId)}"]`);
+  /** @type {Map<string, HTMLElement>} each finished turn's "Export turn", kept while the thread is shown */
+  const exporters = new Map();
+
+  /**
+   * Lay out turn `turnId`: its filmstrip as a row after its last step (before its answer),
+   * when it has frames; "Export turn" in its last shown row, once it ended.
+   * @param {string} turnId @param {ReturnType<typeof callsByTurn>} [known]  the turns' calls, when placing all
+   */
+  function place(turnId, known = callsByTurn(turnId)) {
+    const rows = /** @type {HTMLLIElement[]} */ ([...log.querySelectorAll(`:scope > li[data-turn="${CSS.escape(turnId)}"]`)]);
     let row = /** @type {HTMLLIElement | null} */ (log.querySelector(`:scope > li[data-timeline-of="${CSS.escape(turnId)}"]`));
-    const last = rows[rows.length - 1];
-    const calls = callsOf(turnId);
-    const entries = timelineOf(calls);
-    const done = finished(turnId);
-    if (!last || (!entries.length && !done)) {
+    const steps = rows.filter((li) => li.dataset.step === "true");
+    const after = steps[steps.length - 1] ?? rows[rows.length - 1];
+    const entries = timelineOf(known.calls.get(turnId) ?? []);
+    placeExport(turnId, rows, finished(turnId, known.latest));
+    if (!after || !entries.length) {
       row?.remove();
       drawn.delete(turnId);
       return;
     }
     const decisions = store.state.decisions;
-    const signature = JSON.stringify([done, entries.map((e) => [e.frame?.id, e.call.status, decisionMark(e.call, decisions), e.call.frameSkipped])]);
+    const signature = JSON.stringify(entries.map((e) => [e.frame?.id, e.call.status, decisionMark(e.call, decisions), e.call.frameSkipped]));
     if (!row) {
       row = el("li", "timeline-row");
       row.dataset.kind = "timeline";
       row.dataset.timelineOf = turnId;
     }
     if (drawn.get(turnId) !== signature || !row.firstChild) {
-      fill(row, turnId, entries, done);
+      fill(row, entries);
       drawn.set(turnId, signature);
     }
-    if (last.nextSibling !== row) last.after(row);
+    if (after.nextSibling !== row) after.after(row);
   }
 
   /**
-   * @param {HTMLLIElement} row @param {string} turnId @param {TimelineEntry[]} entries @param {boolean} done
+   * "Export turn" at the end of the turn's last shown row (an icon button: the row's text
+   * stays the answer's).
+   * @param {string} turnId @param {HTMLLIElement[]} rows @param {boolean} done
    */
-  function fill(row, turnId, entries, done) {
-    const parts = [];
-    if (entries.length) {
-      const strip = el("ul", "filmstrip");
-      strip.setAttribute("aria-label", "Timeline");
-      const frames = entries.filter((entry) => entry.frame);
-      for (const entry of entries) strip.append(entry.frame ? frameItem(entry, frames) : gapItem(entry));
-      parts.push(strip);
+  function placeExport(turnId, rows, done) {
+    const shown = rows.filter((li) => !li.hidden);
+    const last = shown[shown.length - 1];
+    let exporter = exporters.get(turnId);
+    if (!done || !last) {
+      exporter?.remove();
+      return;
     }
-    if (done) {
-      const toggle = el("button", "link export-turn", "Export turn");
-      toggle.type = "button";
+    if (!exporter) {
+      const toggle = iconButton("export", "Export turn");
       const threadId = store.state.threadId;
-      parts.push(el("div", "turn-exports", exportMenu(toggle, "Export this turn as", (format) => (threadId ? saveExport(controller, threadId, turnId, format) : Promise.resolve()))));
+      exporter = el("div", "turn-export", exportMenu(toggle, "Export this turn as", (format) => (threadId ? saveExport(controller, threadId, turnId, format) : Promise.resolve())));
+      exporters.set(turnId, exporter);
     }
+    if (exporter.parentElement !== last || last.lastElementChild !== exporter) last.append(exporter);
+  }
+
+  /** @param {HTMLLIElement} row @param {TimelineEntry[]} entries */
+  function fill(row, entries) {
+    const strip = el("ul", "filmstrip");
+    strip.setAttribute("aria-label", "Timeline");
+    const frames = entries.filter((entry) => entry.frame);
+    for (const entry of entries) strip.append(entry.frame ? frameItem(entry, frames) : gapItem(entry));
     for (const old of row.querySelectorAll("img[data-frame-id]")) lazy.unobserve(old);
-    row.replaceChildren(...parts);
+    row.replaceChildren(strip);
   }
 
   /** @param {TimelineEntry} entry @param {TimelineEntry[]} frames  the turn's frames, for the viewer's Previous and Next */
@@ -187,6 +215,8 @@ export function mountTimeline(store, controller, log, scroller) {
     if (s.threadId !== shownThread) {
       images.reset();
       drawn.clear();
+      for (const exporter of exporters.values()) exporter.remove();
+      exporters.clear();
       shownThread = s.threadId;
     }
     const turns = new Set();
@@ -194,10 +224,11 @@ export function mountTimeline(store, controller, log, scroller) {
     for (const row of /** @type {NodeListOf<HTMLLIElement>} */ (log.querySelectorAll(":scope > li[data-timeline-of]"))) {
       if (!turns.has(row.dataset.timelineOf)) row.remove();
     }
-    for (const turnId of turns) if (turnId) place(turnId);
+    const known = callsByTurn();
+    for (const turnId of turns) if (turnId) place(turnId, known);
   }
 
-  return { place, placeAll };
+  return { place: (/** @type {string} */ turnId) => place(turnId), placeAll };
 }
 
 /** @param {ToolCall} call */
