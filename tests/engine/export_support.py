@@ -13,9 +13,11 @@ from tests.engine.helpers import answer_approval, new_thread, run_turn, wait_for
 from panelot_host.providers.scripted import ScriptedProvider, Stop, Text, ToolCall
 from panelot_host.providers.types import Usage
 from panelot_host.server.transport import DirectTransport
-from panelot_host.store import frames
+from panelot_host.store import frames, items, threads
 from panelot_host.store.db import Database
 from panelot_host.store.frames import FrameRecord
+from panelot_host.store.ids import new_id, now_ms
+from panelot_host.store.records import ItemRecord, ToolCallExtra
 
 ID_KEYS = frozenset(
     {
@@ -151,3 +153,35 @@ def store_frames(
         for record in stored:
             frames.insert(conn, record)
     return stored
+
+
+def append_call(
+    db: Database,
+    thread_id: str,
+    name: str,
+    args: dict[str, Any],
+    *,
+    status: str = "succeeded",
+    element: str | None = None,
+) -> ItemRecord:
+    """A settled tool call stored after the thread's head, in its latest Turn, as the
+    engine stores calls (for calls the scripted tools cannot make: a browser's)."""
+    head = threads.get(db.conn, thread_id).head_item_id
+    record = ItemRecord(
+        id=new_id("itm"),
+        thread_id=thread_id,
+        parent_id=head,
+        turn_id=items.get(db.conn, head or "").turn_id,
+        kind="toolCall",
+        created_at=now_ms(),
+        call_id=new_id("call"),
+        name=name,
+        args=args,
+        status=status,  # type: ignore[arg-type]
+        result=None if status == "uncertain" else {"content": "done", "isError": False},
+        call_extra=ToolCallExtra(label=name, target={"element": element} if element else None),
+    )
+    with db.transaction() as conn:
+        items.insert(conn, record)
+        threads.set_head(conn, thread_id, record.id)
+    return record

@@ -150,8 +150,31 @@ def _deep(levels: int) -> dict[str, Any]:
             "$.params.document.items[0].parentId",
         ),
         (lambda d: {**d, "thread": {**d["thread"], "extra": _deep(80)}}, "$.params.document"),
+        (
+            lambda d: {**d, "approvals": [{**d["approvals"][0], "turnId": "trn_elsewhere"}]},
+            "$.params.document.approvals[0].turnId",
+        ),
+        (
+            lambda d: {**d, "turns": [{**d["turns"][0], "startedAt": 7}, *d["turns"][1:]]},
+            "$.params.document.turns[0].startedAt",
+        ),
+        (
+            lambda d: {**d, "turns": [{**d["turns"][0], "startedAt": "soon"}, *d["turns"][1:]]},
+            "$.params.document",
+        ),
     ],
-    ids=["version", "missing", "wrong-type", "format", "dangling-head", "orphan", "nesting"],
+    ids=[
+        "version",
+        "missing",
+        "wrong-type",
+        "format",
+        "dangling-head",
+        "orphan",
+        "nesting",
+        "foreign-turn",
+        "bad-time",
+        "not-a-time",
+    ],
 )
 async def test_a_bad_document_is_refused_with_its_path_and_stores_nothing(
     client: DirectTransport, provider: ScriptedProvider, log: EventLog, change: Any, path: str

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image
 from tests.conftest import EventLog
-from tests.engine.export_support import COLOURS, scripted_thread, store_frames
+from tests.engine.export_support import COLOURS, append_call, scripted_thread, store_frames
 from tests.engine.helpers import new_thread, run_turn
 
 from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
@@ -117,6 +117,10 @@ async def test_the_html_report_shows_every_frame_and_loads_nothing(
     for shown in ("allowed by the user (once)", "denied by the user (once)", "It is sunny."):
         assert shown in text
     assert "https://shop.example/cart" in text  # the URL as a caption, not a link
+    assert "scripted-model, 120 in, 30 out tokens, unknown cost" in text  # a Turn's usage
+    calls = [d for d in page.of("div") if (d.get("class") or "").startswith("call ")]
+    assert [c["class"] for c in calls] == ["call succeeded"] * 2 + ["call denied"]
+    assert re.search(r"lookup succeeded in \d+\.\d s", " ".join(text.split()))
     decoded = base64.b64decode((images[0]["src"] or "").split(",", 1)[1])
     assert decoded == stored[0].image
 
@@ -191,3 +195,19 @@ async def test_a_gif_of_a_thread_without_frames_is_refused(
 
 def _near(found: Any, expected: tuple[int, int, int], within: int = 40) -> bool:
     return all(abs(a - b) <= within for a, b in zip(found, expected, strict=True))
+
+
+async def test_a_call_whose_outcome_is_unknown_says_so(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog, host: Host
+) -> None:
+    provider.add([Text("I will pay.")])
+    thread_id = await new_thread(client)
+    await run_turn(client, log, thread_id, "pay the bill")
+    append_call(_db(host), thread_id, "browser_click", {"ref": "e9"}, status="uncertain")
+    md = await client.send("thread.export", {"threadId": thread_id, "format": "md"})
+    assert "- `browser_click` browser\\_click (ref=e9): **uncertain**" in md["text"]
+    assert "  - outcome unknown: the host stopped while it ran" in md["text"]
+    html = await client.send("thread.export", {"threadId": thread_id, "format": "html"})
+    page = _parsed(html["text"])
+    assert any(d.get("class") == "call uncertain" for d in page.of("div"))
+    assert "Outcome unknown: the host stopped while it ran." in " ".join(page.text)

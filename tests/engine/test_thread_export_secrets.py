@@ -9,15 +9,13 @@ import json
 
 import pytest
 from tests.conftest import EventLog
-from tests.engine.export_support import store_frames
+from tests.engine.export_support import append_call, store_frames
 from tests.engine.helpers import new_thread, run_turn
 
 from panelot_host.providers.scripted import ScriptedProvider, Text
 from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport
-from panelot_host.store import items, threads
-from panelot_host.store.ids import new_id, now_ms
-from panelot_host.store.records import ItemRecord, ToolCallExtra
+from panelot_host.store.records import ItemRecord
 
 pytestmark = pytest.mark.anyio
 
@@ -29,40 +27,18 @@ TOKEN = "tok3n-value-98765"
 
 def _typed_calls(host: Host, thread_id: str) -> list[ItemRecord]:
     """A ``browser_type`` into a password field and a login call with a ``password``
-    argument, stored after the thread's head as the engine stores settled calls."""
+    argument."""
     profile = host.profile
     assert profile is not None
-    db = profile.db
-    head = threads.get(db.conn, thread_id).head_item_id
-    turn_id = items.get(db.conn, head or "").turn_id
-    calls = [
-        ("browser_type", {"ref": "e7", "text": PASSWORD}, 'textbox(password) "Password"'),
-        ("mcp_login", {"user": "bob", "password": PASSWORD, "apiToken": TOKEN}, None),
-    ]
-    stored: list[ItemRecord] = []
-    with db.transaction() as conn:
-        for n, (name, args, element) in enumerate(calls):
-            record = ItemRecord(
-                id=new_id("itm"),
-                thread_id=thread_id,
-                parent_id=head,
-                turn_id=turn_id,
-                kind="toolCall",
-                created_at=now_ms(),
-                call_id=f"typed{n}",
-                name=name,
-                args=args,
-                status="succeeded",
-                result={"content": "done", "isError": False},
-                call_extra=ToolCallExtra(
-                    label=name, target={"element": element} if element else None
-                ),
-            )
-            items.insert(conn, record)
-            head = record.id
-            stored.append(record)
-        threads.set_head(conn, thread_id, head)
-    return stored
+    typed = append_call(
+        profile.db,
+        thread_id,
+        "browser_type",
+        {"ref": "e7", "text": PASSWORD},
+        element='textbox(password) "Password"',
+    )
+    login = {"user": "bob", "password": PASSWORD, "apiToken": TOKEN}
+    return [typed, append_call(profile.db, thread_id, "mcp_login", login)]
 
 
 async def test_no_format_shows_a_credential_a_key_or_a_typed_password(

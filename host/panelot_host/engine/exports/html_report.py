@@ -109,8 +109,10 @@ def _item(
     images: dict[str, tuple[str, bytes]],
 ) -> str:
     match item:
-        case items.UserItem() | items.SteeringItem():
+        case items.UserItem():
             return f'<div class="user"><b>User:</b> {escape(item.text)}</div>'
+        case items.SteeringItem():
+            return f'<div class="user"><b>User (while it ran):</b> {escape(item.text)}</div>'
         case items.AssistantItem():
             cut = " <i>(interrupted)</i>" if item.interrupted else ""
             return f'<div class="assistant"><b>Assistant:</b> {escape(item.text)}{cut}</div>'

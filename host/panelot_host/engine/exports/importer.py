@@ -110,6 +110,8 @@ def _check_links(document: ThreadExportDocument) -> None:
     for index, approval in enumerate(document.approvals):
         if approval.tool_call_id not in seen:
             errors.append(_error(f"approvals[{index}].toolCallId", "names no item"))
+        if approval.turn_id not in turn_ids:
+            errors.append(_error(f"approvals[{index}].turnId", "names no turn of the document"))
     if errors:
         raise InvalidParams("the thread export is not consistent: " + errors[0]["message"], errors)
 
@@ -170,7 +172,9 @@ def rows(document: ThreadExportDocument, new_id: Callable[[str], str]) -> Import
         turns=turns,
         runs=runs,
         usage=usage,
-        approvals=[_approval(a, thread_id, ids, new_id("apr")) for a in asked],
+        approvals=[
+            _approval(a, thread_id, ids, new_id("apr"), document.exported_at) for a in asked
+        ],
     )
 
 
@@ -354,8 +358,9 @@ def _run(turn: ExportTurn, thread_id: str, ids: dict[str, str], run_id: str) -> 
 
 
 def _approval(
-    approval: ExportApproval, thread_id: str, ids: dict[str, str], request_id: str
+    approval: ExportApproval, thread_id: str, ids: dict[str, str], request_id: str, when: str
 ) -> ApprovalRecord:
+    """A request the user was asked; ``when``: its time if the document has none."""
     request = approval.request
     assert request is not None  # only the requests the user was asked are stored
     shown = msgspec.to_builtins(request)
@@ -364,7 +369,7 @@ def _approval(
         for k, v in shown.items()
         if k not in ("requestId", "toolCallId", "turnId", "createdAt")
     }
-    created = ms(request.created_at) if request.created_at else ms(approval.decided_at or "")
+    created = ms(request.created_at or approval.decided_at or when)
     return ApprovalRecord(
         id=request_id,
         thread_id=thread_id,
