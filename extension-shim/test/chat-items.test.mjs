@@ -173,3 +173,66 @@ test("an approval card is named by its one sentence and says whose tab it acts o
   assert.equal(byName(li, "Whose tab this is").textContent, "This is your active tab, not one of this thread's. Allowing shares it with this thread.");
   for (const name of ["Allow once", "Deny"]) assert.equal(byName(li, name).tagName, "BUTTON");
 });
+
+// ---- a turn's timeline (issue 30) ----
+
+import { decisionMark, frameName, skipWords, SKIP_WORDS, timelineOf } from "../src/panel/views/frame-words.js";
+import { markShapes } from "../src/panel/views/timeline.js";
+import { blobOf, bytesOf, EXPORT_FORMATS } from "../src/panel/exports.js";
+
+/** @param {string} id @param {"before" | "after"} phase @param {Record<string, unknown>} [more] */
+const frame = (id, phase, more = {}) => ({ id, phase, width: 400, height: 300, url: "https://shop.example/cart", capturedAt: "2026-12-04T15:00:00.000Z", ...more });
+const target = { origin: "https://shop.example", tabId: 4, element: 'button "Pay"' };
+
+test("timelineOf: frames in order, numbered, a before frame first; denied and uncaptured calls as gaps", () => {
+  const calls = [
+    call({ id: "c1", status: "succeeded", target, frames: [frame("f1", "before"), frame("f2", "after")] }),
+    call({ id: "c2", status: "denied", target }),
+    call({ id: "c3", status: "succeeded", target, frameSkipped: "background" }),
+    call({ id: "c4", status: "succeeded", target, frames: [frame("f3", "after")] }),
+    call({ id: "c5", status: "succeeded", target, frameSkipped: "disabled" }),
+  ];
+  const entries = timelineOf(/** @type {any} */ (calls));
+  assert.deepEqual(entries.map((e) => [e.call.id, e.frame?.id ?? null, e.n ?? null]), [
+    ["c1", "f1", 1], ["c1", "f2", 2], ["c2", null, null], ["c3", null, null], ["c4", "f3", 3],
+  ]);
+  assert.equal(frameName(entries[0]), "Frame 1: Before clicking the button “Pay” on shop.example");
+  assert.equal(frameName(entries[1]), "Frame 2: Clicked the button “Pay” on shop.example");
+  // no frame at all: no timeline (the cards say why)
+  assert.deepEqual(timelineOf(/** @type {any} */ ([calls[1], calls[2]])), []);
+});
+
+test("decisionMark and skipWords: in words, never a colour alone", () => {
+  const decisions = new Map([["c1", "allow"], ["c2", "asked"], ["c3", "deny"]]);
+  assert.equal(decisionMark(/** @type {any} */ (call({ id: "c1", status: "succeeded" })), decisions), "Approved");
+  assert.equal(decisionMark(/** @type {any} */ (call({ id: "c2", status: "running" })), decisions), "Asked for approval");
+  assert.equal(decisionMark(/** @type {any} */ (call({ id: "c3", status: "failed" })), decisions), "Denied");
+  assert.equal(decisionMark(/** @type {any} */ (call({ id: "c4", status: "denied" })), decisions), "Denied");
+  assert.equal(decisionMark(/** @type {any} */ (call({ id: "c5", status: "uncertain" })), decisions), "Outcome unknown");
+  assert.equal(decisionMark(/** @type {any} */ (call({ id: "c6", status: "succeeded" })), decisions), null);
+  assert.equal(skipWords(/** @type {any} */ (call({ frameSkipped: "background" }))), "Not captured: the tab was in the background");
+  assert.equal(skipWords(/** @type {any} */ (call({ frameSkipped: "private", frames: [frame("f", "before")] }))), null);
+  assert.equal(Object.keys(SKIP_WORDS).length, 6);
+});
+
+test("a call not captured says why on its card", () => {
+  const card = shown(call({ status: "succeeded", result: { content: "ok", isError: false }, target, frameSkipped: "not_allowed" }));
+  assert.equal(byClass(card, "frame-skipped")[0].textContent, "Not captured: Chrome does not let extensions capture this page");
+});
+
+test("markShapes: a circle at a point, a rectangle around a box, in image pixels; nothing without a mark", () => {
+  const point = markShapes(/** @type {any} */ (frame("f", "after", { mark: { kind: "point", x: 40, y: 30 } })));
+  assert.deepEqual(point.map((s) => [s.tagName.toLowerCase(), s.getAttribute("cx"), s.getAttribute("cy")]), [["circle", "40", "30"], ["circle", "40", "30"]]);
+  const box = markShapes(/** @type {any} */ (frame("f", "after", { mark: { kind: "box", x: 10, y: 20, width: 100, height: 24 } })));
+  assert.deepEqual([box[1].getAttribute("x"), box[1].getAttribute("y"), box[1].getAttribute("width"), box[1].getAttribute("height")], ["10", "20", "100", "24"]);
+  assert.deepEqual(markShapes(/** @type {any} */ (frame("f", "after"))), []);
+});
+
+test("exports: the four formats by name; base64 data as bytes, text as text", async () => {
+  assert.deepEqual(EXPORT_FORMATS.map(([, name]) => name), ["Report (HTML)", "Animation (GIF)", "Data (JSON)", "Transcript (Markdown)"]);
+  assert.deepEqual([...bytesOf("R0lGOA==")], [71, 73, 70, 56]);
+  const gif = blobOf({ fileName: "t.gif", mime: "image/gif", data: "R0lGOA==" });
+  assert.equal(gif.type, "image/gif");
+  assert.deepEqual([...new Uint8Array(await gif.arrayBuffer())], [71, 73, 70, 56]);
+  assert.equal(await blobOf({ fileName: "t.md", mime: "text/markdown", text: "# Hi" }).text(), "# Hi");
+});

@@ -1363,6 +1363,17 @@
     }
     return { x: Math.round(x), y: Math.round(y), width: rect.width, height: rect.height };
   }
+  function viewBox(el) {
+    const rect = el.getBoundingClientRect();
+    const { x, y } = centre(el);
+    const round = (n) => Math.round(n * 10) / 10;
+    return { x: round(x - rect.width / 2), y: round(y - rect.height / 2), width: round(rect.width), height: round(rect.height) };
+  }
+  function isSecretField(el) {
+    if (!isInput(el)) return false;
+    const autocomplete = (el.getAttribute("autocomplete") ?? "").toLowerCase();
+    return el.type === "password" || /\b(current|new)-password\b/.test(autocomplete);
+  }
   function prepare(el, ref) {
     if (typeof el.checkVisibility === "function" && !el.checkVisibility({ visibilityProperty: true })) {
       throw new ActionRefused(`${ref} (${label(el)}) is hidden on the page now; take a new snapshot`);
@@ -1892,6 +1903,18 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
   // src/page/agent.js
   var refs = new RefRegistry(successorOf);
   var reactions = new ReactionWatch();
+  var secrets = [];
+  function actedOn(el) {
+    const secret = isSecretField(el);
+    if (secret && !secrets.some((known) => known.deref() === el)) {
+      secrets.push(new WeakRef(el));
+      if (secrets.length > 50) secrets.shift();
+    }
+    return { box: viewBox(el), ...secret ? { secret } : {} };
+  }
+  function secretFields() {
+    return secrets.map((known) => known.deref()).filter((el) => el !== void 0 && el.isConnected);
+  }
   function handle(request) {
     if (request.expectOrigin !== void 0 && request.expectOrigin !== location.origin) {
       return {
@@ -1988,16 +2011,18 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       case "click": {
         const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
+        const acted = actedOn(el);
         const which = request.button ?? "left";
         click(el, which, request.count ?? 1);
         const how = request.count === 2 ? "double-clicked" : which === "left" ? "clicked" : `${which}-clicked`;
-        return { ok: true, did: `${how} ${ref} (${label(el)})${noted(note)}` };
+        return { ok: true, did: `${how} ${ref} (${label(el)})${noted(note)}`, ...acted };
       }
       case "hover": {
         const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
+        const acted = actedOn(el);
         hover(el);
-        return { ok: true, did: `moved the pointer over ${ref} (${label(el)})${noted(note)}` };
+        return { ok: true, did: `moved the pointer over ${ref} (${label(el)})${noted(note)}`, ...acted };
       }
       case "drag": {
         const { element: el, note } = refs.resolveNoting(ref);
@@ -2011,34 +2036,38 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
           onto = ` onto ${request.toRef} (${label(target)})`;
         }
         if (!to) return { ok: false, kind: "refused", error: "give `toRef` or `toX` and `toY`" };
+        const acted = actedOn(el);
         const landed = drag(el, to);
-        return { ok: true, did: `dragged ${ref} (${label(el)})${onto || ` to (${Math.round(to.x)}, ${Math.round(to.y)}), over ${label(landed)}`}${noted(note)}` };
+        return { ok: true, did: `dragged ${ref} (${label(el)})${onto || ` to (${Math.round(to.x)}, ${Math.round(to.y)}), over ${label(landed)}`}${noted(note)}`, ...acted };
       }
       case "locate": {
         const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
         if (request.text !== void 0 && isHTML(el)) el.focus({ preventScroll: true });
-        return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})${noted(note)}` };
+        return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})${noted(note)}`, ...actedOn(el) };
       }
       case "type": {
         const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
+        const acted = actedOn(el);
         const after = type(el, ref, request.text ?? "", request.submit === true);
-        return { ok: true, did: `typed ${(request.text ?? "").length} characters into ${ref} (${label(el)})${after ? ` and ${after}` : ""}${noted(note)}` };
+        return { ok: true, did: `typed ${(request.text ?? "").length} characters into ${ref} (${label(el)})${after ? ` and ${after}` : ""}${noted(note)}`, ...acted };
       }
       case "select": {
         const { element: el, note } = refs.resolveNoting(ref);
         prepare(el, ref);
+        const acted = actedOn(el);
         const chosen = selectOptions(el, ref, request.values ?? []);
-        return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})${noted(note)}` };
+        return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})${noted(note)}`, ...acted };
       }
       case "upload": {
         const { element: el, note } = refs.resolveNoting(ref);
         const { input, how } = fileInputFor(el, ref);
         if (input === el) el.scrollIntoView({ block: "center", behavior: "instant" });
         else prepare(el, ref);
+        const acted = actedOn(el);
         const given = attachFiles(input, request.files ?? []);
-        return { ok: true, did: `gave ${given} to ${ref} (${label(el)})${how}${noted(note)}` };
+        return { ok: true, did: `gave ${given} to ${ref} (${label(el)})${how}${noted(note)}`, ...acted };
       }
       case "press": {
         const { target, done } = pressKey(request.key ?? "");
@@ -2052,7 +2081,8 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
       }
       case "scroll": {
         const el = request.ref ? refs.resolve(request.ref) : null;
-        return { ok: true, did: scroll(el, request.direction) };
+        const did = scroll(el, request.direction);
+        return { ok: true, did, ...el ? actedOn(el) : {} };
       }
       case "check":
         return { ok: true };
@@ -2077,6 +2107,6 @@ ${isHTML(child) ? child.innerText : child.textContent}`;
     return note ? `; ${note}` : "";
   }
   if (!("__panelotPage" in globalThis)) {
-    Object.defineProperty(globalThis, "__panelotPage", { value: { handle, version: 1 }, configurable: false });
+    Object.defineProperty(globalThis, "__panelotPage", { value: { handle, secretFields, version: 1 }, configurable: false });
   }
 })();

@@ -34,6 +34,10 @@ SCRIPTS = {
     "bench_panel.py": ["-item thread: last item in the DOM", "frame interval p95", "deltas: delta"],
     "bench_miniwob.py": ["MiniWoB++ episodes solved", "MiniWoB++ seconds per episode"],
     "bench_parallel.py": ["1 thread at once, wall time", "2 threads at once, wall time"],
+    "bench_capture.py": [
+        "frames stored per 20-action turn",
+        "20-action turn with capture, wall time",
+    ],
     "bench_workflow.py": [
         "replay of the 11-step task, model calls",
         "replay of the 11-step task, wall time",

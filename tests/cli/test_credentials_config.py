@@ -161,3 +161,18 @@ def test_a_missing_key_names_the_commands_that_store_one(tmp_path: Path) -> None
     assert done.returncode == 2
     assert "panelot-host credentials set openai" in done.stderr
     assert "panelot-host config set apiKeyRef openai" in done.stderr
+
+
+def test_the_timeline_settings_are_set_from_the_shell(tmp_path: Path) -> None:
+    env = cli_env(tmp_path)
+    assert host(env, "config", "get", "captureFrames").stdout == "true\n"
+    assert host(env, "config", "get", "frameBudgetMb").stdout == "200\n"
+    off = host(env, "config", "set", "captureFrames", "off")
+    assert off.returncode == 0 and off.stdout == "captureFrames = false\n", off.stderr
+    budget = host(env, "config", "set", "frameBudgetMb", "300")
+    assert budget.returncode == 0 and budget.stdout == "frameBudgetMb = 300\n", budget.stderr
+    small = host(env, "config", "set", "frameBudgetMb", "5")
+    assert small.returncode == 1 and "$.params.frameBudgetMb" in small.stderr
+    maybe = host(env, "config", "set", "captureFrames", "maybe")
+    assert maybe.returncode == 1 and "$.params.captureFrames" in maybe.stderr
+    assert host(env, "config", "unset", "captureFrames").stdout == "captureFrames = true\n"

@@ -163,12 +163,19 @@ def tab_of(browser: Browser, url: str) -> int:
 
 
 def invoke(
-    browser: Browser, tool: str, args: dict[str, Any], target: dict[str, Any] | None = None
+    browser: Browser,
+    tool: str,
+    args: dict[str, Any],
+    target: dict[str, Any] | None = None,
+    *,
+    capture: bool = False,
+    turn_id: str | None = None,
 ) -> dict[str, Any]:
-    """``browser.invoke`` straight into the worker's tool table (as the host sends it)."""
+    """``browser.invoke`` straight into the worker's tool table (as the host sends it);
+    ``capture`` asks for the call's frames (issue 30) in the Turn ``turn_id``."""
     result: dict[str, Any] = browser.worker().evaluate(
-        "async ([tool, args, target]) => panelot.table.invoke("
-        "{callId: 'direct', tool, args, target}, new AbortController().signal)",
-        [tool, args, target],
+        "async ([tool, args, target, capture, turnId]) => panelot.table.invoke("
+        "{callId: 'direct', tool, args, target, capture, turnId}, new AbortController().signal)",
+        [tool, args, target, capture, turn_id],
     )
     return result

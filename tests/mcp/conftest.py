@@ -64,6 +64,7 @@ class ScriptedContext:
     thread_id: str = "thread-1"
     turn_id: str = "turn-1"
     turn_started_ms: int = 1_780_000_000_000
+    capture_frames: bool = True
     target: Target | None = None
     browser: None = None
 

@@ -30,6 +30,13 @@ from panelot_host.protocol.entities import (
     ThreadStats,
     Turn,
 )
+from panelot_host.protocol.frames import (
+    CapturedFrame,
+    Frame,
+    FrameInfo,
+    FrameMark,
+    FrameViewport,
+)
 from panelot_host.protocol.items import (
     AssistantItem,
     ImageAttachment,
@@ -39,6 +46,14 @@ from panelot_host.protocol.items import (
     UserItem,
 )
 from panelot_host.protocol.tabs import SharedTab, ThreadTab, ThreadTabs
+from panelot_host.protocol.thread_export import (
+    ExportApproval,
+    ExportFrame,
+    ExportHost,
+    ExportTurn,
+    ModelCall,
+    ThreadExportDocument,
+)
 from panelot_host.protocol.workflows import (
     DailySchedule,
     EverySchedule,
@@ -78,6 +93,31 @@ STEER = SteeringItem(id="it_2", turn_id="tu_1", created_at=T0, text="faster", pa
 ASSISTANT = AssistantItem(
     id="it_3", turn_id="tu_1", created_at=T0, text="ok", thinking="hmm", interrupted=True
 )
+FRAME_MARK = FrameMark(kind="point", x=120.5, y=48)
+FRAME_INFO = FrameInfo(
+    id="fr_1",
+    phase="after",
+    width=640,
+    height=400,
+    url="https://shop.example/cart",
+    captured_at=T0,
+    mark=FRAME_MARK,
+    typed="••••••••",
+)
+CAPTURED = CapturedFrame(
+    phase="before",
+    mime="image/jpeg",
+    data="/9j/2wBD",
+    width=640,
+    height=400,
+    url="https://shop.example/cart",
+    captured_at=T0,
+    title="Cart",
+    viewport=FrameViewport(x=0, y=300, width=1280, height=800),
+    mark=FrameMark(kind="box", x=10, y=20, width=100, height=30),
+    typed="socks",
+    blurred=1,
+)
 TOOL_CALL = ToolCallItem(
     id="it_4",
     turn_id="tu_1",
@@ -95,6 +135,8 @@ TOOL_CALL = ToolCallItem(
     level="L1",
     effects=["write"],
     target=Target(origin="https://shop.example", tab_id=3, title="Cart", element='button "Pay"'),
+    frames=[FRAME_INFO],
+    frame_skipped="background",
 )
 NOTICE = NoticeItem(
     id="it_5",
@@ -148,6 +190,50 @@ SNAPSHOT = ThreadSnapshot(
     pending_steering=[STEER],
     last_seq=42,
 )
+EXPORT_DOCUMENT = ThreadExportDocument(
+    format="panelot.thread-export",
+    version=1,
+    exported_at=T0,
+    host=ExportHost(version="0.1.0"),
+    thread=THREAD,
+    head_item_id="it_5",
+    turns=[
+        ExportTurn(
+            **msgspec.structs.asdict(TURN),
+            run_state="failed",
+            model_calls=[ModelCall(model="m", input_tokens=1, output_tokens=2, created_at=T0)],
+        )
+    ],
+    items=ITEMS,
+    approvals=[
+        ExportApproval(
+            tool_call_id="it_4",
+            turn_id="tu_1",
+            decision="allow",
+            scope="once",
+            decided_by="user",
+            request=APPROVAL,
+            decided_at=T0,
+        ),
+        ExportApproval(tool_call_id="it_4", turn_id="tu_1", decision="deny", decided_by="policy"),
+    ],
+    frames=[
+        ExportFrame(
+            id="fr_1",
+            phase="after",
+            width=640,
+            height=400,
+            url="https://shop.example/cart",
+            captured_at=T0,
+            mark=FRAME_MARK,
+            item_id="it_4",
+            turn_id="tu_1",
+            mime="image/jpeg",
+            title="Cart",
+        )
+    ],
+)
+
 SETTINGS = ops.Settings(
     provider="openai",
     model="gpt-4o",
@@ -263,6 +349,7 @@ PARAMS: dict[str, msgspec.Struct] = {
         tool="browser_click",
         args={"ref": "e"},
         target=ops.BrowserTarget(tab_id=7, url="https://a.b/x", origin="https://a.b", title="A"),
+        capture=True,
     ),
     "workflow.propose": ops.WorkflowProposeParams(thread_id="th_1", turn_id="tu_1"),
     "workflow.save": ops.WorkflowSaveParams(command_id="w1", workflow=WF_DEFINITION),
@@ -288,6 +375,11 @@ PARAMS: dict[str, msgspec.Struct] = {
     ),
     "workflow.schedule.list": ops.WorkflowScheduleListParams(),
     "workflow.due": ops.WorkflowDueParams(command_id="w7", now=1_700_000_000_000),
+    "frame.get": ops.FrameGetParams(frame_id="fr_1"),
+    "thread.export": ops.ThreadExportParams(thread_id="th_1", turn_id="tu_1", format="html"),
+    "thread.import": ops.ThreadImportParams(
+        command_id="ti_1", document=msgspec.to_builtins(EXPORT_DOCUMENT)
+    ),
     "browser.threadTabs": ops.BrowserThreadTabsParams(thread_tabs=THREAD_TABS),
     "$/cancelRequest": ops.CancelRequestParams(id=17),
 }
@@ -360,6 +452,8 @@ RESULTS: dict[str, Any] = {
         is_error=False,
         details={"diff": []},
         thread_tabs=THREAD_TABS,
+        frames=[CAPTURED],
+        frame_skipped="private",
     ),
     "workflow.propose": ops.WorkflowProposeResult(draft=WF_DEFINITION, skipped=3),
     "workflow.save": ops.WorkflowResult(workflow=WORKFLOW),
@@ -386,6 +480,23 @@ RESULTS: dict[str, Any] = {
         next_due_at=T0,
     ),
     "browser.threadTabs": THREAD_TABS,
+    "frame.get": ops.FrameGetResult(
+        frame=Frame(
+            **msgspec.structs.asdict(FRAME_INFO),
+            thread_id="th_1",
+            turn_id="tu_1",
+            item_id="it_4",
+            mime="image/jpeg",
+            data="/9j/2wBD",
+            title="Cart",
+            viewport=FrameViewport(x=0, y=0, width=1280, height=800),
+            blurred=2,
+        )
+    ),
+    "thread.export": ops.ThreadExportResult(
+        file_name="lisbon-trip.html", mime="text/html", text="<!doctype html>"
+    ),
+    "thread.import": ops.ThreadImportResult(thread=THREAD),
 }
 
 _TS = {"thread_id": "th_1", "seq": 7}

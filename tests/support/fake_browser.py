@@ -10,7 +10,7 @@ through it exactly as through the shim, and see origins change when a tab naviga
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -50,8 +50,14 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+FrameMaker = Callable[[str, Mapping[str, Any]], Mapping[str, Any]]
+"""``(tool, args)`` -> what a call with ``capture`` adds to its answer (``frames``,
+``frameSkipped``)."""
+
+
 class FakeBrowser:
-    """Tabs and pages in memory; records every ``invoke`` in ``invocations``."""
+    """Tabs and pages in memory; records every ``invoke`` in ``invocations``, and whether
+    it asked for frames in ``captures``; ``frame_maker``, when set, answers them."""
 
     def __init__(self, pages: Mapping[str, FakePage], start_url: str) -> None:
         self.pages = dict(pages)
@@ -59,6 +65,8 @@ class FakeBrowser:
         self.active = 1
         self.invocations: list[tuple[str, str, dict[str, Any], Target | None]] = []
         self.actions: list[str] = []  # clicks, typing, keys: what a page would have seen
+        self.captures: list[tuple[str, bool]] = []  # (tool, capture) of each invoke
+        self.frame_maker: FrameMaker | None = None
 
     async def resolve_target(
         self, tool: str, args: Mapping[str, Any], thread_tabs: ThreadTabs | None = None
@@ -75,8 +83,10 @@ class FakeBrowser:
         *,
         thread_id: str | None = None,
         turn_id: str | None = None,
+        capture: bool = False,
     ) -> dict[str, Any]:
         self.invocations.append((call_id, tool, dict(args), target))
+        self.captures.append((tool, capture))
         handler = getattr(self, "_" + tool.removeprefix("browser_"), None)
         if handler is None:
             raise ToolError(f"the fake browser cannot run {tool!r}")
@@ -88,6 +98,8 @@ class FakeBrowser:
             opened = [i for i in self.tabs if i not in before]
             acted = [] if tool == "browser_tabs_list" else [tab.id]
             answer["threadTabs"] = msgspec.to_builtins(self._after(thread_tabs, opened, acted))
+        if capture and self.frame_maker is not None:
+            answer.update(self.frame_maker(tool, args))
         return answer
 
     async def find_thread_tabs(self, thread_tabs: ThreadTabs) -> ThreadTabs:

@@ -36,6 +36,7 @@ class Context:
     thread_id: str = "thread-1"
     turn_id: str = "turn-1"
     turn_started_ms: int = 1_780_000_000_000
+    capture_frames: bool = True  # the setting's default
     target: Target | None = None
     browser: BrowserBridge | None = None
     answer: Answer | None = None

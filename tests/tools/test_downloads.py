@@ -37,8 +37,9 @@ class Downloads:
         *,
         thread_id: str | None = None,
         turn_id: str | None = None,
+        capture: bool = False,
     ) -> dict[str, Any]:
-        assert tool == "browser_downloads"
+        assert tool == "browser_downloads" and not capture
         self.asked.append(dict(args))
         return {"content": "listed", "isError": False, "details": {"downloads": self.items}}
 

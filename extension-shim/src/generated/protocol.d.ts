@@ -41,6 +41,7 @@ export interface ProtocolDefinitions {
   BrowserTarget?: BrowserTarget;
   BrowserThreadTabsParams?: BrowserThreadTabsParams;
   CancelRequestParams?: CancelRequestParams;
+  CapturedFrame?: CapturedFrame;
   ChunkEvent?: ChunkEvent;
   ClientCapabilities?: ClientCapabilities;
   ClientInfo?: ClientInfo;
@@ -61,6 +62,12 @@ export interface ProtocolDefinitions {
   ExpectAppears?: ExpectAppears;
   ExpectNavigation?: ExpectNavigation;
   ExpectValue?: ExpectValue;
+  Frame?: Frame;
+  FrameGetParams?: FrameGetParams;
+  FrameGetResult?: FrameGetResult;
+  FrameInfo?: FrameInfo;
+  FrameMark?: FrameMark;
+  FrameViewport?: FrameViewport;
   Grant?: Grant;
   GrantsResult?: GrantsResult;
   HostCapabilities?: HostCapabilities;
@@ -115,7 +122,11 @@ export interface ProtocolDefinitions {
   Thread?: Thread;
   ThreadCreateParams?: ThreadCreateParams;
   ThreadDeleteParams?: ThreadDeleteParams;
+  ThreadExportParams?: ThreadExportParams;
+  ThreadExportResult?: ThreadExportResult;
   ThreadForkParams?: ThreadForkParams;
+  ThreadImportParams?: ThreadImportParams;
+  ThreadImportResult?: ThreadImportResult;
   ThreadListParams?: ThreadListParams;
   ThreadListResult?: ThreadListResult;
   ThreadMatch?: ThreadMatch;
@@ -388,6 +399,7 @@ export interface BrowserInvokeParams {
   threadTabs?: ThreadTabs | null;
   threadId?: string | null;
   turnId?: string | null;
+  capture?: boolean;
 }
 /**
  * A tab as the shim reports it. **extension** ``tabId`` is absent for a call that acts
@@ -444,6 +456,9 @@ export interface BrowserInvokeResult {
   details?: unknown;
   target?: BrowserTarget | null;
   threadTabs?: ThreadTabs | null;
+  frames?: CapturedFrame[] | null;
+  frameSkipped?:
+    ("background" | "disabled" | "failed" | "incognito" | "not_allowed" | "private") | null;
 }
 /**
  * A text block of a tool result.
@@ -459,6 +474,49 @@ export interface ImageBlock {
   type: "image";
   mediaType: string;
   data: string;
+}
+/**
+ * A frame as the extension captured it (``browser.invoke``'s ``frames``). ``typed``:
+ * the text the action typed (a password field's as ``"••••••••"``); ``blurred``: how many
+ * password fields were blurred before the capture.
+ */
+export interface CapturedFrame {
+  phase: "after" | "before";
+  mime: "image/jpeg" | "image/webp";
+  data: string;
+  width: number;
+  height: number;
+  url: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  capturedAt: string;
+  title?: string;
+  viewport?: FrameViewport | null;
+  mark?: FrameMark | null;
+  typed?: string | null;
+  blurred?: number;
+}
+/**
+ * The part of the document the image shows, in CSS pixels.
+ */
+export interface FrameViewport {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+/**
+ * What the action did, to be drawn on the frame, in the image's pixels: the point it
+ * clicked (``point``: ``x``, ``y``), or the element it acted on (``box``: ``x``, ``y``
+ * its top left corner, ``width``, ``height``).
+ */
+export interface FrameMark {
+  kind: "box" | "point";
+  x: number;
+  y: number;
+  width?: number | null;
+  height?: number | null;
 }
 /**
  * Which tab would ``tool`` act on with ``args``? Asked before the gatekeeper decides
@@ -678,6 +736,56 @@ export interface ExpectValue {
   value: string;
 }
 /**
+ * A stored frame with its image (``frame.get``).
+ */
+export interface Frame {
+  id: string;
+  phase: "after" | "before";
+  width: number;
+  height: number;
+  url: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  capturedAt: string;
+  mark?: FrameMark | null;
+  typed?: string | null;
+  threadId: string;
+  turnId: string;
+  itemId: string;
+  mime: "image/jpeg" | "image/webp";
+  data: string;
+  title?: string;
+  viewport?: FrameViewport | null;
+  blurred?: number;
+}
+export interface FrameGetParams {
+  frameId: string;
+}
+/**
+ * ``{frame}``: its image in ``data`` (base64 of ``mime``). ``not_found`` when there is
+ * no such frame (retention removed it, or its thread was deleted).
+ */
+export interface FrameGetResult {
+  frame: Frame;
+}
+/**
+ * A stored frame as a toolCall item lists it (``frames``), without its image.
+ */
+export interface FrameInfo {
+  id: string;
+  phase: "after" | "before";
+  width: number;
+  height: number;
+  url: string;
+  /**
+   * ISO-8601 instant in UTC with milliseconds and a Z suffix, e.g. 2025-01-31T12:34:56.789Z
+   */
+  capturedAt: string;
+  mark?: FrameMark | null;
+  typed?: string | null;
+}
+/**
  * A standing permission the user gave (or a standing denial).
  */
 export interface Grant {
@@ -852,6 +960,9 @@ export interface ToolCallItem {
   startedAt?: string | null;
   endedAt?: string | null;
   decidedBy?: ("model" | "workflow") | null;
+  frames?: FrameInfo[];
+  frameSkipped?:
+    ("background" | "disabled" | "failed" | "incognito" | "not_allowed" | "private") | null;
 }
 /**
  * A settled tool call's result. ``details`` is UI-only data (screenshots, diffs...).
@@ -1236,6 +1347,8 @@ export interface Settings {
   modelOptions?: {
     [k: string]: ModelOptions;
   };
+  captureFrames?: boolean;
+  frameBudgetMb?: number;
 }
 export interface SettingsGetParams {}
 /**
@@ -1275,6 +1388,8 @@ export interface SettingsUpdateParams {
   modelOptions?: {
     [k: string]: ModelOptions;
   } | null;
+  captureFrames?: boolean | null;
+  frameBudgetMb?: number | null;
 }
 /**
  * The tab the user hands to a thread (``thread.shareTab``, ``turn.start``'s
@@ -1341,6 +1456,30 @@ export interface ThreadDeleteParams {
   commandId: string;
   threadId: string;
 }
+/**
+ * Export ``threadId`` (with ``turnId``: that Turn alone) as ``format``: ``json`` (the
+ * complete, versioned export ``thread.import`` takes; ``schema/thread-export.schema.json``),
+ * ``md`` (a readable transcript), ``html`` (one self-contained report: the conversation,
+ * each action with its frame, approvals and who decided them, costs and durations; no
+ * network), ``gif`` (an animated GIF, one frame per captured action). Secrets never
+ * appear in any of them.
+ */
+export interface ThreadExportParams {
+  threadId: string;
+  turnId?: string | null;
+  format?: "gif" | "html" | "json" | "md";
+}
+/**
+ * The file: its suggested ``fileName`` and ``mime``; ``text`` for the text formats,
+ * ``data`` (base64) for ``gif``. ``invalid_params`` for a ``gif`` of a thread with no
+ * frames.
+ */
+export interface ThreadExportResult {
+  fileName: string;
+  mime: string;
+  text?: string | null;
+  data?: string | null;
+}
 export interface ThreadForkParams {
   /**
    * Client-chosen unique id of a state-changing command (receipts)
@@ -1348,6 +1487,27 @@ export interface ThreadForkParams {
   commandId: string;
   threadId: string;
   atItemId?: string | null;
+}
+/**
+ * A ``thread.export`` JSON document back as a new thread (new ids; its items, Turns,
+ * approvals, tool calls and usage as exported). A document that is not a valid export
+ * gets ``invalid_params`` with ``data.errors`` and nothing is stored.
+ */
+export interface ThreadImportParams {
+  /**
+   * Client-chosen unique id of a state-changing command (receipts)
+   */
+  commandId: string;
+  /**
+   * A thread export (format json)
+   */
+  document: {};
+}
+/**
+ * ``{thread}``: the new thread.
+ */
+export interface ThreadImportResult {
+  thread: Thread;
 }
 export interface ThreadListParams {
   limit?: number;
@@ -2142,6 +2302,9 @@ export interface Ops {
   "workflow.schedule.set": { params: WorkflowScheduleSetParams; result: WorkflowScheduleSetResult };
   "workflow.schedule.list": { params: WorkflowScheduleListParams; result: WorkflowScheduleListResult };
   "workflow.due": { params: WorkflowDueParams; result: WorkflowDueResult };
+  "frame.get": { params: FrameGetParams; result: FrameGetResult };
+  "thread.export": { params: ThreadExportParams; result: ThreadExportResult };
+  "thread.import": { params: ThreadImportParams; result: ThreadImportResult };
 }
 
 export interface ShimRequests {

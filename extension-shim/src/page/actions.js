@@ -73,6 +73,25 @@ export function centre(el) {
 }
 
 /**
+ * The element's box in the top window's viewport, CSS pixels (through same-origin frames):
+ * the frame of the action draws it (issue 30).
+ * @param {Element} el
+ */
+export function viewBox(el) {
+  const rect = el.getBoundingClientRect();
+  const { x, y } = centre(el);
+  const round = (/** @type {number} */ n) => Math.round(n * 10) / 10;
+  return { x: round(x - rect.width / 2), y: round(y - rect.height / 2), width: round(rect.width), height: round(rect.height) };
+}
+
+/** A field whose text is a secret: a password input, or one the page marks as a password. @param {Element} el */
+export function isSecretField(el) {
+  if (!isInput(el)) return false;
+  const autocomplete = (el.getAttribute("autocomplete") ?? "").toLowerCase();
+  return el.type === "password" || /\b(current|new)-password\b/.test(autocomplete);
+}
+
+/**
  * Scroll `el` into view and check a user could act on it: shown, sized, enabled, and not
  * covered by another element at its centre.
  * @param {Element} el @param {string} ref

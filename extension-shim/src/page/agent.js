@@ -7,7 +7,7 @@
 // it with the page's origin in the same task as the action and does nothing on a mismatch.
 
 import { isHTML } from "./dom.js";
-import { ActionRefused, centre, click, deepActive, drag, hover, label, pageText, pathOf, prepare, pressKey, scroll, selectOptions, type } from "./actions.js";
+import { ActionRefused, centre, click, deepActive, drag, hover, isSecretField, label, pageText, pathOf, prepare, pressKey, scroll, selectOptions, type, viewBox } from "./actions.js";
 import { attachFiles, fileInputFor } from "./files.js";
 import { ReactionWatch } from "./reaction.js";
 import { RefRegistry, StaleRef } from "./refs.js";
@@ -37,6 +37,23 @@ import { successorOf, takeSnapshot } from "./snapshot.js";
 
 const refs = new RefRegistry(successorOf);
 const reactions = new ReactionWatch();
+/** @type {WeakRef<Element>[]} the password fields typed into: blurred in frames even if the page shows their text since (issue 30) */
+const secrets = [];
+
+/** The element acted on: its box for the action's frame, and whether it is a password field (remembered). @param {Element} el */
+function actedOn(el) {
+  const secret = isSecretField(el);
+  if (secret && !secrets.some((known) => known.deref() === el)) {
+    secrets.push(new WeakRef(el));
+    if (secrets.length > 50) secrets.shift();
+  }
+  return { box: viewBox(el), ...(secret ? { secret } : {}) };
+}
+
+/** The password fields typed into that are still in a document (the capture blurs them). */
+function secretFields() {
+  return secrets.map((known) => known.deref()).filter((el) => el !== undefined && el.isConnected);
+}
 
 /** @param {PageRequest} request @returns {PageAnswer | Promise<PageAnswer>} */
 function handle(request) {
@@ -158,16 +175,18 @@ function act(request) {
     case "click": {
       const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
+      const acted = actedOn(el);
       const which = request.button ?? "left";
       click(el, which, request.count ?? 1);
       const how = request.count === 2 ? "double-clicked" : which === "left" ? "clicked" : `${which}-clicked`;
-      return { ok: true, did: `${how} ${ref} (${label(el)})${noted(note)}` };
+      return { ok: true, did: `${how} ${ref} (${label(el)})${noted(note)}`, ...acted };
     }
     case "hover": {
       const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
+      const acted = actedOn(el);
       hover(el);
-      return { ok: true, did: `moved the pointer over ${ref} (${label(el)})${noted(note)}` };
+      return { ok: true, did: `moved the pointer over ${ref} (${label(el)})${noted(note)}`, ...acted };
     }
     case "drag": {
       const { element: el, note } = refs.resolveNoting(ref);
@@ -181,35 +200,39 @@ function act(request) {
         onto = ` onto ${request.toRef} (${label(target)})`;
       }
       if (!to) return { ok: false, kind: "refused", error: "give `toRef` or `toX` and `toY`" };
+      const acted = actedOn(el);
       const landed = drag(el, to);
-      return { ok: true, did: `dragged ${ref} (${label(el)})${onto || ` to (${Math.round(to.x)}, ${Math.round(to.y)}), over ${label(landed)}`}${noted(note)}` };
+      return { ok: true, did: `dragged ${ref} (${label(el)})${onto || ` to (${Math.round(to.x)}, ${Math.round(to.y)}), over ${label(landed)}`}${noted(note)}`, ...acted };
     }
     case "locate": {
       // for trusted (debugger) input: the same checks, then where to press
       const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
       if (request.text !== undefined && isHTML(el)) el.focus({ preventScroll: true });
-      return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})${noted(note)}` };
+      return { ok: true, at: centre(el), path: pathOf(el), label: `${ref} (${label(el)})${noted(note)}`, ...actedOn(el) };
     }
     case "type": {
       const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
+      const acted = actedOn(el);
       const after = type(el, ref, request.text ?? "", request.submit === true);
-      return { ok: true, did: `typed ${(request.text ?? "").length} characters into ${ref} (${label(el)})${after ? ` and ${after}` : ""}${noted(note)}` };
+      return { ok: true, did: `typed ${(request.text ?? "").length} characters into ${ref} (${label(el)})${after ? ` and ${after}` : ""}${noted(note)}`, ...acted };
     }
     case "select": {
       const { element: el, note } = refs.resolveNoting(ref);
       prepare(el, ref);
+      const acted = actedOn(el);
       const chosen = selectOptions(el, ref, request.values ?? []);
-      return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})${noted(note)}` };
+      return { ok: true, did: `selected ${chosen.map((c) => JSON.stringify(c)).join(", ")} in ${ref} (${label(el)})${noted(note)}`, ...acted };
     }
     case "upload": {
       const { element: el, note } = refs.resolveNoting(ref);
       const { input, how } = fileInputFor(el, ref);
       if (input === el) el.scrollIntoView({ block: "center", behavior: "instant" });
       else prepare(el, ref); // the ref a person would use is shown; its input may be hidden
+      const acted = actedOn(el);
       const given = attachFiles(input, request.files ?? []);
-      return { ok: true, did: `gave ${given} to ${ref} (${label(el)})${how}${noted(note)}` };
+      return { ok: true, did: `gave ${given} to ${ref} (${label(el)})${how}${noted(note)}`, ...acted };
     }
     case "press": {
       const { target, done } = pressKey(request.key ?? "");
@@ -223,7 +246,8 @@ function act(request) {
     }
     case "scroll": {
       const el = request.ref ? refs.resolve(request.ref) : null;
-      return { ok: true, did: scroll(el, request.direction) };
+      const did = scroll(el, request.direction);
+      return { ok: true, did, ...(el ? actedOn(el) : {}) };
     }
     case "check": // only the origin check above: before trusted input that needs no ref
       return { ok: true };
@@ -258,5 +282,5 @@ function noted(note) {
 }
 
 if (!("__panelotPage" in globalThis)) {
-  Object.defineProperty(globalThis, "__panelotPage", { value: { handle, version: 1 }, configurable: false });
+  Object.defineProperty(globalThis, "__panelotPage", { value: { handle, secretFields, version: 1 }, configurable: false });
 }

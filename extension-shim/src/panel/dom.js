@@ -15,6 +15,7 @@ const ICONS = /** @type {Record<string, string>} */ ({
   next: "M9 5l7 7-7 7",
   threads: "M4 6h16 M4 12h16 M4 18h10",
   workflow: "M4 7h11 M4 12h8 M4 17h6 M15 12l6 4-6 4z",
+  export: "M12 4v11 M7 10l5 5 5-5 M5 20h14",
 });
 
 /** @param {string} name */

@@ -68,10 +68,12 @@ const HANDLERS = {
   },
   "approval.request": (s, p) => {
     s.approvals.set(p.requestId, p);
+    if (!s.decisions.has(p.toolCallId)) s.decisions.set(p.toolCallId, "asked");
     return [["cards"]];
   },
   "approval.resolved": (s, p) => {
     s.approvals.delete(p.requestId);
+    if (!p.cancelled) s.decisions.set(p.toolCallId, p.decision);
     return [["cards"]];
   },
   "interaction.request": (s, p) => {

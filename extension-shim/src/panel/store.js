@@ -43,6 +43,7 @@ import { applyThreadEvent } from "./reducer.js";
  *   turnUsage: Map<string, TurnUsage>,
  *   branches: Map<string, BranchPoint>,
  *   approvals: Map<string, ApprovalRequest>,
+ *   decisions: Map<string, "asked" | "allow" | "deny">,
  *   interactions: Map<string, InteractionRequest>,
  *   queue: QueueEntry[],
  *   pendingSteering: Map<string, {text: string, admitted: boolean}>,
@@ -84,6 +85,7 @@ export class Store {
       turnUsage: new Map(),
       branches: new Map(),
       approvals: new Map(),
+      decisions: new Map(),
       interactions: new Map(),
       queue: [],
       pendingSteering: new Map(),
@@ -140,6 +142,7 @@ export class Store {
   /** Load a thread snapshot, replacing everything thread-scoped. @param {ThreadSnapshot} snapshot */
   load(snapshot) {
     const s = this.state;
+    const sameThread = s.threadId === snapshot.thread.id;
     s.thread = snapshot.thread;
     s.threadId = snapshot.thread.id;
     s.lastSeq = snapshot.lastSeq;
@@ -153,6 +156,9 @@ export class Store {
     const ended = [...(snapshot.turns ?? []), ...(turn ? [turn] : [])].filter((t) => t.status !== "running" && t.status !== "paused");
     s.turnUsage = new Map(ended.map((t) => [t.id, { usage: t.usage, costUsd: t.costUsd }]));
     s.branches = new Map((snapshot.branches ?? []).map((point) => [point.itemId, point]));
+    // what the user decided on this thread's calls while this panel watched (the timeline's marks)
+    if (!sameThread) s.decisions = new Map();
+    for (const pending of snapshot.pendingApprovals) if (!s.decisions.has(pending.toolCallId)) s.decisions.set(pending.toolCallId, "asked");
     s.approvals = new Map(snapshot.pendingApprovals.map((a) => [a.requestId, a]));
     s.interactions = new Map(snapshot.pendingInteractions.map((i) => [i.interactionId, i]));
     s.queue = snapshot.queue;

@@ -24,7 +24,11 @@ import { viewportOf } from "./screenshot.js";
 /** @typedef {import("./uploads.js").StagedUploads} StagedUploads */
 /** @typedef {import("../generated/protocol").BrowserInvokeResult} BrowserInvokeResult */
 
-/** @typedef {{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string, watching?: boolean}} ActAnswer */
+/**
+ * @typedef {{ok: boolean, did?: string, error?: string, kind?: string, leaving?: string, watching?: boolean,
+ *   box?: {x: number, y: number, width: number, height: number}, point?: {x: number, y: number}, secret?: boolean}} ActAnswer
+ * `box`: the element acted on, `point`: the point clicked, in viewport CSS pixels; `secret`: it is a password field (the frame's marks)
+ */
 /** @typedef {{accept: boolean, promptText?: string}} DialogAnswer */
 
 export const DIALOG_ANSWER_MS = 120_000; // a browser_handle_dialog answer waits this long for its action
@@ -86,6 +90,7 @@ async function acting(ctx, verb, action, navigationExpected, dialogAnswer, frame
   } finally {
     watch.stop();
   }
+  if (answer.ok) ctx.frameHint = hintOf(ctx.frameHint, answer, frame !== null || watch.seen.loading);
   let after;
   try {
     after = await chrome.tabs.get(tabId);
@@ -168,6 +173,23 @@ async function reactionOf(tabId, signal, frame) {
     if (signal.aborted) throw error;
   }
   return null; // the page went away or did not answer: no claim either way
+}
+
+/**
+ * What the action's frame draws (issue 30): the element's box or the point, unless the
+ * action ran in a frame of another origin (its box is in that frame's viewport) or the tab
+ * navigated (the box is of the page that was left); the typed text, masked for a password field.
+ * @param {import("./frame-geometry.js").FrameHint | undefined} given  what the tool said before acting (`typed`)
+ * @param {ActAnswer} answer @param {boolean} elsewhere
+ * @returns {import("./frame-geometry.js").FrameHint}
+ */
+function hintOf(given, answer, elsewhere) {
+  /** @type {import("./frame-geometry.js").FrameHint} */
+  const hint = { ...given };
+  if (!elsewhere && answer.point) hint.point = answer.point;
+  else if (!elsewhere && answer.box) hint.box = answer.box;
+  if (answer.secret) hint.secret = true;
+  return hint;
 }
 
 /** A point on whole CSS pixels (the debugger's hit test takes integers). @param {{x: number, y: number}} at */
@@ -298,7 +320,7 @@ export function actTools(records, debuggers, shots, uploads) {
         if (!located.ok) return located;
         await debuggers.with(tabId, ctx, async (send) => trustedClick(send, pixel(located.at), await approvedTarget(send, located.path, located.label), { button, count }));
         const how = count === 2 ? "double-clicked" : button === "left" ? "clicked" : `${button}-clicked`;
-        return { ok: true, did: `${how} ${located.label} with trusted input (the debugger, detached again)` };
+        return { ok: true, did: `${how} ${located.label} with trusted input (the debugger, detached again)`, box: located.box };
       }, true);
     },
   });
@@ -334,7 +356,7 @@ export function actTools(records, debuggers, shots, uploads) {
           return guard.hit;
         });
         const how = count === 2 ? "double-clicked" : button === "left" ? "clicked" : `${button}-clicked`;
-        return { ok: true, did: `${how} at (${args.x}, ${args.y}) of the screenshot, (${at.x}, ${at.y}) of the viewport in CSS pixels, on ${hit || "the page"}, with trusted input` };
+        return { ok: true, did: `${how} at (${args.x}, ${args.y}) of the screenshot, (${at.x}, ${at.y}) of the viewport in CSS pixels, on ${hit || "the page"}, with trusted input`, point: at };
       }, true);
     },
   };
@@ -351,7 +373,7 @@ export function actTools(records, debuggers, shots, uploads) {
         const located = await byRef(ctx, tabId, { op: "locate", ref, expectOrigin });
         if (!located.ok) return located;
         await debuggers.with(tabId, ctx, async (send) => trustedHover(send, pixel(located.at), await approvedTarget(send, located.path, located.label)));
-        return { ok: true, did: `moved the pointer over ${located.label} with trusted input` };
+        return { ok: true, did: `moved the pointer over ${located.label} with trusted input`, box: located.box };
       }, false);
     },
   };
@@ -378,6 +400,7 @@ export function actTools(records, debuggers, shots, uploads) {
       const ref = args.ref;
       const submit = args.submit === true;
       plainInFrames(args);
+      ctx.frameHint = { typed: args.text };
       return actOnRef(ctx, ref, "browser_type", async (tabId, expectOrigin) => {
         if (args.trusted !== true) return byRef(ctx, tabId, { op: "type", ref, text: args.text, submit, expectOrigin });
         const located = await byRef(ctx, tabId, { op: "locate", ref, text: "", expectOrigin });
@@ -395,7 +418,7 @@ export function actTools(records, debuggers, shots, uploads) {
             await trustedKey(send, { key: "Enter", ctrlKey: false, shiftKey: false, altKey: false, metaKey: false });
           }
         });
-        return { ok: true, did: `typed ${args.text.length} characters into ${located.label} with trusted input${submit ? " and pressed Enter" : ""}` };
+        return { ok: true, did: `typed ${args.text.length} characters into ${located.label} with trusted input${submit ? " and pressed Enter" : ""}`, box: located.box, secret: located.secret };
       }, submit);
     },
   };

@@ -1,9 +1,11 @@
 // The browser tools this extension can run, in one table, with the state they share: the
 // latest snapshot of each tab (refs are only valid in the document they came from), its
-// latest screenshot (browser_click_at takes points of it) and the debugger attachments of
+// latest screenshot (browser_click_at takes points of it), the timeline's frames (`capture.js`) and the debugger attachments of
 // L2 calls (by tab, each owned by the Turn of its call).
 
 import { actTools } from "./act-tools.js";
+import { FrameCapture } from "./capture.js";
+import { forgetPrivateTab } from "../private-tabs.js";
 import { DebuggerSessions } from "./debugger.js";
 import { downloadsTool } from "./downloads.js";
 import { SnapshotRecords } from "./page.js";
@@ -22,6 +24,7 @@ export function createToolTable(ownOrigin, uploads) {
   chrome.tabs.onRemoved.addListener((tabId) => {
     records.forget(tabId);
     shots.forget(tabId);
+    void forgetPrivateTab(tabId).catch(() => {});
   });
   chrome.debugger.onDetach.addListener((source) => debuggers.lost(source));
   const table = new ToolTable(ownOrigin)
@@ -34,6 +37,7 @@ export function createToolTable(ownOrigin, uploads) {
     .register(screenshotTool(debuggers, shots))
     .register(downloadsTool);
   for (const tool of [...pageTools(records), ...actTools(records, debuggers, shots, uploads)]) table.register(tool);
+  table.capture = new FrameCapture(ownOrigin);
   table.onDetach((threadId, turnId) => void debuggers.releaseTurn(threadId, turnId));
   return table;
 }

@@ -4,6 +4,7 @@
 // references it in `details.images` for the panel. Each tab's latest screenshot is
 // remembered (what it showed, in CSS pixels) so `browser_click_at` can take a point of it.
 
+import { spacedCapture } from "./capture.js";
 import { ToolFailure } from "./errors.js";
 import { bounded } from "./page.js";
 import { describeTab } from "./tabs.js";
@@ -136,7 +137,7 @@ export function screenshotTool(debuggers, shots) {
       } else {
         if (!tab.active) throw new ToolFailure(`tab ${tabId} is in the background, and Chrome only captures the tab its window shows: read it with browser_snapshot, or capture the whole page with fullPage: true (through the debugger); browser_tab_select with focus: true shows it, but only when the user asked to see it`);
         const before = await viewportOf(tabId, ctx.signal);
-        const dataUrl = await bounded(chrome.tabs.captureVisibleTab(tab.windowId, { format: "png" }), ctx.signal, CAPTURE_BOUND_MS, `the screenshot of tab ${tabId}`);
+        const dataUrl = await bounded(spacedCapture(tab.windowId, { format: "png" }, CAPTURE_BOUND_MS), ctx.signal, CAPTURE_BOUND_MS, `the screenshot of tab ${tabId}`);
         // Chrome captures the window, whatever tab it shows: the user (or another thread's
         // call with focus) may have switched tabs meanwhile
         if (!(await chrome.tabs.get(tabId)).active) throw new ToolFailure(`tab ${tabId} went to the background during the screenshot; take it again`);

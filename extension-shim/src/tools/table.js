@@ -20,6 +20,7 @@ import { findThreadTabs, tabsAfterCall } from "./thread-tabs.js";
  * @property {chrome.tabs.Tab | undefined} tab  for `pageAccess` tools: the page, already checked
  * @property {import("../generated/protocol").ThreadTabs | null} threadTabs  the calling thread's tabs (`thread-tabs.js`)
  * @property {import("./debugger.js").TurnRef} [turn]  the Turn the call runs in, when the host says (`browser.detach` names it)
+ * @property {import("./frame-geometry.js").FrameHint} [frameHint]  what the call's frame draws (issue 30), set by the acting tools
  */
 
 /**
@@ -41,6 +42,8 @@ export class ToolTable {
     /** @type {Array<(threadId: string, turnId: string) => void>} */
     this.detachers = [];
     this.queue = new TabQueue();
+    /** @type {import("./capture.js").FrameCapture | null} the timeline's frames (issue 30), when the catalog gives them */
+    this.capture = null;
   }
 
   /** Also run `release` on `browser.detach` (state shared by several tools). @param {(threadId: string, turnId: string) => void} release */
@@ -96,7 +99,7 @@ export class ToolTable {
     const args = params.args ?? {};
     const threadTabs = params.threadTabs ?? null;
     const tabId = await this.tabOf(tool, args, params.target ?? undefined, threadTabs);
-    const call = () => this.call(tool, params, threadTabs, signal);
+    const call = () => this.call(tool, params, threadTabs, signal, tabId);
     return tabId === undefined ? call() : this.queue.run(tabId, signal, call);
   }
 
@@ -115,16 +118,30 @@ export class ToolTable {
   }
 
   /**
-   * Run the tool, then find the calling thread's tabs as the call left them.
+   * Run the tool, then find the calling thread's tabs as the call left them; with
+   * `capture`, the call's frames (issue 30) before and after it.
    * @param {BrowserTool} tool @param {BrowserInvokeParams} params
    * @param {import("../generated/protocol").ThreadTabs | null} threadTabs @param {AbortSignal} signal
+   * @param {number} [tabId]  the tab the call acts on, when known before it runs
    * @returns {Promise<BrowserInvokeResult>}
    */
-  async call(tool, params, threadTabs, signal) {
+  async call(tool, params, threadTabs, signal, tabId) {
     const args = params.args ?? {};
     /** @type {ToolContext} */
     const ctx = { signal, callId: params.callId, target: params.target ?? undefined, tab: undefined, threadTabs, turn: turnOf(params) };
+    const capture = params.capture === true ? this.capture : null;
+    /** @type {import("./capture.js").FrameOutcome | null} */
+    const before = capture && tabId !== undefined && capture.firstLook(params.turnId, tabId) ? await capture.frame(tabId, "before") : null;
     const result = await this.run(tool, args, ctx, signal);
+    if (capture && !signal.aborted) {
+      const afterTab = result.target?.tabId ?? tabId;
+      if (afterTab !== undefined && afterTab !== null) capture.firstLook(params.turnId, afterTab); // a new tab's first frame is this one
+      // a call that failed draws nothing: what it meant to type or click may not have happened
+      const after = afterTab !== undefined && afterTab !== null ? await capture.frame(afterTab, "after", result.isError ? undefined : ctx.frameHint) : { skipped: /** @type {const} */ ("failed") };
+      const frames = [before, after].flatMap((outcome) => (outcome && "frame" in outcome ? [outcome.frame] : []));
+      if (frames.length) result.frames = frames;
+      if ("skipped" in after && !frames.length) result.frameSkipped = after.skipped;
+    }
     if (threadTabs && !signal.aborted) {
       try {
         result.threadTabs = await tabsAfterCall(threadTabs, tool.name, result);

@@ -10,7 +10,8 @@ are out); ``chat`` and its modules ``chat_session``, ``chat_render``, ``chat_que
 ``credentials_cmd`` (``credentials set|list|delete``) and ``settings_cmd`` (``config
 get|set|unset``) and ``model_options_cmd`` (``model-options``: the OpenAI API, reasoning
 effort and thinking budget of a model) and ``workflow_cmd`` (``workflow
-list|show|export|import|run|delete``); ``permissions`` exports the grant ledger; ``install``
+list|show|export|import|run|delete``) and ``export_cmd`` (``export THREAD``: a thread as
+JSON, Markdown, an HTML report or a GIF); ``permissions`` exports the grant ledger; ``install``
 runs ``install`` and ``uninstall``; ``doctor`` (with ``doctor_data`` for the data checks and
 ``doctor_versions`` for the host's and the bundled extension's versions and
 ``doctor_schema`` for the databases' schema versions and migration copies) says why a

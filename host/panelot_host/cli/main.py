@@ -84,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the provider settings (as the side panel's settings)",
         description="get [KEY] | set KEY VALUE | unset KEY, for the keys "
         "provider, model, baseUrl, apiKeyRef, taskModel, defaultTokenBudget, "
-        "defaultCostBudgetUsd, maxParallelTurns.",
+        "defaultCostBudgetUsd, maxParallelTurns, captureFrames, frameBudgetMb.",
     )
     config.add_argument("action", choices=["get", "set", "unset"])
     config.add_argument("key", nargs="?", help="the setting")
@@ -103,6 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     from panelot_host.cli.workflow_cmd import add_command as add_workflow_command
 
     add_workflow_command(sub)
+    # lazy: as the install commands
+    from panelot_host.cli.export_cmd import add_command as add_export_command
+
+    add_export_command(sub)
     # lazy: the install commands load with the parser, which serving never builds
     from panelot_host.cli.install import add_commands as add_install_commands
 

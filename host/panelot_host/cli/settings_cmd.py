@@ -33,9 +33,14 @@ KEYS = (
     "defaultTokenBudget",
     "defaultCostBudgetUsd",
     "maxParallelTurns",
+    "captureFrames",
+    "frameBudgetMb",
 )
-_INTEGERS = frozenset({"defaultTokenBudget", "maxParallelTurns"})
+_INTEGERS = frozenset({"defaultTokenBudget", "maxParallelTurns", "frameBudgetMb"})
 _AMOUNTS = frozenset({"defaultCostBudgetUsd"})
+_BOOLEANS = frozenset({"captureFrames"})
+_TRUTH = {"true": True, "on": True, "yes": True, "1": True}
+_TRUTH |= {"false": False, "off": False, "no": False, "0": False}
 
 
 def run_config(options: argparse.Namespace) -> int:
@@ -77,8 +82,11 @@ def run_config(options: argparse.Namespace) -> int:
 
 
 def typed_value(key: str, text: str) -> Any:
-    """The value as the protocol types it: an integer or an amount where one is expected
-    (else the text, which the protocol then refuses with the field's path)."""
+    """The value as the protocol types it: an integer, an amount or a boolean (true/false,
+    on/off, yes/no, 1/0) where one is expected (else the text, which the protocol then
+    refuses with the field's path)."""
+    if key in _BOOLEANS:
+        return _TRUTH.get(text.strip().lower(), text)
     try:
         if key in _INTEGERS:
             return int(text)
@@ -90,5 +98,5 @@ def typed_value(key: str, text: str) -> Any:
 
 
 def _show(key: str, value: Any, *, bare: bool) -> None:
-    shown = "" if value is None else str(value)
+    shown = "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
     print(shown if bare else f"{key} = {shown}" if shown else f"{key} (not set)")

@@ -39,6 +39,10 @@ Module map:
   workflow run's loop drives in place of the model, handing over to it on divergence),
   ``workflow_run`` (the player in the loop: its model, the Turn's record, the pause for
   want of a model), ``workflow_schedule`` (when a schedule falls due).
+- A turn's timeline (issue 30): ``frames`` (the screenshots captured around browser
+  actions, stored beside their tool call within the profile's size budget; ``frame.get``).
+- Exports (issue 30): ``exports`` (``thread.export`` as JSON, Markdown, an HTML report
+  or a GIF of the frames; ``thread.import`` of a JSON export as a new thread).
 - After a crash: ``recovery`` (settle what the last process left).
 - Fault injection: ``failpoints`` (the ``FaultHook`` seams the engine calls; the bugs and
   deaths the torture harness injects through them, none by default).

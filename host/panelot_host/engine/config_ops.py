@@ -17,6 +17,7 @@ from panelot_host.credentials.secret import Secret
 from panelot_host.engine.authority import credential_widening, widening
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.context import EngineContext
+from panelot_host.engine.frames import BUDGET_SETTING, budget_bytes, capture_frames, frame_budget_mb
 from panelot_host.engine.policy import grant_from_record
 from panelot_host.engine.slots import max_parallel_turns
 from panelot_host.engine.thread_tabs import acts_on_unowned_tabs
@@ -29,6 +30,7 @@ from panelot_host.protocol.ops import config as ops
 from panelot_host.providers.config import load_provider_config
 from panelot_host.providers.endpoints import origin_of, plain_http_problem
 from panelot_host.providers.registry import WIRE_PROVIDERS
+from panelot_host.store import frames as frame_store
 from panelot_host.store import grants as grant_store
 from panelot_host.store import settings as settings_store
 from panelot_host.store.records import GrantRecord
@@ -83,7 +85,8 @@ class ConfigService:
     ) -> ops.SettingsResult:
         """Store ``changes`` (stored key, camelCase as in ``Settings`` -> plain value; None
         resets to the environment's default) and, unless None, replace ``mcp.json``'s
-        servers with ``mcp_servers``. Returns the settings in effect after."""
+        servers with ``mcp_servers``. Returns the settings in effect after. A new
+        ``frameBudgetMb`` applies at once: the oldest frames past it are removed."""
         rules = changes.get("policyRules")
         if rules is not None:
             _check_rules(rules)
@@ -92,6 +95,9 @@ class ConfigService:
         before = self._authority_view()
         with command_unit(self.ctx.db, cmd) as unit:
             settings_store.put_settings(unit.conn, dict(changes))
+            if BUDGET_SETTING in changes:
+                stored = settings_store.all_settings(unit.conn)
+                frame_store.trim_to(unit.conn, budget_bytes(stored))
             if mcp_servers is not None and self.mcp is not None:
                 self.mcp.write(mcp_servers)  # rolls back if refused
             result = unit.respond(ops.SettingsResult(settings=self._effective(unit.conn)))
@@ -124,6 +130,8 @@ class ConfigService:
             share_active_tab=bool(stored.get("shareActiveTab") or False),
             act_on_unowned_tabs=acts_on_unowned_tabs(self.ctx, stored),
             max_parallel_turns=max_parallel_turns(stored),
+            capture_frames=capture_frames(stored),
+            frame_budget_mb=frame_budget_mb(stored),
             policy_rules=list(stored.get("policyRules", [])),
             mcp_servers=self._mcp_servers(),
             base_url=stored.get("baseUrl") or None,

@@ -12,6 +12,7 @@ from panelot_host.engine.admission import active_turn_id
 from panelot_host.engine.config_ops import ConfigService, CredentialVault, McpSettings
 from panelot_host.engine.context import EngineContext, ToolSources
 from panelot_host.engine.events import EventSink
+from panelot_host.engine.exports.service import ExportService
 from panelot_host.engine.failpoints import Failpoints
 from panelot_host.engine.history_cache import HistoryCache
 from panelot_host.engine.models import ModelAccess
@@ -27,7 +28,7 @@ from panelot_host.engine.titles import generate_title
 from panelot_host.engine.turn_ops import TurnService, recovered_owner
 from panelot_host.engine.workflows import WorkflowService
 from panelot_host.errors import ThreadBusy, TurnActive
-from panelot_host.store import threads
+from panelot_host.store import frames, settings, threads
 from panelot_host.store.db import Database
 from panelot_host.store.seq import SeqAllocator
 from panelot_host.tools.context import BrowserBridge
@@ -35,7 +36,26 @@ from panelot_host.tools.registry import ToolRegistry
 
 log = logging.getLogger(__name__)
 
+SECRET_VARIABLE_SUFFIXES = ("_API_KEY", "_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
 UNOWNED_TABS_VARIABLE = "PANELOT_ACT_ON_UNOWNED_TABS"  # "1": the default of actOnUnownedTabs
+
+
+def known_secrets(
+    db: Database, vault: CredentialVault | None, environ: Mapping[str, str]
+) -> list[str]:
+    """The secrets no export may show: every stored credential and the API keys, tokens,
+    secrets and passwords of the environment."""
+    found = [
+        value
+        for name, value in environ.items()
+        if name.upper().endswith(SECRET_VARIABLE_SUFFIXES) and value
+    ]
+    if vault is not None and vault.secret_of is not None:
+        for record in settings.all_credentials(db.conn):
+            secret = vault.secret_of(record.ref)
+            if secret:
+                found.append(secret.reveal())
+    return found
 
 
 class Engine:
@@ -62,7 +82,11 @@ class Engine:
         policy = PolicyCache(db)
         self.ctx = EngineContext(
             db=db,
-            publish=Publisher(sink, lambda thread_id: threads.get(db.conn, thread_id)),
+            publish=Publisher(
+                sink,
+                lambda thread_id: threads.get(db.conn, thread_id),
+                lambda item_id: frames.of_items(db.conn, [item_id]).get(item_id, []),
+            ),
             models=models,
             registry=registry,
             actors=ThreadActors(spawn),
@@ -84,6 +108,7 @@ class Engine:
         self.provider = ProviderService(
             self.ctx, environ or {}, vault.secret_of if vault is not None else None
         )
+        self.exports = ExportService(self.ctx, lambda: known_secrets(db, vault, environ or {}))
         self._spawn = spawn
         self._closing = False
         self._background_scopes: set[anyio.CancelScope] = set()

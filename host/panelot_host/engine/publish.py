@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -11,6 +11,7 @@ from panelot_host.engine import views
 from panelot_host.engine.events import PENDING_SEQ, EventSink
 from panelot_host.errors import InvalidState
 from panelot_host.protocol import common, events
+from panelot_host.store.frames import FrameRecord
 from panelot_host.store.records import (
     ApprovalRecord,
     InteractionRecord,
@@ -45,14 +46,24 @@ _RUN_STATE_STATUS = {
 class Publisher:
     """Typed helpers over the event sink, one per engine. With ``load_thread``, a Run state
     change that changes its thread's status (``Thread.status``) also sends ``thread.updated``,
-    so thread lists follow waits and pauses."""
+    so thread lists follow waits and pauses. With ``load_frames`` (an item id -> its stored
+    frames), a tool call's item events list its frames (issue 30)."""
 
     def __init__(
-        self, sink: EventSink, load_thread: Callable[[str], ThreadRecord] | None = None
+        self,
+        sink: EventSink,
+        load_thread: Callable[[str], ThreadRecord] | None = None,
+        load_frames: Callable[[str], Sequence[FrameRecord]] | None = None,
     ) -> None:
         self._sink = sink
         self._load_thread = load_thread
+        self._load_frames = load_frames
         self._sent_status: dict[str, str] = {}
+
+    def _item_view(self, item: ItemRecord) -> Any:
+        if item.kind != "toolCall" or self._load_frames is None:
+            return views.item_view(item)
+        return views.item_view(item, self._load_frames(item.id))
 
     def authority_widened(self, command_id: str, changes: list[events.AuthorityChange]) -> None:
         """A connection-level event to every client (no thread, no seq)."""
@@ -78,19 +89,19 @@ class Publisher:
 
     def item_started(self, item: ItemRecord, turn_id: str) -> None:
         event = events.ItemStartedEvent(
-            thread_id=item.thread_id, seq=PENDING_SEQ, turn_id=turn_id, item=views.item_view(item)
+            thread_id=item.thread_id, seq=PENDING_SEQ, turn_id=turn_id, item=self._item_view(item)
         )
         self._sink.publish(item.thread_id, "item.started", event)
 
     def item_completed(self, item: ItemRecord, turn_id: str) -> None:
         event = events.ItemCompletedEvent(
-            thread_id=item.thread_id, seq=PENDING_SEQ, turn_id=turn_id, item=views.item_view(item)
+            thread_id=item.thread_id, seq=PENDING_SEQ, turn_id=turn_id, item=self._item_view(item)
         )
         self._sink.publish(item.thread_id, "item.completed", event)
 
     def item_updated(self, item: ItemRecord, turn_id: str) -> None:
         event = events.ItemUpdatedEvent(
-            thread_id=item.thread_id, seq=PENDING_SEQ, turn_id=turn_id, item=views.item_view(item)
+            thread_id=item.thread_id, seq=PENDING_SEQ, turn_id=turn_id, item=self._item_view(item)
         )
         self._sink.publish(item.thread_id, "item.updated", event)
 

@@ -177,10 +177,18 @@ class ThreadBrowser:
         *,
         thread_id: str | None = None,
         turn_id: str | None = None,
+        capture: bool = False,
     ) -> dict[str, Any]:
         tabs = thread_tabs or await self._tabs()
         answer = await self._bridge.invoke(
-            call_id, tool, args, target, tabs, thread_id=thread_id, turn_id=turn_id
+            call_id,
+            tool,
+            args,
+            target,
+            tabs,
+            thread_id=thread_id,
+            turn_id=turn_id,
+            capture=capture,
         )
         reported = answer.get("threadTabs")
         if isinstance(reported, dict):

@@ -16,12 +16,23 @@ import msgspec
 from panelot_host.engine import slots, titles, views
 from panelot_host.engine.commands import Receipt, command_unit
 from panelot_host.engine.events import PENDING_SEQ, EventSink
+from panelot_host.engine.frames import get_frame
 from panelot_host.engine.thread_list import list_threads
 from panelot_host.protocol import entities, events
 from panelot_host.protocol.items import Item
 from panelot_host.protocol.ops import threads as ops
 from panelot_host.protocol.ops._base import EmptyResult
-from panelot_host.store import approvals, item_wire, items, settings, steering, threads, turns
+from panelot_host.protocol.ops.timeline import FrameGetResult
+from panelot_host.store import (
+    approvals,
+    frames,
+    item_wire,
+    items,
+    settings,
+    steering,
+    threads,
+    turns,
+)
 from panelot_host.store.db import Database
 from panelot_host.store.ids import new_id
 from panelot_host.store.records import ItemRecord, RunRecord
@@ -66,6 +77,10 @@ class ThreadService:
     def open(self, thread_id: str) -> entities.ThreadSnapshot:
         """The snapshot of a live thread; raises ``NotFound``."""
         return snapshot(self._db, self._db.conn, thread_id, self._seq.current(thread_id))
+
+    def frame(self, frame_id: str) -> FrameGetResult:
+        """``frame.get``: a stored frame with its image; raises ``NotFound``."""
+        return get_frame(self._db, frame_id)
 
     def rename(self, cmd: Receipt, thread_id: str, title: str) -> ops.ThreadResult:
         with command_unit(self._db, cmd) as unit:
@@ -165,15 +180,18 @@ def _run_view(conn: sqlite3.Connection, run: RunRecord) -> entities.Run:
     return views.run_view(run, slots.wait_reason(limit))
 
 
-WIRE_FORMAT = 2
-"""Bump when ``views.item_view`` changes what it renders: cached item JSON is re-rendered."""
+WIRE_FORMAT = 3
+"""Bump when ``views.item_view`` changes what it renders: cached item JSON is re-rendered
+(3: a tool call's ``frames`` and ``frameSkipped``)."""
 _encode_item = msgspec.json.Encoder().encode
 
 
 def branch_wire(db: Database, thread_id: str, ids: list[str]) -> list[Item]:
     """The branch's items (``ids``, oldest first) as their wire JSON, rendered once per
     item and cached (schema 4): reopening a long thread reads stored JSON instead of
-    rebuilding every item."""
+    rebuilding every item. A tool call's JSON lists its frames, read for all the items
+    rendered in one query; storing or removing a frame drops its item's cached JSON
+    (``store.frames``)."""
     conn = db.conn
     rendered = item_wire.cached(conn, thread_id, WIRE_FORMAT)
     missing = [item_id for item_id in ids if item_id not in rendered]
@@ -183,7 +201,9 @@ def branch_wire(db: Database, thread_id: str, ids: list[str]) -> list[Item]:
             if len(missing) > 32
             else [items.get(conn, i) for i in missing]
         )
-        fresh = [(r.id, _encode_item(views.item_view(r))) for r in records]
+        calls = [r.id for r in records if r.kind == "toolCall"]
+        shots = frames.of_items(conn, calls)
+        fresh = [(r.id, _encode_item(views.item_view(r, shots.get(r.id, ())))) for r in records]
         with db.joining() as write:
             item_wire.store(write, thread_id, WIRE_FORMAT, fresh)
         rendered.update(fresh)

@@ -8,6 +8,7 @@ import anyio
 
 from panelot_host.engine.actor import StopCause
 from panelot_host.engine.context import EngineContext, RunRef
+from panelot_host.engine.frames import capture_frames
 from panelot_host.engine.slots import RunSlot
 from panelot_host.engine.thread_tabs import thread_browser
 from panelot_host.errors import ToolError
@@ -50,6 +51,10 @@ class EngineToolContext:
     @property
     def turn_started_ms(self) -> int:
         return turns.get_turn(self._ctx.db.conn, self.turn_id).started_at
+
+    @property
+    def capture_frames(self) -> bool:
+        return capture_frames(self._ctx.policy.settings())
 
     @property
     def target(self) -> Target | None:

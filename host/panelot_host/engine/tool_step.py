@@ -5,6 +5,7 @@ together with the next run state."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,6 +14,7 @@ import msgspec
 from panelot_host.engine.context import EngineContext, RunRef
 from panelot_host.engine.cursor import CursorCell, after_tool_result, dump_cursor
 from panelot_host.engine.finish import TurnFinisher
+from panelot_host.engine.frames import budget_bytes, store_frames
 from panelot_host.engine.page_reads import carried_by, origins_read
 from panelot_host.engine.policy import record_from_grant
 from panelot_host.engine.recovery import mark_uncertain
@@ -267,15 +269,27 @@ class ToolStepper:
         raise RunPaused
 
     def _settle(self, call: ItemRecord, result: ToolResult, status: ToolCallStatus) -> None:
-        """Store the result with the next run state (the failure streak) in one transaction."""
+        """Store the result with the next run state (the failure streak) in one transaction,
+        and with it the frames the browser captured (``engine.frames``), which never
+        enter the result."""
         cursor = after_tool_result(
             self.cursor.value, failure=result.counts_as_failure, denial=result.denied
         )
         with self.ctx.db.transaction() as conn:
+            self._store_frames(conn, call, result)
             settled = items.settle_call(conn, call.id, status, _wire_result(result))
             turns.update_run(conn, self.run.run_id, state="streaming", cursor=dump_cursor(cursor))
         self.cursor.value = cursor
         self.ctx.publish.item_completed(settled, self.run.turn_id)
+
+    def _store_frames(self, conn: sqlite3.Connection, call: ItemRecord, result: ToolResult) -> None:
+        skipped = result.frame_skipped
+        if result.frames:
+            budget = budget_bytes(self.ctx.policy.settings())
+            if not store_frames(conn, call, result.frames, budget) and skipped is None:
+                skipped = "failed"  # none of them could be kept
+        if skipped is not None:
+            items.set_frame_skipped(conn, call.id, skipped)
 
 
 def record_approval_grants(

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import base64
 import functools
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from panelot_host.protocol import common, entities, items
+from panelot_host.protocol import frames as frame_wire
 from panelot_host.protocol.workflows import WorkflowRunRecord
+from panelot_host.store.frames import FrameRecord
 from panelot_host.store.records import (
     ApprovalRecord,
     InteractionRecord,
@@ -25,6 +29,7 @@ from panelot_host.vocabulary import RunState, TurnStatus
 
 _result_decoder = msgspec.json.Decoder(common.ToolResult)
 _ID_FALLBACK = "none"
+T = TypeVar("T")
 
 
 def iso(ms: int) -> str:
@@ -97,7 +102,8 @@ def tool_result_view(result: dict[str, Any] | None) -> common.ToolResult | None:
     return msgspec.convert(result, common.ToolResult)
 
 
-def item_view(record: ItemRecord) -> items.Item:
+def item_view(record: ItemRecord, frames: Sequence[FrameRecord] = ()) -> items.Item:
+    """The item; a tool call with ``frames``, its stored frames (``store.frames.of_items``)."""
     base: dict[str, Any] = {
         "id": record.id,
         "turn_id": record.turn_id or _ID_FALLBACK,
@@ -135,6 +141,8 @@ def item_view(record: ItemRecord) -> items.Item:
                 started_at=_iso_or_none(call_extra.started_at),
                 ended_at=_iso_or_none(call_extra.ended_at),
                 decided_by=call_extra.decided_by,
+                frames=[frame_info(f) for f in frames],
+                frame_skipped=call_extra.frame_skipped,
             )
         case "compaction":
             return items.CompactionItem(
@@ -170,6 +178,48 @@ def _target(call_extra: ToolCallExtra) -> common.Target | None:
 def _evidence(call_extra: ToolCallExtra) -> dict[str, Any] | None:
     evidence = call_extra.evidence
     return None if evidence is None else msgspec.to_builtins(evidence)
+
+
+def frame_info(record: FrameRecord) -> frame_wire.FrameInfo:
+    """A stored frame as a toolCall item lists it (no image)."""
+    meta = record.meta
+    return frame_wire.FrameInfo(
+        id=record.id,
+        phase=record.phase,  # type: ignore[arg-type]
+        width=record.width,
+        height=record.height,
+        url=record.url,
+        captured_at=iso(record.captured_at),
+        mark=_meta(meta.get("mark"), frame_wire.FrameMark),
+        typed=meta.get("typed") if isinstance(meta.get("typed"), str) else None,
+    )
+
+
+def frame_view(record: FrameRecord) -> frame_wire.Frame:
+    """A stored frame with its image (``frame.get``)."""
+    info = frame_info(record)
+    meta = record.meta
+    blurred, title = meta.get("blurred"), meta.get("title")
+    return frame_wire.Frame(
+        **{f: getattr(info, f) for f in info.__struct_fields__},
+        thread_id=record.thread_id,
+        turn_id=record.turn_id,
+        item_id=record.item_id,
+        mime=record.mime,  # type: ignore[arg-type]
+        data=base64.b64encode(record.image).decode("ascii"),
+        title=title if isinstance(title, str) else "",
+        viewport=_meta(meta.get("viewport"), frame_wire.FrameViewport),
+        blurred=blurred if isinstance(blurred, int) else 0,
+    )
+
+
+def _meta(value: Any, kind: type[T]) -> T | None:
+    if value is None:
+        return None
+    try:
+        return msgspec.convert(value, kind)
+    except msgspec.ValidationError:
+        return None  # stored by another release in another shape: left out
 
 
 def steering_view(record: SteeringRecord) -> items.SteeringItem:

@@ -8,6 +8,9 @@ only to report invalid params). Submodules:
 - ``jsonrpc``: envelope structs, error codes, the generic ``decode_message``
 - ``messages``: ``decode_message`` with a one-pass fast path for op requests
 - ``common``, ``items``, ``entities``: shared types, items, threads/turns/runs/...
+- ``frames``: a turn's timeline: frames captured around browser actions (extension)
+- ``thread_export``: the thread export document ``thread.export`` writes and
+  ``thread.import`` takes (extension); ``thread_export_schema``: its JSON Schema
 - ``tabs``: a thread's tabs and its Chrome tab group (extension)
 - ``workflows``: saved workflows, their steps' semantic targets, schedules and the export
   document (extension); ``workflow_schema``: that document's JSON Schema

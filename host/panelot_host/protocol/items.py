@@ -21,6 +21,7 @@ from panelot_host.protocol.common import (
     ToolLevel,
     ToolResult,
 )
+from panelot_host.protocol.frames import FrameInfo, FrameSkip
 from panelot_host.protocol.workflows import DecidedBy
 
 
@@ -98,6 +99,11 @@ class ToolCallItem(_ItemBase, tag="toolCall", kw_only=True):
     """Extension, on a workflow run's calls (``workflow.run``): ``workflow`` when the
     player replayed a saved step, ``model`` when the model decided it after a divergence.
     Absent on the calls of ordinary Turns (the model decided them)."""
+    frames: list[FrameInfo] = []
+    """Extension (issue 30): the frames captured around the call, in order (a ``before``
+    frame first when there is one); ``frame.get`` returns one with its image."""
+    frame_skipped: FrameSkip | None = None
+    """Extension: why a call that acts on a page has no frame."""
 
 
 class NoticeItem(_ItemBase, tag="notice", kw_only=True):

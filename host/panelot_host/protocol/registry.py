@@ -86,6 +86,9 @@ OPS: Final = table(
         "workflow.schedule.list", ops.WorkflowScheduleListParams, ops.WorkflowScheduleListResult
     ),
     command("workflow.due", ops.WorkflowDueParams, ops.WorkflowDueResult),
+    request("frame.get", ops.FrameGetParams, ops.FrameGetResult),
+    request("thread.export", ops.ThreadExportParams, ops.ThreadExportResult),
+    command("thread.import", ops.ThreadImportParams, ops.ThreadImportResult),
 )
 """Client -> host requests: each op declared once (``command``: it changes stored state and
 carries ``commandId``; ``request``: it does not). The codec, the schema and the server's

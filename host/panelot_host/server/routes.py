@@ -27,6 +27,7 @@ from panelot_host.store.receipts import Replay, command_context
 
 if TYPE_CHECKING:
     from panelot_host.engine.config_ops import ConfigService
+    from panelot_host.engine.exports.service import ExportService
     from panelot_host.engine.provider_ops import ProviderService
     from panelot_host.engine.threads import ThreadService
     from panelot_host.engine.turn_ops import TurnService
@@ -199,6 +200,10 @@ def _workflows(session: Session) -> WorkflowService:
     return session.profile.ensure_engine().workflows
 
 
+def _exports(session: Session) -> ExportService:
+    return session.profile.ensure_engine().exports
+
+
 def _threads(session: Session) -> ThreadService:
     return session.profile.threads  # served before the engine is built
 
@@ -321,5 +326,12 @@ ROUTES: Mapping[str, Route] = bind(
     ),
     on(ops.WorkflowScheduleListParams, lambda s, p, _: _workflows(s).list_schedules()),
     on(ops.WorkflowDueParams, lambda s, p, r: _workflows(s).due(r, p.now, p.grace_minutes)),
+    # a turn's timeline and a thread's exports (issue 30)
+    on(ops.FrameGetParams, lambda s, p, _: _threads(s).frame(p.frame_id)),
+    on(
+        ops.ThreadExportParams,
+        lambda s, p, _: _exports(s).export(p.thread_id, p.turn_id, p.format),
+    ),
+    on(ops.ThreadImportParams, lambda s, p, r: _exports(s).import_(r, p.document)),
 )
 """Method -> route, for every op of ``protocol.registry.OPS`` (checked at import)."""

@@ -59,7 +59,11 @@ class ConnectionBrowser:
         *,
         thread_id: str | None = None,
         turn_id: str | None = None,
+        capture: bool = False,
     ) -> dict[str, Any]:
+        """``browser.invoke``; its ``frames`` are taken out before the answer is validated
+        and handed back as sent (``tools.browser_result`` keeps the valid ones), so a bad
+        frame never costs the call its result."""
         params = browser_ops.BrowserInvokeParams(
             call_id=call_id,
             tool=tool,
@@ -68,16 +72,20 @@ class ConnectionBrowser:
             thread_tabs=thread_tabs,
             thread_id=thread_id,
             turn_id=turn_id,
+            capture=capture,
         )
         try:
-            result = await self._ask("browser.invoke", params, INVOKE_WAIT_S)
+            raw = await self._request("browser.invoke", params, INVOKE_WAIT_S)
         except ToolError as exc:
             if isinstance(exc.__cause__, TimeoutError | ConnectionLost):
                 raise OutcomeUnknown(
                     f"{tool}: {exc.message}; it may or may not have acted"
                 ) from exc
             raise
+        rest, frames = _split_frames(raw)
+        result = self._decode("browser.invoke", rest)
         answer: dict[str, Any] = msgspec.to_builtins(result)
+        answer.update(frames)
         return answer
 
     async def find_thread_tabs(self, thread_tabs: ThreadTabs) -> ThreadTabs:
@@ -97,15 +105,41 @@ class ConnectionBrowser:
             ToolError: the shim answered with an error or an invalid result, or not in
                 time (``__cause__`` the ``RpcError``, ``InvalidResult`` or ``TimeoutError``).
         """
+        return self._decode(method, await self._request(method, params, wait_s))
+
+    async def _request(self, method: str, params: msgspec.Struct, wait_s: float) -> Any:
+        """The shim's result as it came (JSON values); ``ToolError`` as ``_ask``'s."""
         try:
-            raw = await self._connection.request(method, params, wait_s)
-            return codec.decode_result(method, msgspec.json.encode(raw))
+            return await self._connection.request(method, params, wait_s)
         except RpcError as exc:
             raise ToolError(f"the browser could not run it: {exc.message}") from exc
-        except InvalidResult as exc:
-            raise ToolError(f"the browser answered with an invalid result: {exc.message}") from exc
         except TimeoutError as exc:
             raise ToolError(f"the browser did not answer within {wait_s:.0f} s") from exc
+
+    def _decode(self, method: str, raw: Any) -> msgspec.Struct:
+        try:
+            return codec.decode_result(method, msgspec.json.encode(raw))
+        except InvalidResult as exc:
+            raise ToolError(f"the browser answered with an invalid result: {exc.message}") from exc
+
+
+_FRAME_FIELDS = ("frames", "frameSkipped")
+
+
+def _split_frames(raw: Any) -> tuple[Any, dict[str, Any]]:
+    """``browser.invoke``'s result without its frames, and the frames as sent (issue 30):
+    the rest is validated as the result; each frame on its own later, so a frame this host
+    cannot keep (too large, an unknown skip reason) is dropped, not the call's result."""
+    data = raw
+    if isinstance(raw, msgspec.Raw):
+        try:
+            data = msgspec.json.decode(raw)
+        except msgspec.DecodeError:
+            return raw, {}  # not JSON: the codec reports it
+    if not isinstance(data, dict) or not any(name in data for name in _FRAME_FIELDS):
+        return raw, {}
+    frames = {name: data.pop(name) for name in _FRAME_FIELDS if name in data}
+    return data, frames
 
 
 def _browser_target(target: Target | None) -> browser_ops.BrowserTarget | None:

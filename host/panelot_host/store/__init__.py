@@ -16,6 +16,8 @@ Module map:
   (approval requests and interactions), ``grants`` (the grant ledger), ``tabs`` (the tabs
   each thread owns and its tab group), ``settings``
   (settings and credential metadata), ``seq`` (per-thread event numbers), ``workflows``
-  (saved workflows and their schedules).
+  (saved workflows and their schedules), ``frames`` (the screenshots of a
+  turn's timeline, within the profile's size budget), ``thread_copy`` (a whole thread's
+  rows, read for an export and written as they are for an import).
 - Outside the host: ``inspect`` (a profile database read-only, for ``doctor``).
 """

@@ -147,6 +147,15 @@ def add_approval(
     )
 
 
+def approvals_of_thread(conn: sqlite3.Connection, thread_id: str) -> list[ApprovalRecord]:
+    """Every approval request of the thread, oldest first, whatever its state."""
+    rows = conn.execute(
+        f"SELECT {_APPROVAL_COLUMNS} FROM approval WHERE thread_id = ? ORDER BY created_at, rowid",
+        (thread_id,),
+    ).fetchall()
+    return [_approval(row) for row in rows]
+
+
 def get_approval(conn: sqlite3.Connection, request_id: str) -> ApprovalRecord:
     return _APPROVALS.get(conn, request_id)
 

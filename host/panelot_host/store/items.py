@@ -128,7 +128,7 @@ def branch_ids(conn: sqlite3.Connection, thread_id: str, head_item_id: str | Non
     """
     if head_item_id is None:
         return []
-    return _walk(dict(_links(conn, thread_id)), head_item_id)
+    return _walk(dict(links_of(conn, thread_id)), head_item_id)
 
 
 BranchPoints = list[tuple[str, list[tuple[str, str]]]]
@@ -142,7 +142,7 @@ def branch_with_points(
     """``branch_ids``, and for each item of that branch that has siblings: the item and its
     siblings with itself, oldest first, each with the newest item stored below it (or
     itself), the head that selects its branch. One read of the thread's links."""
-    links = _links(conn, thread_id)
+    links = links_of(conn, thread_id)
     parents = dict(links)
     path = _walk(parents, head_item_id) if head_item_id is not None else []
     children_count = Counter(parents.values())
@@ -160,7 +160,7 @@ def branch_with_points(
     return path, points
 
 
-def _links(conn: sqlite3.Connection, thread_id: str) -> list[tuple[str, str | None]]:
+def links_of(conn: sqlite3.Connection, thread_id: str) -> list[tuple[str, str | None]]:
     """The thread's (id, parent id) pairs, oldest first."""
     return conn.execute(
         "SELECT id, parent_id FROM item WHERE thread_id = ? ORDER BY ord", (thread_id,)
@@ -280,6 +280,14 @@ def settle_call(
     if row is None:
         raise NotFound(f"no item {item_id!r}")
     return _row(row)
+
+
+def set_frame_skipped(conn: sqlite3.Connection, item_id: str, skipped: str) -> None:
+    """Record why a tool call that acts on a page has no frame (``extra.frameSkipped``)."""
+    conn.execute(
+        "UPDATE item SET extra = json_set(coalesce(extra, '{}'), '$.frameSkipped', ?) WHERE id = ?",
+        (skipped, item_id),
+    )
 
 
 def call_id_taken(conn: sqlite3.Connection, thread_id: str, call_id: str) -> bool:

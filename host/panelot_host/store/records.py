@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from panelot_host.protocol.frames import FrameSkip
 from panelot_host.protocol.tabs import ThreadTabs
 from panelot_host.protocol.workflows import DecidedBy
 from panelot_host.vocabulary import (
@@ -74,7 +75,8 @@ class ToolCallExtra(msgspec.Struct, frozen=True, rename="camel", omit_defaults=T
     Set when the call is stored: the tool's ``label``, ``level`` and ``effects`` (from its
     descriptor), the arguments' parse error and the provider's own call id when it had to
     be replaced. Set when it starts: its ``recovery`` class and the ``target`` it runs
-    against, and when (``started_at``, ms); ``ended_at`` when it settles. Set when its
+    against, and when (``started_at``, ms); ``ended_at`` when it settles, with why a
+    call that acts on a page has no frame (``frame_skipped``, issue 30). Set when its
     outcome is unknown: the ``evidence``. Keys are the camelCase
     names rows have always been written with, so rows written before this struct read.
     """
@@ -90,6 +92,7 @@ class ToolCallExtra(msgspec.Struct, frozen=True, rename="camel", omit_defaults=T
     started_at: int | None = None
     ended_at: int | None = None
     decided_by: DecidedBy | None = None  # a workflow run's call: "workflow" or "model"
+    frame_skipped: FrameSkip | None = None
 
 
 class ItemRecord(msgspec.Struct, frozen=True):

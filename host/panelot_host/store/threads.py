@@ -75,7 +75,7 @@ def create(
         "created_at, updated_at, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, 0.0)",
         (tid, title, title_source, parent_thread_id, forked_from_item_id, now, now),
     )
-    _index_title(conn, tid, title)
+    index_title(conn, tid, title)
     return get(conn, tid)
 
 
@@ -144,17 +144,19 @@ def rename(conn: sqlite3.Connection, thread_id: str, title: str, source: str) ->
         (title, source, now_ms(), thread_id),
     )
     conn.execute("DELETE FROM search_text WHERE thread_id = ? AND source = 'title'", (thread_id,))
-    _index_title(conn, thread_id, title)
+    index_title(conn, thread_id, title)
     return get(conn, thread_id)
 
 
 def delete(conn: sqlite3.Connection, thread_id: str) -> None:
-    """Mark deleted and drop it from search; raises ``NotFound`` if it is not live."""
+    """Mark deleted, drop it from search and remove its frames (the thread row stays, so
+    ``frame``'s ON DELETE CASCADE does not run); raises ``NotFound`` if it is not live."""
     get(conn, thread_id)
     conn.execute(
         "UPDATE thread SET deleted = 1, updated_at = ? WHERE id = ?", (now_ms(), thread_id)
     )
     conn.execute("DELETE FROM search_text WHERE thread_id = ?", (thread_id,))
+    conn.execute("DELETE FROM frame WHERE thread_id = ?", (thread_id,))
 
 
 def set_head(conn: sqlite3.Connection, thread_id: str, item_id: str | None) -> None:
@@ -342,7 +344,8 @@ def _decode_cursor(cursor: str | None) -> ListCursor:
         ) from exc
 
 
-def _index_title(conn: sqlite3.Connection, thread_id: str, title: str) -> None:
+def index_title(conn: sqlite3.Connection, thread_id: str, title: str) -> None:
+    """Make a thread's title searchable."""
     conn.execute(
         "INSERT INTO search_text (body, thread_id, source) VALUES (?, ?, 'title')",
         (title, thread_id),

@@ -18,6 +18,7 @@ from panelot_host.store.ids import now_ms
 from panelot_host.store.records import RunRecord, TurnRecord, TurnUsage, UsageRecord
 from panelot_host.vocabulary import ACTIVE_TURN_STATUSES as ACTIVE_TURN_STATUSES
 from panelot_host.vocabulary import (
+    FINAL_RUN_STATES,
     INITIAL_RUN_STATES,
     RUN_STATES,
     RunState,
@@ -193,6 +194,28 @@ def insert_run(
     conn.execute(
         f"INSERT INTO run ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)",
         (run_id, turn_id, thread_id, state, _encode(cursor).decode(), now_ms()),
+    )
+
+
+ENDED_RUN_STATES: frozenset[RunState] = FINAL_RUN_STATES | {"interrupted"}
+"""The states a Run stored as it ended may have (an imported thread's)."""
+
+
+def insert_ended_run(conn: sqlite3.Connection, record: RunRecord) -> None:
+    """Store a Run that has ended (a thread's import: the state as exported, kept with when
+    it was last updated); ``IllegalTransition`` for a state a Run still works in."""
+    if record.state not in ENDED_RUN_STATES:
+        raise IllegalTransition(f"an ended run cannot be {record.state}")
+    conn.execute(
+        f"INSERT INTO run ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)",
+        (
+            record.id,
+            record.turn_id,
+            record.thread_id,
+            record.state,
+            _encode(record.cursor).decode(),
+            record.updated_at,
+        ),
     )
 
 

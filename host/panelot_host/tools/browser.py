@@ -94,6 +94,7 @@ class _Spec(msgspec.Struct, frozen=True, kw_only=True):
     acts_on: Literal["tab", "new_tab", "nothing"] = "tab"  # BrowserBinding.acts_on
     page_state: bool = False  # PageTraits
     active_tab: ActiveTab = "keeps"  # PageTraits
+    still: bool = False  # acts, but leaves nothing on a page to see (see ``acts_on_page``)
 
 
 _SPECS: tuple[_Spec, ...] = (
@@ -142,6 +143,7 @@ _SPECS: tuple[_Spec, ...] = (
         required=("tabId",),
         effect="write",
         recovery="write",
+        still=True,  # the tab is gone: there is nothing to capture after
         description="Close the tab `tabId`.",
     ),
     _Spec(
@@ -362,6 +364,7 @@ _SPECS: tuple[_Spec, ...] = (
         required=("accept",),
         effect="write",
         recovery="idempotent",
+        still=True,  # it only sets how the next action's dialog is answered
         delivers="answers a dialog of",
         description="How to answer the alert, confirm or prompt the page opens during the "
         "next action in the tab (Panelot answers Cancel unless told otherwise, so a dialog "
@@ -447,6 +450,31 @@ PAGE_TRAITS: Mapping[str, PageTraits] = MappingProxyType(
 """Each browser tool's ``PageTraits``, by name (the same whether a client offers it)."""
 
 
+def _acts(spec: _Spec) -> bool:
+    """Whether a call of ``spec`` acts on a page (see ``acts_on_page``)."""
+    return spec.acts_on != "nothing" and spec.recovery != "read" and not spec.still
+
+
+ACTIONS: Mapping[str, str | None] = MappingProxyType(
+    {s.name: (s.destination if s.acts_on == "new_tab" else None) for s in _SPECS if _acts(s)}
+)
+"""The browser tools that act on a page, by name, each with the argument it needs to act
+on one (a new tab acts on a page only when it opens one at its ``url``), else None."""
+
+
+def acts_on_page(tool: str, args: Mapping[str, Any]) -> bool:
+    """Whether the call changes what a tab shows, so the timeline captures frames of it
+    (issue 30). Decided from the descriptors: a call that acts on a tab (or opens one at a
+    URL) and is not a read (recovery ``read``: snapshot, read, screenshot, wait_for), nor
+    one that leaves nothing to see (closing a tab, setting how a dialog is answered).
+    Listing tabs or downloads touches no tab. Hover and scroll act: they change the view.
+    """
+    if tool not in ACTIONS:
+        return False
+    needs = ACTIONS[tool]
+    return needs is None or bool(args.get(needs))
+
+
 async def invoke_browser_tool(tool: str, args: dict[str, Any], context: ToolContext) -> ToolResult:
     """Run ``tool`` in the browser through the shim and translate its answer.
 
@@ -461,6 +489,7 @@ async def invoke_browser_tool(tool: str, args: dict[str, Any], context: ToolCont
         context.target,
         thread_id=context.thread_id,
         turn_id=context.turn_id,
+        capture=context.capture_frames and acts_on_page(tool, args),
     )
     return browser_result(tool, answer)
 

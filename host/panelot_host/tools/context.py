@@ -39,10 +39,15 @@ class BrowserBridge(Protocol):
         *,
         thread_id: str | None = None,
         turn_id: str | None = None,
+        capture: bool = False,
     ) -> dict[str, Any]:
         """Run ``tool`` for the Turn ``turn_id`` of ``thread_id`` (what ``detach`` of that
         Turn releases); the answer is ``{content, details?, isError, target?,
-        threadTabs?}`` (``threadTabs``: the calling thread's tabs after the call)."""
+        threadTabs?, frames?, frameSkipped?}`` (``threadTabs``: the calling thread's tabs
+        after the call). With ``capture`` the shim captures frames of the tab around the
+        action (issue 30): ``frames``, each as ``protocol.frames.CapturedFrame`` names its
+        fields (not validated here: a bad frame must not cost the call its result), or
+        why there are none (``frameSkipped``)."""
         ...
 
     async def find_thread_tabs(self, thread_tabs: ThreadTabs) -> ThreadTabs:
@@ -70,6 +75,12 @@ class ToolContext(Protocol):
     @property
     def turn_started_ms(self) -> int:
         """When the Turn started (Unix epoch, milliseconds): what "this turn's" means."""
+        ...
+
+    @property
+    def capture_frames(self) -> bool:
+        """Whether the ``captureFrames`` setting is on: a browser action then asks the
+        shim for frames of its tab (``tools.browser.acts_on_page``)."""
         ...
 
     @property

@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from panelot_host.protocol.frames import CapturedFrame, FrameSkip
 from panelot_host.providers.types import ImagePart, TextPart
 
 
@@ -29,6 +30,9 @@ class ToolResult(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     never sees it, so a conclusion the model needs must be in ``content`` — which is
     therefore required to be non-empty. ``denied`` marks a user or policy denial: it is
     an error for the model but not a tool failure, so the failure streak ignores it.
+    ``frames`` (issue 30): the screenshots the browser captured around the action, or
+    why it has none (``frame_skipped``): the engine stores them beside the result, never
+    in it, and no model sees them.
 
     Raises:
         ValueError: ``content`` is empty, or ``denied`` without ``is_error``.
@@ -38,6 +42,8 @@ class ToolResult(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     details: dict[str, Any] | None = None
     is_error: bool = False
     denied: bool = False
+    frames: list[CapturedFrame] = []
+    frame_skipped: FrameSkip | None = None
 
     def __post_init__(self) -> None:
         if not _has_content(self.content):

@@ -5,7 +5,8 @@
 // tool-card.js, cards.js); this list keeps their rows: it renders the newest items of a
 // long thread and older ones as the user scrolls up, streams answers into the DOM once per
 // animation frame, keeps the newest text in view unless the user scrolled up, and re-draws
-// what a change of the run or the cards touches.
+// what a change of the run or the cards touches; each turn's timeline (timeline.js) follows
+// its last row.
 
 import { el, button, dollars, totalTokens, usageWords } from "../dom.js";
 import { renderMarkdown } from "../markdown.js";
@@ -14,6 +15,7 @@ import { isStep, mountSteps } from "./steps.js";
 import { branchSwitcher, messageActions, noticeLabel, thinkingBox } from "./messages.js";
 import { compactionDivider } from "./compaction.js";
 import { shownStatus, toolCard } from "./tool-card.js";
+import { mountTimeline } from "./timeline.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../store.js").Item} Item */
@@ -40,6 +42,7 @@ export function mountChat(store, controller) {
   /** @type {Map<string, HTMLLIElement>} */
   const rows = new Map();
   const steps = mountSteps(store, log);
+  const timeline = mountTimeline(store, controller, log, scroller);
   /** @type {Set<string>} */
   const dirty = new Set();
   let frame = 0;
@@ -94,6 +97,7 @@ export function mountChat(store, controller) {
     shownGeneration += 1;
     log.replaceChildren(...items.slice(shownFrom).map(row));
     steps.regroupAll();
+    timeline.placeAll();
     updateEarlier();
     renderCards();
     renderSteering();
@@ -135,6 +139,7 @@ export function mountChat(store, controller) {
       const before = scroller.scrollHeight;
       log.prepend(...batch);
       steps.regroupAll();
+      timeline.placeAll();
       scroller.scrollTop += scroller.scrollHeight - before;
       updateEarlier();
       if (wanted > 0 && shownFrom > 0) {
@@ -220,6 +225,7 @@ export function mountChat(store, controller) {
       log.insertBefore(li, firstCard);
     }
     steps.regroup(item.turnId);
+    timeline.place(item.turnId);
     if (store.state.pendingSteering.has(id)) renderSteering();
     followNewest();
   }
@@ -344,12 +350,14 @@ export function mountChat(store, controller) {
     renderCards();
     refreshUnsettled();
     regroupShownTurn();
+    timeline.placeAll(); // an approval decided: the timeline's marks
   });
   store.on("steering", renderSteering);
   store.on("run", () => {
     renderUsage();
     refreshUnsettled();
     regroupShownTurn();
+    timeline.placeAll(); // a turn ended: its "Export turn"
   });
 }
 

@@ -63,7 +63,7 @@ export function mountSettings(store, controller) {
       return;
     }
     const model = plainTextInput(settings.model ?? "");
-    const advanced = el("details", "settings-advanced", el("summary", "", "Advanced"), limitsSection(settings, model), reasoningSection(settings, model), tabsSection(settings), policySection(settings), grantsSection(), mcpSection(settings));
+    const advanced = el("details", "settings-advanced", el("summary", "", "Advanced"), limitsSection(settings, model), reasoningSection(settings, model), tabsSection(settings), timelineSection(settings), policySection(settings), grantsSection(), mcpSection(settings));
     advanced.open = view.advancedOpen;
     advanced.addEventListener("toggle", () => { view.advancedOpen = advanced.open; });
     const about = aboutSection(chrome.runtime.getManifest().version, view.host);
@@ -298,6 +298,53 @@ export function mountSettings(store, controller) {
   }
 
   /**
+   * A turn's timeline (issue 30): whether browser actions are captured, and how much room
+   * their frames may take before the oldest go.
+   * @param {Settings} settings
+   */
+  function timelineSection(settings) {
+    const capture = toggle(
+      "setting-capture-frames",
+      "Capture a timeline of browser actions",
+      settings.captureFrames !== false,
+      "A small picture of the tab after each action, shown under the turn and in its exports; never sent to the model. Password fields are blurred, and tabs you keep out of timelines are never captured.",
+      (on) => ({ captureFrames: on }),
+    );
+    const input = el("input");
+    input.type = "number";
+    input.id = "setting-frame-budget-mb";
+    input.min = "10";
+    input.max = "100000";
+    input.step = "1";
+    input.value = String(settings.frameBudgetMb ?? 200);
+    const lab = el("label", "", "Timeline storage (MB)");
+    lab.htmlFor = input.id;
+    const line = el("p", "help", "Past this, the oldest pictures are removed first (10 to 100000).");
+    line.id = `${input.id}-help`;
+    input.setAttribute("aria-describedby", line.id);
+    input.addEventListener("change", async () => {
+      const wanted = Number(input.value);
+      const before = String(view.settings?.frameBudgetMb ?? 200);
+      if (!Number.isInteger(wanted) || wanted < 10 || wanted > 100000) {
+        input.value = before;
+        say("Timeline storage: a whole number of MB from 10 to 100000.");
+        return;
+      }
+      input.disabled = true;
+      const result = await controller.updateSettings({ frameBudgetMb: wanted });
+      input.disabled = false;
+      if (!result) {
+        input.value = before;
+        return;
+      }
+      view.settings = result;
+      input.value = String(result.frameBudgetMb ?? wanted);
+      say(`Saved: timeline storage, ${wanted} MB.`);
+    });
+    return section("Timeline", capture, el("div", "field", lab, input, line));
+  }
+
+  /**
    * How many tasks (threads' turns) run at the same time: a spinbutton saved on change.
    * @param {Settings} settings
    */
@@ -360,7 +407,8 @@ export function mountSettings(store, controller) {
         return;
       }
       view.settings = result; // no re-render: the focus stays on the box
-      box.checked = Boolean(result[/** @type {"shareActiveTab" | "actOnUnownedTabs"} */ (Object.keys(update(on))[0])]);
+      const key = /** @type {"shareActiveTab" | "actOnUnownedTabs" | "captureFrames"} */ (Object.keys(update(on))[0]);
+      box.checked = key === "captureFrames" ? result[key] !== false : Boolean(result[key]); // the timeline is on unless turned off
       say(`Saved: ${label}, ${on ? "on" : "off"}.`);
     });
     return el("div", "field check", el("div", "check-line", box, lab), line);

@@ -1,13 +1,16 @@
 // The threads view: search box, the list (newest first, title, status — a live dot while
 // it runs, a badge while it waits for the user —, turns, tokens, cost, highlighted search
 // snippets), the count of the other threads that need the user on the "Threads" button,
-// and the shown thread's header (title, usage, its tabs with "Share this tab", rename,
-// fork, delete, back to the previous branch).
+// and the shown thread's header (title, usage, its tabs with "Share this tab" and "Keep
+// this tab out of timelines", rename, fork, delete, back to the previous branch).
 
 import { needsYou, needsYouWords } from "../../attention.js";
 import { el, iconButton, tokens, dollars, totalTokens, usageWords } from "../dom.js";
-import { showThreadTabs, tabCountWords } from "../tabs.js";
+import { activeTab, showThreadTabs, tabCountWords } from "../tabs.js";
+import { isPrivateTab, onPrivateTabsChanged, setPrivateTab } from "../../private-tabs.js";
 import { savableTurn } from "../workflows.js";
+import { saveExport } from "../exports.js";
+import { exportMenu } from "./export-menu.js";
 
 /** @typedef {import("../store.js").Store} Store */
 /** @typedef {import("../controller.js").Controller} Controller */
@@ -60,7 +63,10 @@ export function mountThreads(store, controller) {
     const turnId = savableTurn(store);
     if (turnId) void controller.workflows.propose(turnId);
   });
-  actions.append(back, saveWorkflow, rename, fork, remove);
+  // the thread as a file: a report, an animation of its timeline, its data, a transcript (issue 30)
+  const exportThread = exportMenu(iconButton("export", "Export thread"), "Export this thread as", (format) =>
+    store.state.threadId ? saveExport(controller, store.state.threadId, null, format) : Promise.resolve());
+  actions.append(back, exportThread, saveWorkflow, rename, fork, remove);
 
   // the thread's tabs: "3 tabs" brings them to the front; "Share this tab" hands over the
   // tab the user is looking at (tabs.js says which one that is)
@@ -77,7 +83,32 @@ export function mountThreads(store, controller) {
   share.type = "button";
   share.title = "The tab you are looking at joins this thread's tabs: the thread works in it.";
   share.addEventListener("click", () => controller.shareTab());
-  tabsRow.append(showTabs, share);
+  // the tab the user looks at kept out of timelines (issue 30): the worker captures no frame of it
+  const keepOut = el("button", "private-tab", "Keep this tab out of timelines");
+  keepOut.type = "button";
+  keepOut.setAttribute("aria-pressed", "false");
+  keepOut.title = "No picture of the tab you are looking at is kept in any thread's timeline, until you close it.";
+  /** @type {number | null} */
+  let lookedAt = null;
+  keepOut.addEventListener("click", async () => {
+    if (lookedAt === null) return;
+    await setPrivateTab(lookedAt, keepOut.getAttribute("aria-pressed") !== "true");
+    await renderPrivate();
+  });
+  async function renderPrivate() {
+    const tab = await activeTab();
+    lookedAt = tab?.tabId ?? null;
+    const on = lookedAt !== null && (await isPrivateTab(lookedAt).catch(() => false));
+    keepOut.disabled = lookedAt === null;
+    keepOut.setAttribute("aria-pressed", String(on));
+  }
+  if (globalThis.chrome?.tabs && globalThis.chrome?.storage?.session) {
+    chrome.tabs.onActivated.addListener(() => void renderPrivate());
+    chrome.windows?.onFocusChanged?.addListener(() => void renderPrivate());
+    onPrivateTabsChanged(() => void renderPrivate());
+    void renderPrivate();
+  }
+  tabsRow.append(showTabs, share, keepOut);
 
   function renderList() {
     const s = store.state;

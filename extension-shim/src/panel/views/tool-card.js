@@ -10,6 +10,7 @@ import { uncertainCard } from "./cards.js";
 import { argumentLines, scrollable } from "./tool-text.js";
 import { doingWords, doneWords } from "./steps.js";
 import { resultForPeople } from "./result-words.js";
+import { skipWords } from "./frame-words.js";
 
 /** @typedef {import("../store.js").State} State */
 /** @typedef {import("../store.js").Item} Item */
@@ -47,6 +48,8 @@ export function toolCard(item, { status, progress, times, controller, openImage 
   }
   const forPeople = resultForPeople(item);
   if (forPeople) card.append(forPeople);
+  const notCaptured = skipWords(item); // the timeline's gap, said on the step too
+  if (notCaptured) card.append(el("p", "frame-skipped", notCaptured));
   if (item.result) {
     const images = findImages([item.result.content, item.result.details]);
     if (images.length) card.append(el("div", "thumbs", ...images.map((image, n) => thumbnail(image, `${label}: image ${n + 1}`, openImage))));

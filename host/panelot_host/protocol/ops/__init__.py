@@ -9,7 +9,8 @@ Module map: ``_base`` (base classes, ``OpSpec`` and the ``command`` / ``request`
 declarations), ``session`` (``initialize``), ``threads``, ``turns``, ``config`` (settings,
 credentials, permissions), ``provider`` (``provider.status``/``discover``/``test``: the
 first run's setup), ``browser`` (host -> shim requests and ``$/cancelRequest``), ``workflows``
-(``workflow.*``: saved workflows, their runs and schedules).
+(``workflow.*``: saved workflows, their runs and schedules), ``timeline`` (``frame.get``,
+``thread.export``, ``thread.import``: a turn's frames and a thread's exports).
 """
 
 from panelot_host.protocol.ops._base import EmptyResult, Params, Result
@@ -82,6 +83,15 @@ from panelot_host.protocol.ops.threads import (
     ThreadSelectBranchResult,
     ThreadShareTabParams,
     ThreadShareTabResult,
+)
+from panelot_host.protocol.ops.timeline import (
+    ExportFormat,
+    FrameGetParams,
+    FrameGetResult,
+    ThreadExportParams,
+    ThreadExportResult,
+    ThreadImportParams,
+    ThreadImportResult,
 )
 from panelot_host.protocol.ops.turns import (
     ApprovalResponseParams,
@@ -157,6 +167,9 @@ __all__ = [
     "DueRun",
     "EmptyResult",
     "EngineInfo",
+    "ExportFormat",
+    "FrameGetParams",
+    "FrameGetResult",
     "GrantsResult",
     "HostCapabilities",
     "InitializeParams",
@@ -200,8 +213,12 @@ __all__ = [
     "ThreadCreateResult",
     "ThreadDeleteParams",
     "ThreadDeleteResult",
+    "ThreadExportParams",
+    "ThreadExportResult",
     "ThreadForkParams",
     "ThreadForkResult",
+    "ThreadImportParams",
+    "ThreadImportResult",
     "ThreadListParams",
     "ThreadListResult",
     "ThreadMatch",

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.protocol.common import ToolContent
+from panelot_host.protocol.frames import CapturedFrame, FrameSkip
 from panelot_host.protocol.tabs import ThreadTabs
 
 
@@ -56,6 +57,10 @@ class BrowserInvokeParams(msgspec.Struct, rename="camel", omit_defaults=True, kw
     thread_tabs: ThreadTabs | None = None
     thread_id: str | None = None
     turn_id: str | None = None
+    capture: bool = False
+    """**extension** (issue 30): capture frames of this call: one of the tab's viewport
+    right after the action, and one before it when it is the Turn's first action on that
+    tab. Set by the host on calls that act on a page, while ``captureFrames`` is on."""
 
 
 class BrowserInvokeResult(msgspec.Struct, rename="camel", kw_only=True):
@@ -68,6 +73,11 @@ class BrowserInvokeResult(msgspec.Struct, rename="camel", kw_only=True):
     details: Any | None = None
     target: BrowserTarget | None = None
     thread_tabs: ThreadTabs | None = None
+    frames: list[CapturedFrame] | None = None
+    """**extension** (issue 30): the frames captured for a call with ``capture``; the host
+    stores them with the tool call and never passes them to the model."""
+    frame_skipped: FrameSkip | None = None
+    """**extension**: why a call with ``capture`` has no frame."""
 
 
 class BrowserThreadTabsParams(msgspec.Struct, rename="camel", kw_only=True):

@@ -118,6 +118,8 @@ class ModelOptions(Params, omit_defaults=True, kw_only=True):
     it must stay below the call's output limit."""
 
 
+DEFAULT_FRAME_BUDGET_MB = 200
+FrameBudgetMb = Annotated[int, Meta(ge=10, le=100_000)]
 McpServerName = Annotated[str, Meta(min_length=1, max_length=100)]
 PolicyRule = dict[str, Any]
 """Shape owned by the gatekeeper (tool + origin > tool > effect class; deny wins)."""
@@ -160,6 +162,12 @@ class Settings(Result, kw_only=True):
     model_options: dict[str, ModelOptions] = {}
     """Extension: per model id, which OpenAI API, the reasoning effort and the Anthropic
     thinking budget."""
+    capture_frames: bool = True
+    """Extension (issue 30): capture a frame of the tab around each browser action, for the
+    turn's timeline and its reports (never sent to the model)."""
+    frame_budget_mb: int = DEFAULT_FRAME_BUDGET_MB
+    """Extension: the most the profile's frames may take, in MB (10 to 100000, default
+    200); past it the oldest frames are removed first."""
 
 
 class SettingsGetParams(Params, kw_only=True):
@@ -207,6 +215,11 @@ class SettingsUpdateParams(Params, omit_defaults=True, kw_only=True):
     model_options: dict[ModelName, ModelOptions] | _Opt | None = UNSET
     """Extension: replaces the whole map of per-model options (API, reasoning effort,
     thinking budget); null: none."""
+    capture_frames: bool | _Opt | None = UNSET
+    """Extension: capture frames of browser actions (null: the default, on)."""
+    frame_budget_mb: FrameBudgetMb | _Opt | None = UNSET
+    """Extension: the frames' size budget in MB; null: the default, 200. Lowering it
+    removes the oldest frames at once."""
 
 
 Secret = Annotated[str, Meta(min_length=1, max_length=65_536)]
