@@ -3,13 +3,14 @@ tests' harness), an echo host as the same-run baseline, the worker's heap over C
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -43,10 +44,13 @@ __all__ = [
     "Delay",
     "FakeAnthropic",
     "HostProcess",
+    "PacedScript",
     "Policy",
     "Reply",
+    "Step",
     "Stuck",
     "WorkerHeap",
+    "act_on",
     "connected_panel",
     "delayed",
     "initialize_params",
@@ -54,6 +58,7 @@ __all__ = [
     "launched",
     "median",
     "percentile",
+    "plain",
     "ref_of",
     "reward",
     "rpc",
@@ -63,9 +68,79 @@ __all__ = [
     "task_text",
     "text_events",
     "text_reply",
+    "timed_turn",
     "tool_results",
     "tool_use_reply",
+    "wait_turn",
 ]
+
+
+Step = Callable[[list[str]], Reply]
+"""One answer of a scripted model: made from the tool results it has seen so far."""
+
+
+class PacedScript:
+    """A model answering each request with the next of ``steps(call_id)`` (by how many
+    answers the conversation holds), each after ``latency_s``; then ``final``."""
+
+    final = "Done."
+
+    def __init__(self, latency_s: float) -> None:
+        self.latency_s = latency_s
+        self._ids = itertools.count()
+
+    def steps(self, call: str) -> list[Step]:
+        raise NotImplementedError
+
+    def reply(self, body: dict[str, Any]) -> Reply:
+        step = sum(1 for m in body["messages"] if m["role"] == "assistant")
+        steps = self.steps(f"toolu_{next(self._ids)}")
+        answer = steps[step](tool_results(body)) if step < len(steps) else text_reply([self.final])
+        return delayed(answer, self.latency_s)
+
+
+def act_on(call: str, tool: str, role: str, name: str, **more: Any) -> Step:
+    """``tool`` on the element ``role`` "``name``" of the latest snapshot the model saw."""
+    return lambda r: tool_use_reply(
+        call, tool, {"ref": ref_of(last_snapshot(r), role, name), **more}
+    )
+
+
+def plain(call: str, tool: str, **args: Any) -> Step:
+    """``tool`` with ``args`` as they are."""
+    return lambda _r: tool_use_reply(call, tool, args)
+
+
+def wait_turn(panel: Page, thread_id: str, turn_id: str) -> dict[str, Any]:
+    """``thread.open`` of ``thread_id`` once its Turn ``turn_id`` has ended."""
+    while True:
+        opened: dict[str, Any] = rpc(panel, "thread.open", {"threadId": thread_id})
+        turn = opened["turn"]
+        if turn["id"] == turn_id and turn["status"] in ("completed", "failed", "interrupted"):
+            return opened
+        time.sleep(0.02)
+
+
+def timed_turn(
+    panel: Page, model: FakeAnthropic, script: PacedScript, text: str
+) -> tuple[float, dict[str, Any]]:
+    """A Turn of ``text`` in a new thread, ``model`` answering from ``script``: its wall time
+    (from ``turn.submit`` to its end) and the thread as it ended. The Turn must complete."""
+    made = rpc(panel, "thread.create", {"commandId": f"timed-turn-{next(_command_ids)}"})
+    thread = made["thread"]["id"]
+    model.plan(*([script.reply] * 64))
+    started = time.perf_counter()
+    submit = {"commandId": f"timed-turn-{next(_command_ids)}", "threadId": thread, "text": text}
+    turn = rpc(panel, "turn.submit", submit)["turnId"]
+    opened = wait_turn(panel, thread, turn)
+    elapsed = time.perf_counter() - started
+    assert opened["turn"]["status"] == "completed", opened["turn"]
+    with model._lock:
+        model.plans.clear()
+    return elapsed, opened
+
+
+_command_ids = itertools.count()
 
 
 def delayed(reply: Reply, latency_s: float) -> Reply:

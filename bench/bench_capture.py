@@ -21,26 +21,22 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import time
-from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import sync_playwright
 
 from _browser import (
     FakeAnthropic,
-    Reply,
+    PacedScript,
+    Step,
+    act_on,
     connected_panel,
-    delayed,
-    last_snapshot,
     launched,
     median,
-    ref_of,
+    plain,
     rpc,
     serve_html,
-    text_reply,
-    tool_results,
-    tool_use_reply,
+    timed_turn,
 )
 from _common import figure, header
 
@@ -56,58 +52,23 @@ PAGE = (
 )
 
 
-class FormFiller:
+class FormFiller(PacedScript):
     """The turn as a model does it: a snapshot, then ten fields typed and ten clicks."""
 
     def __init__(self, tab: int, latency_s: float) -> None:
+        super().__init__(latency_s)
         self.tab = tab
-        self.latency_s = latency_s
 
-    def reply(self, body: dict[str, Any]) -> Reply:
-        step = sum(1 for m in body["messages"] if m["role"] == "assistant")
-        call = f"toolu_{next(_ids)}"
+    def steps(self, call: str) -> list[Step]:
         tab = self.tab
-
-        def act(tool: str, role: str, name: str, **more: Any) -> Callable[[list[str]], Reply]:
-            return lambda r: tool_use_reply(
-                call, tool, {"tabId": tab, "ref": ref_of(last_snapshot(r), role, name), **more}
-            )
-
-        calls: list[Callable[[list[str]], Reply]] = [
-            lambda r: tool_use_reply(call, "browser_snapshot", {"tabId": tab}),
+        return [
+            plain(call, "browser_snapshot", tabId=tab),
             *[
-                act("browser_type", "textbox", f"Field {n}", text=f"value {n}")
+                act_on(call, "browser_type", "textbox", f"Field {n}", tabId=tab, text=f"value {n}")
                 for n in range(1, FIELDS + 1)
             ],
-            *[act("browser_click", "button", "Count")] * 10,
+            *[act_on(call, "browser_click", "button", "Count", tabId=tab)] * 10,
         ]
-        answer = calls[step](tool_results(body)) if step < len(calls) else text_reply(["Done."])
-        return delayed(answer, self.latency_s)
-
-
-def _turn(panel: Page, model: FakeAnthropic, filler: FormFiller) -> tuple[float, dict[str, Any]]:
-    thread = rpc(panel, "thread.create", {"commandId": f"bench-{next(_ids)}"})["thread"]["id"]
-    model.plan(*([filler.reply] * 30))
-    started = time.perf_counter()
-    turn = rpc(
-        panel,
-        "turn.submit",
-        {"commandId": f"bench-{next(_ids)}", "threadId": thread, "text": "Fill the form"},
-    )["turnId"]
-    while True:
-        opened: dict[str, Any] = rpc(panel, "thread.open", {"threadId": thread})
-        if opened["turn"]["id"] == turn and opened["turn"]["status"] in (
-            "completed",
-            "failed",
-            "interrupted",
-        ):
-            break
-        time.sleep(0.05)
-    elapsed = time.perf_counter() - started
-    assert opened["turn"]["status"] == "completed", opened["turn"]
-    with model._lock:
-        model.plans.clear()
-    return elapsed, opened
 
 
 def _frames(opened: dict[str, Any]) -> int:
@@ -155,7 +116,7 @@ def main() -> None:
                         {"commandId": f"bench-{next(_ids)}", "captureFrames": capture},
                     )
                     page.reload()
-                    elapsed, opened = _turn(panel, model, filler)
+                    elapsed, opened = timed_turn(panel, model, filler, "Fill the form")
                     times[capture].append(elapsed)
                     if capture:
                         stored.append(_frames(opened))

@@ -21,25 +21,20 @@ from __future__ import annotations
 import argparse
 import itertools
 import time
-from collections.abc import Callable
-from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
 from _browser import (
     Browser,
     FakeAnthropic,
-    Reply,
+    PacedScript,
+    Step,
+    act_on,
     connected_panel,
-    delayed,
-    last_snapshot,
     launched,
-    ref_of,
+    plain,
     rpc,
     serve_html,
-    text_reply,
-    tool_results,
-    tool_use_reply,
 )
 from _common import figure, header
 
@@ -51,30 +46,21 @@ TARGET_RATIO = 0.5
 _ids = itertools.count()
 
 
-class BrowsingModel:
+class BrowsingModel(PacedScript):
     """Answers every thread's requests from the same six-step script, by the step its
     history has reached."""
 
     def __init__(self, site: str, latency_s: float) -> None:
+        super().__init__(latency_s)
         self.site = site
-        self.latency_s = latency_s
 
-    def reply(self, body: dict[str, Any]) -> Reply:
-        step = sum(1 for m in body["messages"] if m["role"] == "assistant")
-        call = f"toolu_{next(_ids)}"
-        calls: list[Callable[[list[str]], Reply]] = [
-            lambda r: tool_use_reply(call, "browser_tab_new", {"url": f"{self.site}/counter"}),
-            lambda r: tool_use_reply(call, "browser_snapshot", {}),
-            *[
-                lambda r: tool_use_reply(
-                    call, "browser_click", {"ref": ref_of(last_snapshot(r), "button", "Count")}
-                )
-            ]
-            * 3,
-            lambda r: tool_use_reply(call, "browser_read", {}),
+    def steps(self, call: str) -> list[Step]:
+        return [
+            plain(call, "browser_tab_new", url=f"{self.site}/counter"),
+            plain(call, "browser_snapshot"),
+            *[act_on(call, "browser_click", "button", "Count")] * 3,
+            plain(call, "browser_read"),
         ]
-        answer = calls[step](tool_results(body)) if step < len(calls) else text_reply(["Done."])
-        return delayed(answer, self.latency_s)
 
 
 def _threads(panel: Page, count: int) -> list[str]:

@@ -23,7 +23,6 @@ import argparse
 import itertools
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +30,15 @@ from playwright.sync_api import Page, sync_playwright
 
 from _browser import (
     FakeAnthropic,
-    Reply,
+    PacedScript,
+    Step,
+    act_on,
     connected_panel,
-    delayed,
-    last_snapshot,
     launched,
-    ref_of,
+    plain,
     rpc,
-    text_reply,
-    tool_results,
-    tool_use_reply,
+    timed_turn,
+    wait_turn,
 )
 from _common import figure, header
 
@@ -52,71 +50,34 @@ TARGET_LOOKS = 0.9  # 18 of 20
 _ids = itertools.count()
 
 
-class ShopperModel:
+class ShopperModel(PacedScript):
     """The task as a model does it, one call per answer, each after ``latency_s``."""
 
+    final = "Ordered."
+
     def __init__(self, site: str, latency_s: float) -> None:
+        super().__init__(latency_s)
         self.site = site
-        self.latency_s = latency_s
 
-    def reply(self, body: dict[str, Any]) -> Reply:
-        step = sum(1 for m in body["messages"] if m["role"] == "assistant")
-        call = f"toolu_{next(_ids)}"
-
-        def act(tool: str, role: str, name: str, **more: Any) -> Callable[[list[str]], Reply]:
-            return lambda r: tool_use_reply(
-                call, tool, {"ref": ref_of(last_snapshot(r), role, name), **more}
-            )
-
-        def plain(tool: str, **args: Any) -> Callable[[list[str]], Reply]:
-            return lambda r: tool_use_reply(call, tool, args)
-
-        calls = [
-            plain("browser_tab_new", url=f"{self.site}/"),
-            plain("browser_snapshot"),
-            act("browser_type", "searchbox", "Search products", text="lamp"),
-            act("browser_click", "button", "Search"),
-            plain("browser_snapshot"),
-            act("browser_click", "button", "Add to cart"),  # the first: the desk lamp
-            plain("browser_snapshot"),
-            act("browser_type", "spinbutton", "Quantity", text="2"),
-            act("browser_click", "button", "Update cart"),
-            plain("browser_snapshot"),
-            act("browser_click", "link", "Checkout"),
-            plain("browser_snapshot"),
-            act("browser_type", "textbox", "Full name", text="Ada Lovelace"),
-            act("browser_type", "textbox", "Email", text="ada@example.org"),
-            act("browser_select_option", "combobox", "Shipping", values=["Express"]),
-            act("browser_click", "button", "Place order"),
+    def steps(self, call: str) -> list[Step]:
+        return [
+            plain(call, "browser_tab_new", url=f"{self.site}/"),
+            plain(call, "browser_snapshot"),
+            act_on(call, "browser_type", "searchbox", "Search products", text="lamp"),
+            act_on(call, "browser_click", "button", "Search"),
+            plain(call, "browser_snapshot"),
+            act_on(call, "browser_click", "button", "Add to cart"),  # the first: the desk lamp
+            plain(call, "browser_snapshot"),
+            act_on(call, "browser_type", "spinbutton", "Quantity", text="2"),
+            act_on(call, "browser_click", "button", "Update cart"),
+            plain(call, "browser_snapshot"),
+            act_on(call, "browser_click", "link", "Checkout"),
+            plain(call, "browser_snapshot"),
+            act_on(call, "browser_type", "textbox", "Full name", text="Ada Lovelace"),
+            act_on(call, "browser_type", "textbox", "Email", text="ada@example.org"),
+            act_on(call, "browser_select_option", "combobox", "Shipping", values=["Express"]),
+            act_on(call, "browser_click", "button", "Place order"),
         ]
-        answer = calls[step](tool_results(body)) if step < len(calls) else text_reply(["Ordered."])
-        return delayed(answer, self.latency_s)
-
-
-def _wait_turn(panel: Page, thread_id: str, turn_id: str) -> dict[str, Any]:
-    while True:
-        opened: dict[str, Any] = rpc(panel, "thread.open", {"threadId": thread_id})
-        turn = opened["turn"]
-        if turn["id"] == turn_id and turn["status"] in ("completed", "failed", "interrupted"):
-            return opened
-        time.sleep(0.02)
-
-
-def _model_turn(panel: Page, model: FakeAnthropic, shopper: ShopperModel) -> tuple[float, dict]:
-    thread = rpc(panel, "thread.create", {"commandId": f"bench-{next(_ids)}"})["thread"]["id"]
-    model.plan(*([shopper.reply] * 20))
-    started = time.perf_counter()
-    turn = rpc(
-        panel,
-        "turn.submit",
-        {"commandId": f"bench-{next(_ids)}", "threadId": thread, "text": "Order a desk lamp"},
-    )["turnId"]
-    opened = _wait_turn(panel, thread, turn)
-    elapsed = time.perf_counter() - started
-    assert opened["turn"]["status"] == "completed", opened["turn"]
-    with model._lock:
-        model.plans.clear()
-    return elapsed, opened
 
 
 def _replay(panel: Page, workflow_id: str) -> tuple[float, dict[str, Any]]:
@@ -124,7 +85,7 @@ def _replay(panel: Page, workflow_id: str) -> tuple[float, dict[str, Any]]:
     run = rpc(
         panel, "workflow.run", {"commandId": f"bench-{next(_ids)}", "workflowId": workflow_id}
     )
-    opened = _wait_turn(panel, run["threadId"], run["turnId"])
+    opened = wait_turn(panel, run["threadId"], run["turnId"])
     return time.perf_counter() - started, opened
 
 
@@ -164,7 +125,7 @@ def main() -> None:
             rpc(panel, "settings.update", rules)
             shopper = ShopperModel(site, args.latency_ms / 1000)
             print(f"model latency per answer: {args.latency_ms:.0f} ms")
-            driven, recorded = _model_turn(panel, model, shopper)
+            driven, recorded = timed_turn(panel, model, shopper, "Order a desk lamp")
             assert state.orders and state.orders[-1]["shipping"] == "Express", state.orders
             draft = rpc(
                 panel,

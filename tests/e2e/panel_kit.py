@@ -97,3 +97,16 @@ def both_schemes(panel: Page, name: str) -> None:
         axe_scan(panel, f"{name} ({scheme})")
         screenshot(panel, f"panel-{name}-{scheme}")
     panel.emulate_media(color_scheme="light")
+
+
+def settings_for_model(browser: Browser, model: str) -> tuple[Page, Locator]:
+    """A connected panel showing Settings, with ``model`` saved as the model: the panel and
+    the Settings region."""
+    panel = browser.open_panel()
+    connected(panel)
+    panel.get_by_role("button", name="Settings").click()
+    settings = panel.get_by_role("region", name="Settings")
+    settings.get_by_role("textbox", name="Model", exact=True).fill(model)
+    settings.get_by_role("button", name="Save model settings").click()
+    expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
+    return panel, settings

@@ -12,7 +12,7 @@ from tests.providers.recorded_streams import done_items, recorded
 
 from .fake_model import FakeAnthropic, Reply
 from .harness import Browser
-from .panel_kit import both_schemes, connected, log, rpc, send, snapshot
+from .panel_kit import both_schemes, connected, log, rpc, send, settings_for_model, snapshot
 
 MODEL = "gpt-5.1-codex-max"
 
@@ -63,13 +63,7 @@ def test_reasoning_summary_is_a_folded_thinking_section_of_its_step(
 def test_reasoning_options_are_set_per_model_in_settings_and_used(
     browser: Browser, model: FakeAnthropic
 ) -> None:
-    panel = browser.open_panel()
-    connected(panel)
-    panel.get_by_role("button", name="Settings").click()
-    settings = panel.get_by_role("region", name="Settings")
-    settings.get_by_role("textbox", name="Model", exact=True).fill("claude-sonnet-4-5")
-    settings.get_by_role("button", name="Save model settings").click()
-    expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
+    panel, settings = settings_for_model(browser, "claude-sonnet-4-5")
     settings.get_by_text("Advanced", exact=True).click()
     expect(settings.get_by_role("heading", name="Reasoning")).to_be_visible()
     settings.get_by_role("spinbutton", name="Thinking budget").fill("500")

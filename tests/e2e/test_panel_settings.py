@@ -15,7 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from .fake_model import FakeAnthropic, last_user_text
 from .harness import Browser
-from .panel_kit import both_schemes, connected, log, rpc, send
+from .panel_kit import both_schemes, connected, log, rpc, send, settings_for_model
 
 SECRET = "sk-panel-test-9f8e7d6c5b4a3921"
 
@@ -145,13 +145,7 @@ def test_settings_are_stored_and_the_key_is_never_shown(browser: Browser) -> Non
 def test_a_models_context_window_and_output_limit_are_overridden_in_settings(
     browser: Browser, model: FakeAnthropic
 ) -> None:
-    panel = browser.open_panel()
-    connected(panel)
-    panel.get_by_role("button", name="Settings").click()
-    settings = panel.get_by_role("region", name="Settings")
-    settings.get_by_role("textbox", name="Model", exact=True).fill("claude-sonnet-4-5")
-    settings.get_by_role("button", name="Save model settings").click()
-    expect(settings.get_by_role("status")).to_have_text("Model settings saved.")
+    panel, settings = settings_for_model(browser, "claude-sonnet-4-5")
     _open_advanced(settings)
     settings.get_by_role("spinbutton", name="Context window").fill("50000")
     settings.get_by_role("spinbutton", name="Output limit").fill("1234")

@@ -8,6 +8,7 @@ servers that reject the ``tools`` field or ``tool`` role still work.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -109,18 +110,37 @@ def _assistant(message: AssistantMessage, *, tools: bool) -> WireMessage:
 
 
 def _tool_result(message: ToolResultMessage, *, tools: bool) -> list[WireMessage]:
+    return tool_result_wire(
+        message,
+        tools=tools,
+        output=lambda text: {"role": "tool", "tool_call_id": message.call_id, "content": text},
+        user_content=_user_content,
+    )
+
+
+def tool_result_wire(
+    message: ToolResultMessage,
+    *,
+    tools: bool,
+    output: Callable[[str], dict[str, Any]],
+    user_content: Callable[[list[UserContent]], Any],
+) -> list[dict[str, Any]]:
+    """A tool result in OpenAI's shapes (Chat Completions and Responses share them but for
+    ``output``, the result's own message or item, and ``user_content``): its text, marked
+    ``[error]`` for a failed call, then its images in a user message (neither API takes
+    images in a tool result). Without ``tools`` the text goes in a user message too."""
     text = "".join(p.text for p in message.content if isinstance(p, TextPart))
     if message.is_error:
         text = f"[error] {text}"
     images = [p for p in message.content if isinstance(p, ImagePart)]
-    out: list[WireMessage]
-    if tools:
-        out = [{"role": "tool", "tool_call_id": message.call_id, "content": text}]
-    else:
-        out = [{"role": "user", "content": f"[result of tool {message.name}]\n{text}"}]
+    out = (
+        [output(text)]
+        if tools
+        else [{"role": "user", "content": f"[result of tool {message.name}]\n{text}"}]
+    )
     if images:
         intro = TextPart(text=f"Images returned by tool {message.name}:")
-        out.append({"role": "user", "content": _user_content([intro, *images])})
+        out.append({"role": "user", "content": user_content([intro, *images])})
     return out
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from panelot_host.providers.openai_request import tool_result_wire
 from panelot_host.providers.types import (
     AssistantMessage,
     ImagePart,
@@ -134,19 +135,16 @@ def _reasoning(part: ThinkingPart) -> WireItem:
 
 
 def _tool_result(message: ToolResultMessage, *, tools: bool) -> list[WireItem]:
-    text = "".join(p.text for p in message.content if isinstance(p, TextPart))
-    if message.is_error:
-        text = f"[error] {text}"
-    images = [p for p in message.content if isinstance(p, ImagePart)]
-    out: list[WireItem]
-    if tools:
-        out = [{"type": "function_call_output", "call_id": message.call_id, "output": text}]
-    else:
-        out = [{"role": "user", "content": f"[result of tool {message.name}]\n{text}"}]
-    if images:
-        intro = TextPart(text=f"Images returned by tool {message.name}:")
-        out.append({"role": "user", "content": _user_content([intro, *images])})
-    return out
+    return tool_result_wire(
+        message,
+        tools=tools,
+        output=lambda text: {
+            "type": "function_call_output",
+            "call_id": message.call_id,
+            "output": text,
+        },
+        user_content=_user_content,
+    )
 
 
 def _args(args: dict[str, Any]) -> str:
