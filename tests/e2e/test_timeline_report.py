@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,15 @@ def test_a_turn_of_five_actions_shows_six_frames_each_with_its_action(
     viewer.get_by_role("button", name="Close").click()
     expect(viewer).to_have_count(0)
     expect(buttons.nth(5)).to_be_focused()
+    # each action was allowed on its card: marked so, live and after the panel reloads
+    expect(timeline.get_by_text("Approved", exact=True)).to_have_count(5)
+    panel.reload()
+    connected(panel)
+    panel.get_by_role("button", name="Threads").click()
+    panel.get_by_role("button", name=re.compile("Sign me up for the Team plan")).first.click()
+    timeline = panel.get_by_role("list", name="Timeline")
+    expect(timeline.get_by_role("button")).to_have_count(6)
+    expect(timeline.get_by_text("Approved", exact=True)).to_have_count(5)
 
     # the password: plain text on the page, blurred in every frame
     after_password = next(

@@ -69,6 +69,13 @@ async def test_turn_with_approval_commits_the_decision_and_then_executes(
     assert profile is not None
     rows = profile.db.conn.execute("SELECT state, decision FROM approval").fetchall()
     assert rows == [("decided", "allow")]
+    # the decision stays in the thread's snapshot (the timeline marks the call after a reload)
+    reopened = await client.send("thread.open", {"threadId": thread_id})
+    [call] = [i for i in reopened["items"] if i["kind"] == "toolCall"]
+    assert reopened["decidedApprovals"] == [
+        {"toolCallId": call["id"], "decision": "allow", "scope": "once"}
+    ]
+    assert reopened["pendingApprovals"] == []
 
 
 async def test_user_denial_is_a_result_for_the_model_not_a_failure(
@@ -95,6 +102,10 @@ async def test_user_denial_is_a_result_for_the_model_not_a_failure(
         },
     )
     await wait_for(log, "turn.complete", turnId=turn_id)
+    reopened = await client.send("thread.open", {"threadId": thread_id})
+    assert [(a["toolCallId"], a["decision"]) for a in reopened["decidedApprovals"]] == [
+        (request["toolCallId"], "deny")
+    ]
     denial = [m for m in provider.requests[3].messages if isinstance(m, ToolResultMessage)][-1]
     assert denial.is_error and "not now" in denial.content[0].text  # type: ignore[union-attr]
     # flaky, flaky, (denial: neither counts nor resets), flaky -> streak 3 -> nudge

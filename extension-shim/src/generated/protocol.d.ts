@@ -52,6 +52,7 @@ export interface ProtocolDefinitions {
   CredentialsSetParams?: CredentialsSetParams;
   CredentialsSetResult?: CredentialsSetResult;
   DailySchedule?: DailySchedule;
+  DecidedApproval?: DecidedApproval;
   DueRun?: DueRun;
   EmptyResult?: EmptyResult;
   EngineInfo?: EngineInfo;
@@ -638,6 +639,15 @@ export interface CredentialsSetResult {
 export interface DailySchedule {
   kind: "daily";
   at: string;
+}
+/**
+ * How the user answered the approval request of a tool call (``toolCallId``: the
+ * toolCall item, as in ``ApprovalRequest``).
+ */
+export interface DecidedApproval {
+  toolCallId: string;
+  decision: "allow" | "deny";
+  scope?: ("once" | "origin" | "thread") | null;
 }
 /**
  * A run to start now (``workflow.run`` with ``trigger: "schedule"`` in ``threadId``).
@@ -1590,6 +1600,7 @@ export interface ThreadSnapshot {
   lastSeq: number;
   turns?: Turn[];
   branches?: BranchPoint[];
+  decidedApprovals?: DecidedApproval[];
 }
 /**
  * One user message and everything the engine did for it.

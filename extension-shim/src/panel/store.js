@@ -159,6 +159,7 @@ export class Store {
     // what the user decided on this thread's calls while this panel watched (the timeline's marks)
     if (!sameThread) s.decisions = new Map();
     for (const pending of snapshot.pendingApprovals) if (!s.decisions.has(pending.toolCallId)) s.decisions.set(pending.toolCallId, "asked");
+    for (const decided of snapshot.decidedApprovals ?? []) s.decisions.set(decided.toolCallId, decided.decision);
     s.approvals = new Map(snapshot.pendingApprovals.map((a) => [a.requestId, a]));
     s.interactions = new Map(snapshot.pendingInteractions.map((i) => [i.interactionId, i]));
     s.queue = snapshot.queue;

@@ -168,6 +168,13 @@ def snapshot(
             )
             for item_id, choices in points
         ],
+        decided_approvals=[
+            entities.DecidedApproval(
+                tool_call_id=a.tool_call_item_id, decision=a.decision, scope=a.scope
+            )
+            for a in approvals.approvals_of_thread(conn, thread_id)
+            if a.state == "decided" and a.decision is not None
+        ],
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any, Literal
 import msgspec
 
 from panelot_host.protocol.common import (
+    ApprovalScope,
     BudgetKind,
     CostBudgetUsd,
     CostUsd,
@@ -214,6 +215,15 @@ class BranchPoint(msgspec.Struct, rename="camel", kw_only=True):
     choices: list[BranchChoice]
 
 
+class DecidedApproval(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
+    """How the user answered the approval request of a tool call (``toolCallId``: the
+    toolCall item, as in ``ApprovalRequest``)."""
+
+    tool_call_id: Id
+    decision: Decision
+    scope: ApprovalScope | None = None
+
+
 class ThreadSnapshot(msgspec.Struct, rename="camel", kw_only=True):
     """The ``thread.open`` (and ``thread.selectBranch``) result: everything a client needs
     to render a thread and continue from it. Events that follow have ``seq > lastSeq``."""
@@ -233,3 +243,6 @@ class ThreadSnapshot(msgspec.Struct, rename="camel", kw_only=True):
     """Extension: the thread's Turns, oldest first, for usage and cost per Turn."""
     branches: list[BranchPoint] = []
     """Extension: the items of the selected branch that have siblings, oldest first."""
+    decided_approvals: list[DecidedApproval] = []
+    """Extension (issue 30): the thread's answered approval requests, oldest first, so a
+    turn's timeline marks the calls the user allowed or denied after a reload too."""
