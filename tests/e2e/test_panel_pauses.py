@@ -5,6 +5,7 @@ for resume: tests/e2e/test_recovery.py drives the same panel.)"""
 
 from __future__ import annotations
 
+import threading
 import time
 from http.server import BaseHTTPRequestHandler
 
@@ -96,20 +97,28 @@ def test_a_budget_in_money_pauses_the_turn_and_continue_gives_it_more(
     expect(panel.get_by_role("button", name="Resume")).to_be_hidden()
 
 
-class _Hang(BaseHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+def _hanging_site(arrived: threading.Event) -> type[BaseHTTPRequestHandler]:
+    """A shop whose /hang page never loads while the test runs; ``arrived`` is set when the
+    browser asks for it (the navigation was dispatched: the call is running)."""
 
-    def do_GET(self) -> None:
-        if self.path.startswith("/hang"):
-            time.sleep(30)  # the page never loads while the test runs
-        send_html(self, "<!doctype html><title>Shop</title><h1>Shop</h1>")
+    class Hang(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            if self.path.startswith("/hang"):
+                arrived.set()
+                time.sleep(30)
+            send_html(self, "<!doctype html><title>Shop</title><h1>Shop</h1>")
+
+    return Hang
 
 
 def test_an_uncertain_write_is_resolved_from_the_panel(
     browser: Browser, model: FakeAnthropic
 ) -> None:
-    with serve_on_loopback(_Hang) as site:
+    navigating = threading.Event()
+    with serve_on_loopback(_hanging_site(navigating)) as site:
         page = browser.context.new_page()
         page.goto(f"{site}/cart")
         tab = browser.worker().evaluate(
@@ -128,6 +137,9 @@ def test_an_uncertain_write_is_resolved_from_the_panel(
         expect(line).to_be_visible()
         # a step whose outcome is unknown stays in view when the steps are folded
         card = log(panel).get_by_role("listitem").filter(has_text=f"Open {site}/hang")
+        # killed once the navigation is under way: killed between the answer to the card
+        # and the call's start, the run is resumable instead (tests/engine/test_recovery.py)
+        assert navigating.wait(20), "the browser never asked for /hang"
         browser.kill_host()  # the navigation's outcome is now unknown
         expect(panel.get_by_role("button", name="It happened")).to_be_visible(timeout=20_000)
         expect(card).to_contain_text("outcome unknown")

@@ -21,6 +21,7 @@ from panelot_host.server.assembly import default_registry
 from panelot_host.server.config import HostConfig
 from panelot_host.server.host import Host
 from panelot_host.server.transport import DirectTransport, RemoteError
+from panelot_host.store import approvals
 from panelot_host.tools.registry import ToolRegistry
 
 pytestmark = pytest.mark.anyio
@@ -510,3 +511,89 @@ async def test_a_run_waiting_for_a_slot_at_shutdown_waits_as_interrupted_until_r
         )
         done = await wait_for(s.log, "turn.complete", turnId=turn_id)
         assert done[0]["status"] == "completed"
+
+
+async def _answer_then_stop(
+    open_host: Callable[..., object], provider: ScriptedProvider, decision: str
+) -> tuple[str, str]:
+    """A host that stored the user's answer to an approval and stopped before its run woke
+    (the answer's transaction committed; the process killed before the call started)."""
+    provider.add([ToolCall("write_note", {"text": "pay rent"}, call_id="w1")])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn_id = await _submit(s.client, thread_id, "write it", "s1")
+        request = (await wait_for(s.log, "approval.request"))[0]
+        with s.host.profile.db.transaction() as conn:
+            approvals.decide_approval(
+                conn,
+                request["requestId"],
+                decision=decision,  # type: ignore[arg-type]
+                scope="once",
+                message=None,
+                command_id="answered-before-the-stop",
+            )
+    return thread_id, turn_id
+
+
+@pytest.mark.parametrize(
+    ("decision", "ran", "said"), [("allow", ["write_note"], "saved note"), ("deny", [], "denied")]
+)
+async def test_an_approval_answered_just_before_a_stop_is_applied_on_resume(
+    open_host: Callable[..., object],
+    provider: ScriptedProvider,
+    tool_log: ToolLog,
+    decision: str,
+    ran: list[str],
+    said: str,
+) -> None:
+    thread_id, turn_id = await _answer_then_stop(open_host, provider, decision)
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        # not left "awaiting_approval" with no card to answer: resumable, nothing asked again
+        assert snapshot["run"]["state"] == "interrupted"
+        assert snapshot["pendingApprovals"] == []
+        call = next(i for i in snapshot["items"] if i["kind"] == "toolCall")
+        assert call["status"] == "awaiting_approval"
+        assert tool_log.names() == []  # nothing ran by itself
+        provider.add([Text("done")])
+        await s.client.send(
+            "run.resume",
+            {"commandId": "r1", "threadId": thread_id, "runId": snapshot["run"]["id"]},
+        )
+        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "completed"
+        assert s.log.of("approval.request") == []  # the stored answer was used
+    assert tool_log.names() == ran
+    result = next(m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage))
+    assert said in result.content[0].text.lower()  # type: ignore[union-attr]
+
+
+async def test_a_question_answered_just_before_a_stop_is_used_on_resume(
+    open_host: Callable[..., object], provider: ScriptedProvider
+) -> None:
+    provider.add([ToolCall("ask_user", {"question": "Which day?"})])
+    async with open_host() as s:  # type: ignore[attr-defined]
+        thread_id = await new_thread(s.client)
+        turn_id = await _submit(s.client, thread_id, "book", "s1")
+        question = (await wait_for(s.log, "interaction.request"))[0]
+        with s.host.profile.db.transaction() as conn:
+            approvals.answer_interaction(
+                conn,
+                question["interactionId"],
+                {"action": "accept", "values": {"answer": "Tuesday"}},
+                "answered-before-the-stop",
+            )
+    async with open_host() as s:  # type: ignore[attr-defined]
+        snapshot = await s.client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["run"]["state"] == "interrupted"
+        assert snapshot["pendingInteractions"] == []
+        provider.add([Text("Tuesday it is")])
+        await s.client.send(
+            "run.resume",
+            {"commandId": "r1", "threadId": thread_id, "runId": snapshot["run"]["id"]},
+        )
+        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
+        assert done[0]["status"] == "completed"
+        assert s.log.of("interaction.request") == []  # not asked a second time
+    result = next(m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage))
+    assert "Tuesday" in result.content[0].text  # type: ignore[union-attr]

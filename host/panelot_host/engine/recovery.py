@@ -9,6 +9,10 @@ view derived from other rows.
   ``recovery.resolve``, with evidence; a lost ``remote`` call (MCP elicitation) gets a
   result telling the model to repeat it only when safe;
 - approvals and interactions keep waiting (their tables), budget pauses stay paused;
+- a run waiting for the user whose question was answered before the process stopped (the
+  answer stored, the run not yet woken) -> ``interrupted``, its cut calls classified as
+  above: ``run.resume`` applies the stored answer (an allowed call passes the Gatekeeper
+  again before it runs); left waiting, it would wait for a card no one can see;
 - nothing calls a model by itself after a restart.
 """
 
@@ -73,8 +77,19 @@ def _settle_run(ctx: EngineContext, conn: sqlite3.Connection, run: RunRecord) ->
             return "interrupted"
         case "executing_tool" | "interrupted" | "queued":  # queued: perhaps amid a tool call
             return _settle_cut_calls(ctx, conn, run) or "interrupted"
+        case "awaiting_approval" | "awaiting_interaction" if not _still_asks(conn, run):
+            return _settle_cut_calls(ctx, conn, run) or "interrupted"
         case _:
             return run.state  # waiting for the user, or paused: unchanged
+
+
+def _still_asks(conn: sqlite3.Connection, run: RunRecord) -> bool:
+    """Whether the run's Turn has an approval or a question the user has not answered."""
+    asked = [
+        *approvals.pending_approvals(conn, run.thread_id),
+        *approvals.pending_interactions(conn, run.thread_id),
+    ]
+    return any(request.turn_id == run.turn_id for request in asked)
 
 
 def _settle_cut_calls(
