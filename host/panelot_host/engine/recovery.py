@@ -85,11 +85,9 @@ def _settle_run(ctx: EngineContext, conn: sqlite3.Connection, run: RunRecord) ->
 
 def _still_asks(conn: sqlite3.Connection, run: RunRecord) -> bool:
     """Whether the run's Turn has an approval or a question the user has not answered."""
-    asked = [
-        *approvals.pending_approvals(conn, run.thread_id),
-        *approvals.pending_interactions(conn, run.thread_id),
-    ]
-    return any(request.turn_id == run.turn_id for request in asked)
+    turn_ids = {a.turn_id for a in approvals.pending_approvals(conn, run.thread_id)}
+    turn_ids |= {i.turn_id for i in approvals.pending_interactions(conn, run.thread_id)}
+    return run.turn_id in turn_ids
 
 
 def _settle_cut_calls(
