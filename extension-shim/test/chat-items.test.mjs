@@ -137,10 +137,16 @@ test("the branch switcher says which version is shown and shows the neighbouring
   assert.equal(byName(first, "Next branch").disabled, false);
 });
 
-test("thinking is folded text, and a notice is labelled by its code", () => {
-  const box = thinkingBox("**not markdown**");
+test("thinking is folded, its text drawn by the renderer given, and a notice is labelled by its code", () => {
+  /** @type {[string, string][]} */
+  const drawn = [];
+  const box = thinkingBox("**Planning**", (target, text) => {
+    drawn.push([target.className, text]);
+    target.textContent = text.replaceAll("*", "");
+  });
   assert.equal(box.tagName, "DETAILS");
-  assert.equal(box.textContent, "Thinking**not markdown**");
+  assert.deepEqual(drawn, [["thinking-text", "**Planning**"]]);
+  assert.equal(box.textContent, "ThinkingPlanning");
   assert.equal(noticeLabel("change_approach"), "Repeated failures");
   assert.equal(noticeLabel("something_new"), "Notice");
 });

@@ -49,6 +49,11 @@ def test_reasoning_summary_is_a_folded_thinking_section_of_its_step(
     expect(thinking.locator(".thinking-text")).not_to_be_visible()  # folded
     thinking.locator("summary").click()
     expect(thinking).to_contain_text("Calculating step-by-step using calculator")
+    # the summary's Markdown is drawn (sanitised, as an answer's), not shown as asterisks
+    expect(thinking.locator(".thinking-text strong").first).to_have_text(
+        "Calculating step-by-step using calculator"
+    )
+    expect(thinking).not_to_contain_text("**")
     both_schemes(panel, "thinking")
     stored = [i for i in snapshot(panel)["items"] if i["kind"] == "assistant"]
     assert stored[0]["thinking"] == summary

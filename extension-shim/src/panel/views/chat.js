@@ -178,7 +178,7 @@ export function mountChat(store, controller) {
         const body = el("div", "md");
         renderMarkdown(body, item.text ?? "");
         li.replaceChildren(body, messageActions(item, controller));
-        if (item.thinking) li.prepend(thinkingBox(item.thinking));
+        if (item.thinking) li.prepend(thinkingBox(item.thinking, renderMarkdown));
         li.hidden = !item.text && !item.thinking; // an answer that starts with a tool call has no text
         if (item.interrupted) li.dataset.interrupted = "true";
         break;
@@ -239,9 +239,9 @@ export function mountChat(store, controller) {
       const body = /** @type {HTMLElement | null} */ (li.querySelector(":scope > .md"));
       if (body) streamInto(id, body, item.text ?? "");
       if (item.thinking) {
-        const shown = li.querySelector(":scope > .thinking > .thinking-text");
-        if (shown) shown.textContent = item.thinking;
-        else li.prepend(thinkingBox(item.thinking));
+        const shown = /** @type {HTMLElement | null} */ (li.querySelector(":scope > .thinking > .thinking-text"));
+        if (shown) renderMarkdown(shown, item.thinking);
+        else li.prepend(thinkingBox(item.thinking, renderMarkdown));
       }
       li.hidden = !item.text && !item.thinking;
     }

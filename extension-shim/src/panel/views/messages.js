@@ -9,9 +9,15 @@ import { el, iconButton } from "../dom.js";
 /** @typedef {import("../store.js").BranchPoint} BranchPoint */
 /** @typedef {import("../controller.js").Controller} Controller */
 
-/** The model's reasoning, folded: text only, never Markdown. @param {string} text */
-export function thinkingBox(text) {
-  return el("details", "thinking", el("summary", "", "Thinking"), el("div", "thinking-text", text));
+/**
+ * The model's reasoning, folded, its text drawn by `draw` (chat.js: sanitised Markdown,
+ * as reasoning summaries are written: "**Planning the search**\n\n...").
+ * @param {string} text @param {(target: HTMLElement, text: string) => void} draw
+ */
+export function thinkingBox(text, draw) {
+  const body = el("div", "thinking-text");
+  draw(body, text);
+  return el("details", "thinking", el("summary", "", "Thinking"), body);
 }
 
 /** @param {string} code */
