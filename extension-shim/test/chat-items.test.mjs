@@ -216,6 +216,8 @@ test("decisionMark and skipWords: in words, never a colour alone", () => {
   assert.equal(decisionMark(/** @type {any} */ (call({ id: "c4", status: "denied" })), decisions), "Denied");
   assert.equal(decisionMark(/** @type {any} */ (call({ id: "c5", status: "uncertain" })), decisions), "Outcome unknown");
   assert.equal(decisionMark(/** @type {any} */ (call({ id: "c6", status: "succeeded" })), decisions), null);
+  assert.equal(decisionMark(/** @type {any} */ (call({ id: "c7", status: "succeeded", allowedBy: "grant" })), decisions), "Allowed by your earlier decision");
+  assert.equal(decisionMark(/** @type {any} */ (call({ id: "c8", status: "succeeded", allowedBy: "policy" })), decisions), "Allowed by a policy rule");
   assert.equal(skipWords(/** @type {any} */ (call({ frameSkipped: "background" }))), "Not captured: the tab was in the background");
   assert.equal(skipWords(/** @type {any} */ (call({ frameSkipped: "private", frames: [frame("f", "before")] }))), null);
   assert.equal(Object.keys(SKIP_WORDS).length, 6);

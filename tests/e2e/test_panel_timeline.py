@@ -25,8 +25,9 @@ FINAL = "I filled in the form; pressing Enter was refused."
 
 def _turn(browser: Browser, model: FakeAnthropic, site: str) -> Page:
     """A real turn through the host: five captured actions on the sign-in page (typing the
-    email and the password, a click, a hover, a click at a point), a key press a policy
-    rule denies, and a page opened in a background tab (not captured)."""
+    email and the password, a click, a hover a policy rule allows unasked, a click at a
+    point), a key press a policy rule denies, and a page opened in a background tab (not
+    captured)."""
     panel = browser.open_panel()
     connected(panel)
     rpc(
@@ -34,7 +35,10 @@ def _turn(browser: Browser, model: FakeAnthropic, site: str) -> Page:
         "settings.update",
         {
             "commandId": "deny-keys",
-            "policyRules": [{"tool": "browser_press_key", "decision": "deny"}],
+            "policyRules": [
+                {"tool": "browser_press_key", "decision": "deny"},
+                {"tool": "browser_hover", "decision": "allow"},
+            ],
         },
     )
     page, tab = open_tab(browser, f"{site}/login")
@@ -71,7 +75,9 @@ def test_the_filmstrip_the_viewer_and_the_exports(browser: Browser, model: FakeA
         assert names[1].startswith("Frame 2: Typed") and "Email" in names[1], names
         assert names[3].startswith("Frame 4: Clicked") and "Remember me" in names[3], names
         # each call the user allowed is marked in words; the denied and the hidden say so
+        # (four frames and the background tab's gap; the hover ran on the rule, unasked)
         expect(strip.get_by_text("Approved", exact=True)).to_have_count(5)
+        expect(strip.get_by_text("Allowed by a policy rule", exact=True)).to_have_count(1)
         expect(strip).to_contain_text("Denied: ")
         expect(strip).to_contain_text("Not captured: the tab was in the background")
         # thumbnails load as object URLs of the host's frames

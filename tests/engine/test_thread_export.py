@@ -10,9 +10,10 @@ import jsonschema
 import pytest
 from tests.conftest import EventLog
 from tests.engine.export_support import scripted_thread, without_ids
+from tests.engine.helpers import answer_approval, new_thread, run_turn, wait_for
 
 from panelot_host.protocol.thread_export_schema import SCHEMA_PATH
-from panelot_host.providers.scripted import ScriptedProvider
+from panelot_host.providers.scripted import ScriptedProvider, Text, ToolCall
 from panelot_host.server.transport import DirectTransport, RemoteError
 
 pytestmark = pytest.mark.anyio
@@ -214,3 +215,54 @@ async def test_an_import_repeated_with_its_command_id_stores_one_thread(
     assert await _import(client, document, "once") == first
     listed = await client.send("thread.list", {})
     assert len(listed["threads"]) == 2
+
+
+async def test_calls_a_grant_or_a_rule_let_through_unasked_name_their_decider(
+    client: DirectTransport, provider: ScriptedProvider, log: EventLog
+) -> None:
+    """A report says who allowed every call that ran, not only the ones asked about: the
+    user's standing decision (a grant) or a policy rule."""
+    rule = [{"tool": "write_note", "decision": "allow", "id": "notes-ok"}]
+    await client.send("settings.update", {"commandId": "rule", "policyRules": rule})
+    provider.add(
+        [ToolCall("write_note", {"text": "by the rule"}, call_id="p1")],
+        [Text("Noted.")],
+        [ToolCall("write_note", {"text": "asked"}, call_id="g1")],
+        [ToolCall("write_note", {"text": "by the grant"}, call_id="g2")],
+        [Text("Both noted.")],
+    )
+    thread_id = await new_thread(client)
+    await run_turn(client, log, thread_id, "note one thing")
+    await client.send("settings.update", {"commandId": "no-rule", "policyRules": []})
+    submitted = await client.send(
+        "turn.submit", {"commandId": "s2", "threadId": thread_id, "text": "note two"}
+    )
+    asked = (await wait_for(log, "approval.request"))[0]
+    await answer_approval(client, asked, "allow", "thread")
+    await wait_for(log, "turn.complete", turnId=submitted["turnId"])
+    assert len(log.of("approval.request")) == 1  # the second note ran on the grant
+
+    snapshot = await client.send("thread.open", {"threadId": thread_id})
+    calls = {i["callId"]: i for i in snapshot["items"] if i["kind"] == "toolCall"}
+    assert calls["p1"]["allowedBy"] == "policy" and "notes-ok" in calls["p1"]["allowedBecause"]
+    assert "allowedBy" not in calls["g1"]  # the user was asked: the approval says so
+    assert calls["g2"]["allowedBy"] == "grant"
+
+    document = await _export(client, thread_id)
+    jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text("utf-8"))).validate(document)
+    by_call = {calls[k]["id"]: k for k in calls}
+    decided = sorted(
+        (by_call[a["toolCallId"]], a["decision"], a["decidedBy"]) for a in document["approvals"]
+    )
+    assert decided == [("g1", "allow", "user"), ("g2", "allow", "grant"), ("p1", "allow", "policy")]
+
+    report = await client.send("thread.export", {"threadId": thread_id, "format": "html"})
+    assert "allowed by a policy rule" in report["text"]
+    assert "allowed by a standing grant" in report["text"]
+    transcript = await client.send("thread.export", {"threadId": thread_id, "format": "md"})
+    assert "allowed by a standing grant" in transcript["text"]
+
+    copy_id = await _import(client, document)
+    copy = await client.send("thread.open", {"threadId": copy_id})
+    copied = {i["callId"]: i.get("allowedBy") for i in copy["items"] if i["kind"] == "toolCall"}
+    assert copied == {"p1": "policy", "g1": None, "g2": "grant"}

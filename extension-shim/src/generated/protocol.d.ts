@@ -973,6 +973,8 @@ export interface ToolCallItem {
   frames?: FrameInfo[];
   frameSkipped?:
     ("background" | "disabled" | "failed" | "incognito" | "not_allowed" | "private") | null;
+  allowedBy?: ("grant" | "policy") | null;
+  allowedBecause?: string | null;
 }
 /**
  * A settled tool call's result. ``details`` is UI-only data (screenshots, diffs...).

@@ -26,6 +26,7 @@ from panelot_host.gatekeeper.denials import decision_denial, user_denial
 from panelot_host.gatekeeper.gatekeeper import resolve_target
 from panelot_host.gatekeeper.grants import grants_from_approval
 from panelot_host.gatekeeper.models import Decision
+from panelot_host.protocol.items import AllowedBy
 from panelot_host.protocol.tabs import SharedTab
 from panelot_host.store import approvals, items, turns
 from panelot_host.store import grants as grant_store
@@ -102,7 +103,7 @@ class ToolStepper:
         )
         match decision.action:
             case "allow":
-                await self._execute(call, bound, target)
+                await self._execute(call, bound, target, _allowed_by(decision))
             case "deny":
                 self._settle(call, decision_denial(bound.name, decision), "denied")
             case _:
@@ -232,11 +233,19 @@ class ToolStepper:
                 self._ask(call, bound, target, current)
                 await self._await_approval(call, bound)
 
-    async def _execute(self, call: ItemRecord, bound: BoundCall, target: Target | None) -> None:
+    async def _execute(
+        self,
+        call: ItemRecord,
+        bound: BoundCall,
+        target: Target | None,
+        allowed: tuple[AllowedBy, str] | None = None,
+    ) -> None:
         with self.ctx.db.transaction() as conn:
             started = ToolCallExtra(
                 recovery=bound.tool.descriptor.recovery,
                 target=msgspec.to_builtins(target) if target is not None else None,
+                allowed_by=allowed[0] if allowed else None,
+                allowed_because=allowed[1] if allowed else None,
             )
             items.start_call(conn, call.id, started)
             turns.update_run(conn, self.run.run_id, state="executing_tool")
@@ -354,3 +363,16 @@ def _delivers(bound: BoundCall) -> str | None:
 
 def _without_nulls(value: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in value.items() if v is not None}
+
+
+def _allowed_by(decision: Decision) -> tuple[AllowedBy, str] | None:
+    """What let an allowed call through unasked, when it was a decision of someone's (a
+    grant of the user's, a policy rule); None for a default (reads, tools that need no
+    approval)."""
+    match decision.source:
+        case "grant":
+            return "grant", decision.reason
+        case "policy":
+            return "policy", decision.reason
+        case _:
+            return None

@@ -143,6 +143,8 @@ def item_view(record: ItemRecord, frames: Sequence[FrameRecord] = ()) -> items.I
                 decided_by=call_extra.decided_by,
                 frames=[frame_info(f) for f in frames],
                 frame_skipped=call_extra.frame_skipped,
+                allowed_by=call_extra.allowed_by,
+                allowed_because=call_extra.allowed_because,
             )
         case "compaction":
             return items.CompactionItem(

@@ -7,7 +7,7 @@ additions beyond the design, always optional.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -70,6 +70,11 @@ class AssistantItem(_ItemBase, tag="assistant", kw_only=True):
     interrupted: bool = False
 
 
+AllowedBy = Literal["grant", "policy"]
+"""What let a call through without asking: a standing decision of the user's (a grant),
+or a policy rule."""
+
+
 class ToolCallItem(_ItemBase, tag="toolCall", kw_only=True):
     """A tool call and, once settled, its result."""
 
@@ -104,6 +109,12 @@ class ToolCallItem(_ItemBase, tag="toolCall", kw_only=True):
     frame first when there is one); ``frame.get`` returns one with its image."""
     frame_skipped: FrameSkip | None = None
     """Extension: why a call that acts on a page has no frame."""
+    allowed_by: AllowedBy | None = None
+    """Extension: what let the call run without asking the user: ``grant`` (a standing
+    decision the user gave earlier) or ``policy`` (a policy rule in settings). Absent when
+    the user was asked (see the approval) or the call needed no approval."""
+    allowed_because: str | None = None
+    """Extension, with ``allowedBy``: the Gatekeeper's reason in words."""
 
 
 class NoticeItem(_ItemBase, tag="notice", kw_only=True):

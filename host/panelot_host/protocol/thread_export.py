@@ -58,8 +58,9 @@ class ExportTurn(Turn, forbid_unknown_fields=True, kw_only=True):
 
 class ExportApproval(msgspec.Struct, rename="camel", omit_defaults=True, kw_only=True):
     """A tool call the Gatekeeper asked the user about (``request``, as the card showed
-    it), or one it refused without asking (no ``request``: a grant or a policy rule
-    denied it). ``toolCallId`` is the toolCall item's id."""
+    it), or one it decided without asking (no ``request``: a grant or a policy rule
+    denied it, or allowed it, ``reason`` saying which). ``toolCallId`` is the toolCall
+    item's id."""
 
     tool_call_id: Id
     turn_id: Id
@@ -70,6 +71,7 @@ class ExportApproval(msgspec.Struct, rename="camel", omit_defaults=True, kw_only
     message: Annotated[str, Meta(max_length=10_000)] | None = None
     request: ApprovalRequest | None = None
     decided_at: Timestamp | None = None
+    reason: Annotated[str, Meta(max_length=10_000)] | None = None
 
 
 class ExportFrame(FrameInfo, forbid_unknown_fields=True, kw_only=True):

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from panelot_host.protocol.frames import FrameSkip
+from panelot_host.protocol.items import AllowedBy
 from panelot_host.protocol.tabs import ThreadTabs
 from panelot_host.protocol.workflows import DecidedBy
 from panelot_host.vocabulary import (
@@ -75,7 +76,8 @@ class ToolCallExtra(msgspec.Struct, frozen=True, rename="camel", omit_defaults=T
     Set when the call is stored: the tool's ``label``, ``level`` and ``effects`` (from its
     descriptor), the arguments' parse error and the provider's own call id when it had to
     be replaced. Set when it starts: its ``recovery`` class and the ``target`` it runs
-    against, and when (``started_at``, ms); ``ended_at`` when it settles, with why a
+    against, and when (``started_at``, ms), and what let it through unasked (``allowed_by``
+    a grant or a policy rule, ``allowed_because``); ``ended_at`` when it settles, with why a
     call that acts on a page has no frame (``frame_skipped``, issue 30). Set when its
     outcome is unknown: the ``evidence``. Keys are the camelCase
     names rows have always been written with, so rows written before this struct read.
@@ -93,6 +95,10 @@ class ToolCallExtra(msgspec.Struct, frozen=True, rename="camel", omit_defaults=T
     ended_at: int | None = None
     decided_by: DecidedBy | None = None  # a workflow run's call: "workflow" or "model"
     frame_skipped: FrameSkip | None = None
+    # a call the Gatekeeper let through without asking, on the user's standing decision
+    # (a grant) or a policy rule, and its reason in words (the report names the decider)
+    allowed_by: AllowedBy | None = None
+    allowed_because: str | None = None
 
 
 class ItemRecord(msgspec.Struct, frozen=True):

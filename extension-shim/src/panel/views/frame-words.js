@@ -29,10 +29,11 @@ export function skipWords(call) {
 }
 
 /**
- * The mark of a call on its frames: the user denied it, its outcome is unknown, or it was
- * approved (asked for approval and allowed); null for a call nobody was asked about.
+ * The mark of a call on its frames: the user denied it, its outcome is unknown, it was
+ * approved (asked for approval and allowed), or a standing decision of the user's or a
+ * policy rule let it through unasked (`allowedBy`); null for a call that needed no approval.
  * @param {ToolCall} call @param {Map<string, string>} decisions  what the user decided, by tool call id
- * @returns {"Denied" | "Outcome unknown" | "Approved" | "Asked for approval" | null}
+ * @returns {"Denied" | "Outcome unknown" | "Approved" | "Asked for approval" | "Allowed by your earlier decision" | "Allowed by a policy rule" | null}
  */
 export function decisionMark(call, decisions) {
   if (call.status === "denied" || decisions.get(call.id) === "deny") return "Denied";
@@ -40,6 +41,8 @@ export function decisionMark(call, decisions) {
   const decided = decisions.get(call.id);
   if (decided === "allow") return "Approved";
   if (decided === "asked") return "Asked for approval";
+  if (call.allowedBy === "grant") return "Allowed by your earlier decision";
+  if (call.allowedBy === "policy") return "Allowed by a policy rule";
   return null;
 }
 

@@ -239,7 +239,7 @@ function frameWordsOf(call) {
 /** @param {string} mark */
 function markBadge(mark) {
   const badge = el("span", "frame-mark", mark);
-  badge.dataset.mark = mark === "Approved" ? "approved" : mark === "Denied" ? "denied" : mark === "Outcome unknown" ? "uncertain" : "asked";
+  badge.dataset.mark = mark === "Approved" || mark.startsWith("Allowed") ? "approved" : mark === "Denied" ? "denied" : mark === "Outcome unknown" ? "uncertain" : "asked";
   return badge;
 }
 

@@ -101,7 +101,8 @@ def _turn(conn: sqlite3.Connection, record: TurnRecord, usage: list[UsageRecord]
 
 
 def _approvals(asked: list[ApprovalRecord], stored: list[ItemRecord]) -> list[ExportApproval]:
-    """The requests the user was asked, then the calls a grant or a rule refused unasked."""
+    """The requests the user was asked, then the calls a grant or a rule decided unasked
+    (refused, or let through)."""
     found = [
         ExportApproval(
             tool_call_id=a.tool_call_item_id,
@@ -118,14 +119,26 @@ def _approvals(asked: list[ApprovalRecord], stored: list[ItemRecord]) -> list[Ex
     ]
     answered = {a.tool_call_item_id for a in asked if a.state == "decided"}
     for item in stored:
+        if item.id in answered or item.kind != "toolCall":
+            continue
         by = _refused_by(item)
-        if by is not None and item.id not in answered:
+        if by is not None:
             found.append(
                 ExportApproval(
                     tool_call_id=item.id,
                     turn_id=item.turn_id or "none",
                     decision="deny",
                     decided_by=by,
+                )
+            )
+        elif item.call_extra.allowed_by is not None:
+            found.append(
+                ExportApproval(
+                    tool_call_id=item.id,
+                    turn_id=item.turn_id or "none",
+                    decision="allow",
+                    decided_by=item.call_extra.allowed_by,
+                    reason=item.call_extra.allowed_because,
                 )
             )
     return found

@@ -295,6 +295,8 @@ def _call(base: ItemRecord, item: wire.ToolCallItem) -> ItemRecord:
         started_at=ms(item.started_at) if item.started_at else None,
         ended_at=ms(item.ended_at) if item.ended_at else None,
         decided_by=item.decided_by,
+        allowed_by=item.allowed_by,
+        allowed_because=item.allowed_because,
     )
     return msgspec.structs.replace(
         base,

@@ -76,7 +76,8 @@ def decision_text(approval: ExportApproval) -> str:
     who = by.get(approval.decided_by or "", "the user")
     scope = f" ({approval.scope})" if approval.scope else ""
     said = f': "{approval.message}"' if approval.message else ""
-    return f"{verb} by {who}{scope}{said}"
+    because = f" ({approval.reason})" if approval.reason and not approval.message else ""
+    return f"{verb} by {who}{scope}{said}{because}"
 
 
 def cost_text(cost: float | None) -> str:
