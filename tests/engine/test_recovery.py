@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.conftest import EventLog
@@ -556,16 +557,25 @@ async def test_an_approval_answered_just_before_a_stop_is_applied_on_resume(
         assert call["status"] == "awaiting_approval"
         assert tool_log.names() == []  # nothing ran by itself
         provider.add([Text("done")])
-        await s.client.send(
-            "run.resume",
-            {"commandId": "r1", "threadId": thread_id, "runId": snapshot["run"]["id"]},
-        )
-        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
-        assert done[0]["status"] == "completed"
+        await _resume_to_the_end(s, snapshot, turn_id)
         assert s.log.of("approval.request") == []  # the stored answer was used
     assert tool_log.names() == ran
+    assert said in _last_tool_result(provider).lower()
+
+
+async def _resume_to_the_end(s: Session, snapshot: dict[str, Any], turn_id: str) -> None:
+    """``run.resume`` the snapshot's run; its Turn completes."""
+    run = {"threadId": snapshot["thread"]["id"], "runId": snapshot["run"]["id"]}
+    await s.client.send("run.resume", {"commandId": "resume", **run})
+    done = await wait_for(s.log, "turn.complete", turnId=turn_id)
+    assert done[0]["status"] == "completed"
+
+
+def _last_tool_result(provider: ScriptedProvider) -> str:
+    """The text of the tool result in the last request to the model."""
     result = next(m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage))
-    assert said in result.content[0].text.lower()  # type: ignore[union-attr]
+    text: str = result.content[0].text  # type: ignore[union-attr]
+    return text
 
 
 async def test_a_question_answered_just_before_a_stop_is_used_on_resume(
@@ -588,12 +598,6 @@ async def test_a_question_answered_just_before_a_stop_is_used_on_resume(
         assert snapshot["run"]["state"] == "interrupted"
         assert snapshot["pendingInteractions"] == []
         provider.add([Text("Tuesday it is")])
-        await s.client.send(
-            "run.resume",
-            {"commandId": "r1", "threadId": thread_id, "runId": snapshot["run"]["id"]},
-        )
-        done = await wait_for(s.log, "turn.complete", turnId=turn_id)
-        assert done[0]["status"] == "completed"
+        await _resume_to_the_end(s, snapshot, turn_id)
         assert s.log.of("interaction.request") == []  # not asked a second time
-    result = next(m for m in provider.requests[-1].messages if isinstance(m, ToolResultMessage))
-    assert "Tuesday" in result.content[0].text  # type: ignore[union-attr]
+    assert "Tuesday" in _last_tool_result(provider)
