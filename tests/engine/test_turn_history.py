@@ -73,3 +73,11 @@ def test_an_unsettled_call_and_what_follows_it_are_read_again() -> None:
     later = [settled, _item(3, "steering", text="also")]
     assert history.messages(later) == build_messages([first[0], assistant, *later])
     assert history.last_item_id == "i3"
+
+
+def test_steering_is_a_user_message_marked_as_added_to_the_running_turn() -> None:
+    messages = build_messages([_item(0, "user", text="go"), _item(1, "steering", text="also")])
+    assert [(type(m).__name__, getattr(m, "steering", None)) for m in messages] == [
+        ("UserMessage", False),
+        ("UserMessage", True),
+    ]

@@ -134,3 +134,23 @@ def test_a_reasoning_item_that_nothing_followed_is_not_sent() -> None:
     request = ModelRequest(model="gpt-5", system="", messages=cut_short)
     items = build_body(request, ResponsesOptions(reasoning=True))["input"]
     assert [i.get("type") or i["role"] for i in items] == ["user"]
+
+
+def test_steering_keeps_the_turns_reasoning_going_back() -> None:
+    """A message the user adds to a running Turn does not end it: the reasoning before it
+    still goes back (only a new Turn's message starts afresh)."""
+    rs_3 = ThinkingPart("switch tabs", item_id="rs_3", encrypted_content="g3")
+    messages = [
+        *_two_turns(),
+        UserMessage([TextPart("use the second tab")], steering=True),
+        AssistantMessage([rs_3, ToolCallPart("call_2", "read_page", {})]),
+        ToolResultMessage("call_2", "read_page", [TextPart("second tab")]),
+    ]
+
+    def reasoning_sent(conversation: list) -> list[str]:
+        request = ModelRequest(model="gpt-5", system="", messages=conversation, tools=[TOOL])
+        body = build_body(request, ResponsesOptions(reasoning=True))
+        return [i["id"] for i in body["input"] if i.get("type") == "reasoning"]
+
+    assert reasoning_sent(messages) == ["rs_new", "rs_3"]
+    assert reasoning_sent([*messages, UserMessage([TextPart("a new question")])]) == []

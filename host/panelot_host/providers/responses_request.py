@@ -7,8 +7,9 @@ items) in that order; a tool result is a ``function_call_output`` (text; images 
 returned follow in a user message).
 
 Reasoning items (``ThinkingPart`` with an ``item_id`` and ``encrypted_content``) are sent
-back for the assistant messages after the last user message, i.e. within the turn: the
-model keeps its chain of thought across tool steps. Reasoning models are asked for their
+back for the assistant messages after the last user message that began a Turn (steering
+added to a running Turn does not end it), i.e. within the turn: the model keeps its
+chain of thought across tool steps. Reasoning models are asked for their
 encrypted reasoning (``include``) and a reasoning summary, and take no temperature.
 Anthropic thinking blocks (no ``item_id``) are not sent.
 """
@@ -76,8 +77,12 @@ def build_body(request: ModelRequest, options: ResponsesOptions) -> dict[str, An
 
 
 def encode_input(messages: list[Message], *, tools: bool) -> list[WireItem]:
-    """The ``input`` items of ``messages``; reasoning only after the last user message."""
-    last_user = max((i for i, m in enumerate(messages) if isinstance(m, UserMessage)), default=-1)
+    """The ``input`` items of ``messages``; reasoning only after the user message that
+    began the last Turn."""
+    last_user = max(
+        (i for i, m in enumerate(messages) if isinstance(m, UserMessage) and not m.steering),
+        default=-1,
+    )
     items: list[WireItem] = []
     for position, message in enumerate(messages):
         match message:

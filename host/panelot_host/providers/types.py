@@ -53,6 +53,9 @@ AssistantContent = TextPart | ThinkingPart | ToolCallPart
 
 class UserMessage(msgspec.Struct, tag="user", frozen=True, gc=False):
     content: list[UserContent]
+    # what the user added to a running Turn (steering): the Turn goes on, so its
+    # reasoning so far still belongs with it (``responses_request``)
+    steering: bool = False
 
 
 class AssistantMessage(msgspec.Struct, tag="assistant", frozen=True, gc=False):

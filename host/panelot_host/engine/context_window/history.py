@@ -54,7 +54,7 @@ def build_messages(branch: Iterable[ItemRecord]) -> list[Message]:
             case "toolCall" if batch is not None and item.batch_item_id == batch.assistant.id:
                 batch.calls.append(item)
             case "user" | "steering":
-                message = UserMessage(content=_user_content(item))
+                message = UserMessage(content=_user_content(item), steering=item.kind == "steering")
                 if batch is not None:
                     batch.after.append(message)
                 else:
