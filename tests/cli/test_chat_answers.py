@@ -70,6 +70,8 @@ def test_results_and_usage_fit_on_one_line() -> None:
     usage = {"inputTokens": 10, "outputTokens": 5, "cacheReadTokens": 90, "cacheWriteTokens": 0}
     assert usage_text(usage, None) == "100 in (90 cached), 5 out · cost unknown"
     assert usage_text(usage, 0.01234) == "100 in (90 cached), 5 out · $0.0123"
+    thought = {**usage, "reasoningTokens": 3}
+    assert usage_text(thought, None) == "100 in (90 cached), 5 out (3 reasoning) · cost unknown"
 
 
 def test_a_compaction_shows_as_a_divider() -> None:

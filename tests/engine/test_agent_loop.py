@@ -60,6 +60,7 @@ async def test_model_call_boundary_stores_message_usage_cost_and_stats(
         "outputTokens": 20,
         "cacheReadTokens": 5,
         "cacheWriteTokens": 7,
+        "reasoningTokens": 0,
     }
     assert done["costUsd"] is None  # the scripted model has no known price: never a made-up 0
     thread = (await client.send("thread.open", {"threadId": thread_id}))["thread"]

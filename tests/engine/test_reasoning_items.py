@@ -6,6 +6,8 @@ of the same Turn, and its summary is the item's thinking."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -30,12 +32,15 @@ pytestmark = pytest.mark.anyio
 MODEL = ModelInfo(id="gpt-5.1-codex-max", provider="openai", tool_use=True, reasoning=True)
 
 
-async def test_two_tool_steps_send_the_first_steps_reasoning_item_back(
-    home: Path, registry: ToolRegistry
-) -> None:
+@asynccontextmanager
+async def _responses_host(
+    home: Path, registry: ToolRegistry, replies: list[str]
+) -> AsyncIterator[tuple[DirectTransport, EventLog, SSEServer]]:
+    """A host whose model is the Responses provider on a loopback server answering the
+    recorded streams ``replies``, one a request."""
     server = SSEServer()
     server.start()
-    for name in ("responses_reasoning_call", "responses_reasoning_call_step2", "responses_text"):
+    for name in replies:
         server.add(Reply(200, [recorded(name)]))
     provider = ResponsesProvider(
         api_key=Secret("sk-test-reasoning"), base_url=server.url + "/v1", reasoning=True
@@ -50,13 +55,21 @@ async def test_two_tool_steps_send_the_first_steps_reasoning_item_back(
             await client.send("initialize", INIT)
             log = EventLog()
             client.on_event(log)
-            thread_id = await new_thread(client)
-            done = await run_turn(client, log, thread_id, "compute (12+7)*3*10")
-            assert done["status"] == "completed"
-            items = (await client.send("thread.open", {"threadId": thread_id}))["items"]
+            yield client, log, server
     finally:
         await provider.aclose()
         server.stop()
+
+
+async def test_two_tool_steps_send_the_first_steps_reasoning_item_back(
+    home: Path, registry: ToolRegistry
+) -> None:
+    steps = ["responses_reasoning_call", "responses_reasoning_call_step2", "responses_text"]
+    async with _responses_host(home, registry, steps) as (client, log, server):
+        thread_id = await new_thread(client)
+        done = await run_turn(client, log, thread_id, "compute (12+7)*3*10")
+        assert done["status"] == "completed"
+        items = (await client.send("thread.open", {"threadId": thread_id}))["items"]
     (reasoning,) = done_items("responses_reasoning_call", "reasoning")
     bodies = [json.loads(seen.body) for seen in server.requests]
     assert len(bodies) == 3
@@ -76,6 +89,42 @@ async def test_two_tool_steps_send_the_first_steps_reasoning_item_back(
     assert bodies[1]["input"][2]["call_id"] == "call_AB6AaRZ1FYZB2RwS6A5vbdqn"
     step = next(i for i in items if i["kind"] == "assistant")
     assert step["thinking"] == reasoning["summary"][0]["text"]
+
+
+async def test_reasoning_tokens_are_counted_per_call_turn_and_thread_and_exported(
+    home: Path, registry: ToolRegistry
+) -> None:
+    """The recorded gpt-5 stream reports 448 of its 469 output tokens as reasoning: they
+    reach the Turn's usage, the thread's totals, the export's model calls and its
+    transcript, and an import; cost is not changed by them (billed as output)."""
+    steps = ["responses_reasoning_call_gpt5", "responses_text"]
+    async with _responses_host(home, registry, steps) as (client, log, _server):
+        thread_id = await new_thread(client)
+        done = await run_turn(client, log, thread_id, "compute it")
+        assert done["status"] == "completed"
+        assert done["usage"]["reasoningTokens"] == 448
+        assert done["usage"]["outputTokens"] >= 469  # reasoning is a part of the output
+        snapshot = await client.send("thread.open", {"threadId": thread_id})
+        assert snapshot["turn"]["usage"]["reasoningTokens"] == 448
+        assert snapshot["thread"]["stats"]["reasoningTokens"] == 448
+        exported = await client.send("thread.export", {"threadId": thread_id, "format": "json"})
+        document = json.loads(exported["text"])
+        calls = document["turns"][0]["modelCalls"]
+        assert [c["reasoningTokens"] for c in calls] == [448, 0]
+        transcript = await client.send("thread.export", {"threadId": thread_id, "format": "md"})
+        assert "448 of them reasoning" in transcript["text"]
+        copy = await client.send("thread.import", {"commandId": "i1", "document": document})
+        imported = await client.send("thread.open", {"threadId": copy["thread"]["id"]})
+        assert imported["turn"]["usage"]["reasoningTokens"] == 448
+        assert imported["thread"]["stats"]["reasoningTokens"] == 448
+        # an export written before the count existed imports with none
+        for call in document["turns"][0]["modelCalls"]:
+            del call["reasoningTokens"]
+        del document["turns"][0]["usage"]["reasoningTokens"]
+        del document["thread"]["stats"]["reasoningTokens"]
+        older = await client.send("thread.import", {"commandId": "i2", "document": document})
+        read = await client.send("thread.open", {"threadId": older["thread"]["id"]})
+        assert read["turn"]["usage"]["reasoningTokens"] == 0
 
 
 async def test_model_options_set_the_effort_and_thinking_budget_of_each_call(

@@ -53,6 +53,7 @@ async def test_a_json_export_is_complete_versioned_and_follows_its_schema(
         "outputTokens": 30,
         "cacheReadTokens": 0,
         "cacheWriteTokens": 0,
+        "reasoningTokens": 0,
     }
     decided = [(a["decision"], a["decidedBy"], a["scope"]) for a in document["approvals"]]
     assert decided == [("allow", "user", "once"), ("deny", "user", "once")]

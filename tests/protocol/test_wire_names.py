@@ -212,6 +212,7 @@ def test_required_nullables_stay_present() -> None:
         "outputTokens": 0,
         "cacheReadTokens": 0,
         "cacheWriteTokens": 0,
+        "reasoningTokens": 0,
     }
     listed = msgspec.json.decode(encode(ops.ThreadListResult(threads=[], next_cursor=None)))
     assert listed == {"threads": [], "nextCursor": None}

@@ -157,7 +157,7 @@ async def test_a_replay_with_a_new_parameter_needs_no_model(
         tasks.cancel_scope.cancel()
     assert done["status"] == "completed", done
     assert done["usage"] == {"inputTokens": 0, "outputTokens": 0, "cacheReadTokens": 0,
-                             "cacheWriteTokens": 0}  # fmt: skip
+                             "cacheWriteTokens": 0, "reasoningTokens": 0}  # fmt: skip
     assert len(provider.requests) == calls_before  # the model was never asked
     assert shop.typed == "wool" and shop.cart == ["Hat"]
     calls = await tool_calls(client, done["threadId"], done["turnId"])

@@ -1453,6 +1453,7 @@ export interface ThreadStats {
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
   costUsd?: number | null;
+  reasoningTokens?: number;
 }
 export interface ThreadCreateParams {
   /**
@@ -1637,6 +1638,7 @@ export interface Usage {
   outputTokens?: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  reasoningTokens?: number;
 }
 /**
  * Why a Turn failed.
@@ -1716,6 +1718,7 @@ export interface Usage1 {
   outputTokens?: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  reasoningTokens?: number;
 }
 export interface TurnEnqueueParams {
   /**

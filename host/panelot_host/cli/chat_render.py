@@ -52,6 +52,8 @@ def usage_text(usage: Mapping[str, int], cost: float | None) -> str:
     if cached:
         tokens += f" ({cached} cached)"
     tokens += f", {usage.get('outputTokens', 0)} out"
+    if usage.get("reasoningTokens", 0):
+        tokens += f" ({usage['reasoningTokens']} reasoning)"
     price = "cost unknown" if cost is None else f"${cost:.4f}"
     return f"{tokens} · {price}"
 

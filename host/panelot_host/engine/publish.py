@@ -160,6 +160,7 @@ class Publisher:
                 output_tokens=usage.output_tokens,
                 cache_read_tokens=usage.cache_read_tokens,
                 cache_write_tokens=usage.cache_write_tokens,
+                reasoning_tokens=usage.reasoning_tokens,
             ),
             cost_usd=usage.cost_usd,
             stop_reason=turn.stop_reason,

@@ -198,6 +198,7 @@ def record_call_usage(
             cache_write_tokens=usage.cache_write_tokens,
             cost_usd=cost,
             created_at=now_ms(),
+            reasoning_tokens=usage.reasoning_tokens,
         ),
     )
     return threads.add_usage(
@@ -209,4 +210,5 @@ def record_call_usage(
         cache_read_tokens=usage.cache_read_tokens,
         cache_write_tokens=usage.cache_write_tokens,
         cost_usd=cost,
+        reasoning_tokens=usage.reasoning_tokens,
     )

@@ -163,6 +163,9 @@ class Usage(msgspec.Struct, rename="camel", frozen=True):
     output_tokens: TokenCount = 0
     cache_read_tokens: TokenCount = 0
     cache_write_tokens: TokenCount = 0
+    reasoning_tokens: TokenCount = 0
+    """Extension: of ``output_tokens``, the model's hidden reasoning (OpenAI reports it;
+    already counted and billed in ``output_tokens``); 0 when the provider reports none."""
 
 
 class TurnError(msgspec.Struct, rename="camel", frozen=True):

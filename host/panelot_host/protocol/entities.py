@@ -47,6 +47,7 @@ class ThreadStats(msgspec.Struct, rename="camel"):
     cache_read_tokens: TokenCount = 0
     cache_write_tokens: TokenCount = 0
     cost_usd: CostUsd | None = 0.0
+    reasoning_tokens: TokenCount = 0  # extension: of outputTokens, the hidden reasoning
 
 
 ThreadStatus = Literal[

@@ -47,6 +47,7 @@ class ModelCall(msgspec.Struct, rename="camel", forbid_unknown_fields=True, kw_o
     cache_write_tokens: TokenCount = 0
     cost_usd: CostUsd | None = None
     created_at: Timestamp
+    reasoning_tokens: TokenCount = 0  # of output_tokens (absent in older exports: 0)
 
 
 class ExportTurn(Turn, forbid_unknown_fields=True, kw_only=True):

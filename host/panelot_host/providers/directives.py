@@ -77,6 +77,7 @@ def respond(request: ModelRequest) -> Script:
         output_tokens=7 + done,
         cache_read_tokens=3 * done,
         cache_write_tokens=1,
+        reasoning_tokens=done,  # of output_tokens, as a reasoning model reports them
     )
     if done < len(tools) and request.tools:
         return [*_paused(pace), _tool_call(tools[done]), *_paused(pace), Stop(usage=usage)]

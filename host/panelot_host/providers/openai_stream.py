@@ -66,10 +66,15 @@ class _Details(msgspec.Struct):
     cached_tokens: int | None = None
 
 
+class _OutputDetails(msgspec.Struct):
+    reasoning_tokens: int | None = None
+
+
 class _Usage(msgspec.Struct):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     prompt_tokens_details: _Details | None = None
+    completion_tokens_details: _OutputDetails | None = None
 
 
 class _Error(msgspec.Struct):
@@ -226,10 +231,12 @@ class OpenAIDecoder:
         if u is None:
             return Usage()
         cached = (u.prompt_tokens_details.cached_tokens if u.prompt_tokens_details else 0) or 0
+        details = u.completion_tokens_details
         return Usage(
             input_tokens=max(0, (u.prompt_tokens or 0) - cached),
             output_tokens=u.completion_tokens or 0,
             cache_read_tokens=cached,
+            reasoning_tokens=(details.reasoning_tokens if details else 0) or 0,
         )
 
 

@@ -40,6 +40,7 @@ class ThreadStats(msgspec.Struct, frozen=True):
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     cost_usd: float | None = 0.0
+    reasoning_tokens: int = 0  # of output_tokens
 
 
 class ThreadRecord(msgspec.Struct, frozen=True):
@@ -133,6 +134,7 @@ class TurnUsage(msgspec.Struct, frozen=True):
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     cost_usd: float | None = 0.0
+    reasoning_tokens: int = 0  # of output_tokens (not added to the total again)
 
     @property
     def total(self) -> int:
@@ -251,6 +253,7 @@ class UsageRecord(msgspec.Struct, frozen=True):
     cache_write_tokens: int
     cost_usd: float | None
     created_at: int
+    reasoning_tokens: int = 0  # of output_tokens
 
 
 class CredentialRecord(msgspec.Struct, frozen=True):

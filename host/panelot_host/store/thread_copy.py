@@ -41,8 +41,8 @@ def usage_of(conn: sqlite3.Connection, thread_id: str) -> list[UsageRecord]:
     """The thread's model calls' usage, in the order they were made."""
     rows = conn.execute(
         "SELECT thread_id, turn_id, run_id, model, input_tokens, output_tokens, "
-        "cache_read_tokens, cache_write_tokens, cost_usd, created_at FROM usage "
-        "WHERE thread_id = ? ORDER BY id",
+        "cache_read_tokens, cache_write_tokens, cost_usd, created_at, reasoning_tokens "
+        "FROM usage WHERE thread_id = ? ORDER BY id",
         (thread_id,),
     ).fetchall()
     return [UsageRecord(*row) for row in rows]
@@ -55,8 +55,8 @@ def insert_thread(conn: sqlite3.Connection, record: ThreadRecord) -> None:
     conn.execute(
         "INSERT INTO thread (id, title, title_source, parent_thread_id, forked_from_item_id, "
         "head_item_id, created_at, updated_at, turns, input_tokens, output_tokens, "
-        "cache_read_tokens, cache_write_tokens, cost_usd, cost_known) "
-        "VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "cache_read_tokens, cache_write_tokens, cost_usd, cost_known, reasoning_tokens) "
+        "VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             record.id,
             record.title,
@@ -72,6 +72,7 @@ def insert_thread(conn: sqlite3.Connection, record: ThreadRecord) -> None:
             stats.cache_write_tokens,
             stats.cost_usd,
             stats.cost_usd is not None,
+            stats.reasoning_tokens,
         ),
     )
     threads.index_title(conn, record.id, record.title)
@@ -87,7 +88,8 @@ def insert_turn(conn: sqlite3.Connection, record: TurnRecord) -> None:
     conn.execute(
         "INSERT INTO turn (id, thread_id, status, stop_reason, error, user_item_id, context, "
         "input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, "
-        "cost_known, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "cost_known, started_at, ended_at, reasoning_tokens) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             record.id,
             record.thread_id,
@@ -104,6 +106,7 @@ def insert_turn(conn: sqlite3.Connection, record: TurnRecord) -> None:
             usage.cost_usd is not None,
             record.started_at,
             record.ended_at,
+            usage.reasoning_tokens,
         ),
     )
 
@@ -138,8 +141,8 @@ def insert_usage(conn: sqlite3.Connection, record: UsageRecord) -> None:
     """One model call's usage row; the Turn's totals are stored with the Turn."""
     conn.execute(
         "INSERT INTO usage (thread_id, turn_id, run_id, model, input_tokens, output_tokens, "
-        "cache_read_tokens, cache_write_tokens, cost_usd, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "cache_read_tokens, cache_write_tokens, cost_usd, created_at, reasoning_tokens) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             record.thread_id,
             record.turn_id,
@@ -151,6 +154,7 @@ def insert_usage(conn: sqlite3.Connection, record: UsageRecord) -> None:
             record.cache_write_tokens,
             record.cost_usd,
             record.created_at,
+            record.reasoning_tokens,
         ),
     )
 

@@ -20,7 +20,7 @@ from panelot_host.vocabulary import RunState, TitleSource, TurnStatus
 _COLUMNS = (
     "id, title, title_source, parent_thread_id, forked_from_item_id, head_item_id, "
     "created_at, updated_at, turns, input_tokens, output_tokens, cache_read_tokens, "
-    "cache_write_tokens, cost_usd, cost_known"
+    "cache_write_tokens, cost_usd, cost_known, reasoning_tokens"
 )
 _TERM = re.compile(r"\w+", re.UNICODE)
 
@@ -38,7 +38,7 @@ _cursor_decoder = msgspec.json.Decoder(ListCursor)
 
 def _row(row: Any) -> ThreadRecord:
     (tid, title, source, parent, forked, head, created, updated, turns, inp, out, cr, cw, cost,
-     known) = row  # fmt: skip
+     known, reasoning) = row  # fmt: skip
     stats = ThreadStats(
         turns=int(turns),
         input_tokens=int(inp),
@@ -46,6 +46,7 @@ def _row(row: Any) -> ThreadRecord:
         cache_read_tokens=int(cr),
         cache_write_tokens=int(cw),
         cost_usd=float(cost) if known and cost is not None else None,
+        reasoning_tokens=int(reasoning),
     )
     return ThreadRecord(
         id=str(tid),
@@ -176,13 +177,15 @@ def add_usage(
     cache_read_tokens: int,
     cache_write_tokens: int,
     cost_usd: float | None,
+    reasoning_tokens: int = 0,
 ) -> ThreadRecord:
     """Add one model call's usage and move the head to what it stored, in one statement;
     the updated thread. An unknown cost makes the thread's cost unknown."""
     row = conn.execute(
         "UPDATE thread SET head_item_id = ?, input_tokens = input_tokens + ?, "
         "output_tokens = output_tokens + ?, cache_read_tokens = cache_read_tokens + ?, "
-        "cache_write_tokens = cache_write_tokens + ?, cost_usd = cost_usd + ?, "
+        "cache_write_tokens = cache_write_tokens + ?, reasoning_tokens = reasoning_tokens + ?, "
+        "cost_usd = cost_usd + ?, "
         f"cost_known = cost_known AND ?, updated_at = ? WHERE id = ? RETURNING {_COLUMNS}",
         (
             head_item_id,
@@ -190,6 +193,7 @@ def add_usage(
             output_tokens,
             cache_read_tokens,
             cache_write_tokens,
+            reasoning_tokens,
             cost_usd or 0.0,
             cost_usd is not None,
             now_ms(),

@@ -32,7 +32,7 @@ _dict_decode = msgspec.json.Decoder(dict[str, Any]).decode
 _TURN_COLUMNS = (
     "id, thread_id, status, stop_reason, error, user_item_id, context, input_tokens, "
     "output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, cost_known, started_at, "
-    "ended_at"
+    "ended_at, reasoning_tokens"
 )
 _RUN_COLUMNS = "id, turn_id, thread_id, state, cursor, environment, environment_digest, updated_at"
 # One statement per target state: the move happens only from a state the table allows.
@@ -52,6 +52,7 @@ def _turn(row: Any) -> TurnRecord:
         cache_read_tokens=row[9],
         cache_write_tokens=row[10],
         cost_usd=row[11] if row[12] else None,
+        reasoning_tokens=row[15],
     )
     return TurnRecord(
         id=row[0],
@@ -149,8 +150,8 @@ def record_usage(conn: sqlite3.Connection, usage: UsageRecord) -> None:
     """Store one model call's usage and add it to its turn (an unknown cost stays unknown)."""
     conn.execute(
         "INSERT INTO usage (thread_id, turn_id, run_id, model, input_tokens, output_tokens, "
-        "cache_read_tokens, cache_write_tokens, cost_usd, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "cache_read_tokens, cache_write_tokens, cost_usd, created_at, reasoning_tokens) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             usage.thread_id,
             usage.turn_id,
@@ -162,17 +163,20 @@ def record_usage(conn: sqlite3.Connection, usage: UsageRecord) -> None:
             usage.cache_write_tokens,
             usage.cost_usd,
             usage.created_at,
+            usage.reasoning_tokens,
         ),
     )
     conn.execute(
         "UPDATE turn SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, "
         "cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?, "
+        "reasoning_tokens = reasoning_tokens + ?, "
         "cost_usd = cost_usd + ?, cost_known = cost_known AND ? WHERE id = ?",
         (
             usage.input_tokens,
             usage.output_tokens,
             usage.cache_read_tokens,
             usage.cache_write_tokens,
+            usage.reasoning_tokens,
             usage.cost_usd or 0.0,
             usage.cost_usd is not None,
             usage.turn_id,

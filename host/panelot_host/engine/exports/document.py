@@ -92,6 +92,7 @@ def _turn(conn: sqlite3.Connection, record: TurnRecord, usage: list[UsageRecord]
             cache_write_tokens=u.cache_write_tokens,
             cost_usd=u.cost_usd,
             created_at=views.iso(u.created_at),
+            reasoning_tokens=u.reasoning_tokens,
         )
         for u in usage
         if u.turn_id == record.id

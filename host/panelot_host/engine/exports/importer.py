@@ -160,6 +160,7 @@ def rows(document: ThreadExportDocument, new_id: Callable[[str], str]) -> Import
             cache_write_tokens=c.cache_write_tokens,
             cost_usd=c.cost_usd,
             created_at=ms(c.created_at),
+            reasoning_tokens=c.reasoning_tokens,
         )
         for t in document.turns
         for c in t.model_calls
@@ -197,6 +198,7 @@ def _thread(document: ThreadExportDocument, thread_id: str) -> ThreadRecord:
             cache_read_tokens=stats.cache_read_tokens,
             cache_write_tokens=stats.cache_write_tokens,
             cost_usd=stats.cost_usd,
+            reasoning_tokens=stats.reasoning_tokens,
         )
         if document.turn_id is None
         else _turn_stats(document.turns),
@@ -213,6 +215,7 @@ def _turn_stats(turns: list[ExportTurn]) -> ThreadStats:
         cache_read_tokens=sum(t.usage.cache_read_tokens for t in turns),
         cache_write_tokens=sum(t.usage.cache_write_tokens for t in turns),
         cost_usd=None if None in costs else sum(c or 0.0 for c in costs),
+        reasoning_tokens=sum(t.usage.reasoning_tokens for t in turns),
     )
 
 
@@ -335,6 +338,7 @@ def _turn(turn: ExportTurn, thread_id: str, ids: dict[str, str]) -> TurnRecord:
             cache_read_tokens=turn.usage.cache_read_tokens,
             cache_write_tokens=turn.usage.cache_write_tokens,
             cost_usd=turn.cost_usd,
+            reasoning_tokens=turn.usage.reasoning_tokens,
         ),
         started_at=ms(turn.started_at),
         ended_at=ms(turn.ended_at) if turn.ended_at else (ms(turn.started_at) if active else None),

@@ -96,6 +96,8 @@ def seconds_between(start: str | None, end: str | None) -> str:
 def usage_text(turn: ExportTurn) -> str:
     usage = turn.usage
     tokens = f"{usage.input_tokens} in, {usage.output_tokens} out"
+    if usage.reasoning_tokens:
+        tokens += f" ({usage.reasoning_tokens} of them reasoning)"
     if usage.cache_read_tokens or usage.cache_write_tokens:
         tokens += f", cache {usage.cache_read_tokens} read / {usage.cache_write_tokens} written"
     model = f"{turn.model}, " if turn.model else ""
