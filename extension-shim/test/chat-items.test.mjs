@@ -244,3 +244,9 @@ test("exports: the four formats by name; base64 data as bytes, text as text", as
   assert.deepEqual([...new Uint8Array(await gif.arrayBuffer())], [71, 73, 70, 56]);
   assert.equal(await blobOf({ fileName: "t.md", mime: "text/markdown", text: "# Hi" }).text(), "# Hi");
 });
+
+test("usage in words names the reasoning part of the output, when there is one", async () => {
+  const { usageWords } = await import("../src/panel/dom.js");
+  assert.equal(usageWords({ inputTokens: 53, outputTokens: 469, reasoningTokens: 448 }), "53 in · 469 out (448 reasoning)");
+  assert.equal(usageWords({ inputTokens: 10, outputTokens: 5, cacheReadTokens: 90, reasoningTokens: 0 }), "10 in · 5 out · 90 cache");
+});

@@ -74,12 +74,14 @@ export function dollars(usd) {
 }
 
 /**
- * Token counts of a usage or thread stats object in words (missing counts are 0).
- * @param {{inputTokens?: number, outputTokens?: number, cacheReadTokens?: number, cacheWriteTokens?: number} | undefined} u
+ * Token counts of a usage or thread stats object in words (missing counts are 0); the
+ * reasoning tokens, a part of the output, are named beside it.
+ * @param {{inputTokens?: number, outputTokens?: number, cacheReadTokens?: number, cacheWriteTokens?: number, reasoningTokens?: number} | undefined} u
  */
 export function usageWords(u) {
   const cache = (u?.cacheReadTokens ?? 0) + (u?.cacheWriteTokens ?? 0);
-  return `${tokens(u?.inputTokens ?? 0)} in · ${tokens(u?.outputTokens ?? 0)} out${cache ? ` · ${tokens(cache)} cache` : ""}`;
+  const reasoning = u?.reasoningTokens ? ` (${tokens(u.reasoningTokens)} reasoning)` : "";
+  return `${tokens(u?.inputTokens ?? 0)} in · ${tokens(u?.outputTokens ?? 0)} out${reasoning}${cache ? ` · ${tokens(cache)} cache` : ""}`;
 }
 
 /** @param {{inputTokens?: number, outputTokens?: number, cacheReadTokens?: number, cacheWriteTokens?: number} | undefined} u */
