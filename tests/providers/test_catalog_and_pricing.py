@@ -60,6 +60,16 @@ def test_cost_counts_each_token_kind_at_its_price() -> None:
     assert call_cost(Usage(), sonnet) == 0.0
 
 
+def test_reasoning_tokens_cost_once_as_the_output_tokens_they_are_part_of() -> None:
+    gpt5 = CATALOG.lookup("gpt-5")
+    assert gpt5.price is not None
+    usage = Usage(input_tokens=53, output_tokens=469, reasoning_tokens=448)
+    assert call_cost(usage, gpt5) == call_cost(Usage(input_tokens=53, output_tokens=469), gpt5)
+    assert call_cost(usage, gpt5) == pytest.approx(
+        (53 * gpt5.price.input + 469 * gpt5.price.output) / 1e6
+    )
+
+
 def test_sum_of_costs_is_unknown_if_any_part_is() -> None:
     assert sum_costs([0.25, 0.5]) == 0.75
     assert sum_costs([0.25, None, 0.5]) is None

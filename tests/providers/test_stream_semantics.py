@@ -118,6 +118,18 @@ def test_openai_usage_subtracts_cached_tokens_from_prompt_tokens() -> None:
     assert stop.usage == Usage(input_tokens=464, output_tokens=10, cache_read_tokens=1536)
 
 
+def test_openai_usage_keeps_the_reasoning_tokens_of_the_completion_tokens() -> None:
+    usage = {
+        "prompt_tokens": 40,
+        "completion_tokens": 300,
+        "completion_tokens_details": {"reasoning_tokens": 256, "audio_tokens": 0},
+    }
+    stop = feed_openai(choice({"content": "x"}, "stop"), {"choices": [], "usage": usage}, "[DONE]")
+    assert stop[-1] == MessageStop(
+        "end_turn", Usage(input_tokens=40, output_tokens=300, reasoning_tokens=256)
+    )
+
+
 @pytest.mark.anyio
 async def test_openai_stream_ending_after_a_finish_reason_without_done_is_complete() -> None:
     body, expected = OPENAI["text"]

@@ -21,7 +21,13 @@ from panelot_host.store.migrate import load_migrations
 
 TERMINAL = frozenset({"succeeded", "failed", "denied", "interrupted"})
 UNSETTLED = frozenset({"pending", "awaiting_approval", "running", "uncertain"})
-TOKENS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+TOKENS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+)
 Report = Callable[[str, str], None]  # (kind, detail)
 
 
