@@ -42,6 +42,12 @@ def is_official(base_url: str) -> bool:
     return urlsplit(base_url).hostname == "api.openai.com"
 
 
+def openai_label(base_url: str) -> str:
+    """How errors name the server of an OpenAI-family provider (Chat Completions or
+    Responses): OpenAI itself, or the compatible server at ``base_url``."""
+    return "OpenAI" if is_official(base_url) else f"the OpenAI-compatible server at {base_url}"
+
+
 def origin_of(url: str) -> str:
     """``scheme://host[:port]`` of ``url``, lowercased, default ports dropped."""
     parts = urlsplit(url)

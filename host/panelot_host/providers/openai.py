@@ -11,7 +11,12 @@ import msgspec
 
 from panelot_host.credentials.secret import Secret
 from panelot_host.providers.base import AuthHeaders, HTTPProvider, StreamDecoder
-from panelot_host.providers.endpoints import OPENAI_BASE_URL, bearer_headers, is_official
+from panelot_host.providers.endpoints import (
+    OPENAI_BASE_URL,
+    bearer_headers,
+    is_official,
+    openai_label,
+)
 from panelot_host.providers.openai_request import OpenAIOptions, build_body
 from panelot_host.providers.openai_stream import OpenAIDecoder
 from panelot_host.providers.retry import RetryPolicy, Sleep
@@ -40,7 +45,7 @@ class OpenAIProvider(HTTPProvider):
         rand: Callable[[], float] = random.random,
     ) -> None:
         official = is_official(base_url)
-        self.label = "OpenAI" if official else f"the OpenAI-compatible server at {base_url}"
+        self.label = openai_label(base_url)
         self._options = OpenAIOptions(
             tool_use=tool_use,
             max_tokens_field="max_completion_tokens" if official else "max_tokens",

@@ -12,7 +12,7 @@ import msgspec
 
 from panelot_host.credentials.secret import Secret
 from panelot_host.providers.base import AuthHeaders, HTTPProvider, StreamDecoder
-from panelot_host.providers.endpoints import OPENAI_BASE_URL, bearer_headers, is_official
+from panelot_host.providers.endpoints import OPENAI_BASE_URL, bearer_headers, openai_label
 from panelot_host.providers.responses_request import ResponsesOptions, build_body
 from panelot_host.providers.responses_stream import ResponsesDecoder
 from panelot_host.providers.retry import RetryPolicy, Sleep
@@ -42,8 +42,7 @@ class ResponsesProvider(HTTPProvider):
         sleep: Sleep = anyio.sleep,
         rand: Callable[[], float] = random.random,
     ) -> None:
-        official = is_official(base_url)
-        self.label = "OpenAI" if official else f"the OpenAI-compatible server at {base_url}"
+        self.label = openai_label(base_url)
         self._options = ResponsesOptions(tool_use=tool_use, reasoning=reasoning)
         super().__init__(
             api_key=api_key,
